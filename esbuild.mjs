@@ -1,0 +1,64 @@
+// Bundles the extension, the CLI and the webview script; with --tests, transpiles src/ and test/
+// file by file into out/ so that mocha can run the unit and in-host suites.
+import * as esbuild from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+
+/** @type {esbuild.BuildOptions} */
+const node = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node18',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
+
+const builds = [
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+if (fs.existsSync('media/panel.ts')) {
+  builds.push({
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production,
+    minify: production, logLevel: 'warning', entryPoints: ['media/panel.ts'], outfile: 'dist/panel.js',
+  });
+}
+
+function walk(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+function copyCodicons() {
+  const from = 'node_modules/@vscode/codicons/dist';
+  if (!fs.existsSync(from)) return;
+  fs.mkdirSync('dist/codicons', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, f), path.join('dist/codicons', f));
+}
+
+if (args.has('--tests')) {
+  // Transpile only (no bundling): each test keeps its own module graph, `vscode` stays a runtime require.
+  await esbuild.build({
+    entryPoints: [...walk('src'), ...walk('test')].filter((f) => !f.startsWith('test/e2e')),
+    outdir: 'out', outbase: '.', platform: 'node', format: 'cjs', target: 'node18', sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+} else if (watch) {
+  const ctxs = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(ctxs.map((c) => c.watch()));
+  copyCodicons();
+  console.log('watching…');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  copyCodicons();
+  fs.chmodSync('dist/cli.js', 0o755);
+}

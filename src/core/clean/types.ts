@@ -1,0 +1,29 @@
+/** The five clean-state checks of DESIGN §4, in display order. */
+export const CHECK_IDS = ['working-tree', 'temp-artifacts', 'tests', 'feature-board', 'branch'] as const;
+export type CheckId = (typeof CHECK_IDS)[number];
+
+/** One reason the workbench is not clean. `paths` are relative to the repository root. */
+export interface CleanFinding {
+  check: CheckId;
+  detail: string;
+  paths?: string[];
+  /** One sentence (or a command) that makes the finding go away. */
+  fix: string;
+}
+
+/** The result of one check: passing checks carry a short reason too, for the view. */
+export interface CheckResult {
+  check: CheckId;
+  title: string;
+  passed: boolean;
+  /** Why it passed or failed, one line. */
+  summary: string;
+  findings: CleanFinding[];
+}
+
+export interface CleanReport {
+  clean: boolean;
+  checks: CheckResult[];
+  /** All findings of all checks: what `clean_state.json` holds (`[]` means clean). */
+  findings: CleanFinding[];
+}

@@ -1,0 +1,32 @@
+export type ContextSource = 'claude' | 'codex' | 'generic';
+
+/** A context-usage reading: the latest main-thread request's prompt size against the window. */
+export interface ContextReading {
+  known: true;
+  source: ContextSource;
+  sessionId: string;
+  model?: string;
+  usedTokens: number;
+  windowTokens: number;
+  /** 0–100, as the agent itself shows it (Codex: its 12 000-token baseline applied). */
+  percent: number;
+  /** 0–100: where the agent auto-compacts. */
+  compactAtPercent: number;
+  /** ISO time of the line the reading comes from. */
+  at: string;
+  /** The file the reading came from, where there is one. */
+  file?: string;
+}
+
+/** No usable reading — shown as unknown, never as 0 %. */
+export interface UnknownReading {
+  known: false;
+  source?: ContextSource;
+  sessionId?: string;
+  reason: string;
+  file?: string;
+}
+
+export type ContextResult = ContextReading | UnknownReading;
+
+export type BudgetLevel = 'ok' | 'wrap-up' | 'urgent';

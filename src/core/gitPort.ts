@@ -1,0 +1,66 @@
+/**
+ * The small interface through which the core reaches git. Only `src/git/` implements it (with
+ * simple-git); tests of the core may use an in-memory implementation where git is not the subject.
+ */
+
+export type ChangeKind = 'added' | 'modified' | 'deleted' | 'renamed' | 'untracked';
+
+export interface StatusEntry {
+  /** Path relative to the repository root (the new path for a rename). */
+  path: string;
+  kind: ChangeKind;
+  /** The old path of a rename. */
+  from?: string;
+  staged: boolean;
+}
+
+export type GitOperation = 'merge' | 'rebase' | 'cherry-pick' | 'revert' | 'bisect';
+
+export interface GitFacts {
+  /** Absolute repository root. */
+  root: string;
+  /** Current branch, or null when HEAD is detached or the repository has no commit. */
+  branch: string | null;
+  head: string | null;
+  detached: boolean;
+  upstream: string | null;
+  /** Changes in the working tree and index, ignored files excluded. */
+  status: StatusEntry[];
+  operation: GitOperation | null;
+  stashes: { ref: string; message: string }[];
+}
+
+/** A line added by a range of commits (or by the working tree), for the debug-print check. */
+export interface AddedLine {
+  path: string;
+  /** 1-based line number in the new file. */
+  line: number;
+  text: string;
+}
+
+export interface GitClient {
+  facts(): Promise<GitFacts>;
+  /** Lines added between `base` and the working tree (committed and uncommitted). */
+  addedLines(base: string | null): Promise<AddedLine[]>;
+  /** Files changed between `base` and HEAD. */
+  changedSince(base: string): Promise<StatusEntry[]>;
+  /** The merge-base of HEAD with the upstream or default branch, or null. */
+  sessionBase(): Promise<string | null>;
+  /** How many commits `to` is ahead of `from`, or null when either is unknown. */
+  commitsBetween(from: string, to: string): Promise<number | null>;
+  /** Committer time (epoch seconds) of a revision, or null. */
+  commitTime(rev: string): Promise<number | null>;
+}
+
+export type GitErrorCode = 'git-missing' | 'not-a-repository' | 'corrupt' | 'failed';
+
+/** A git failure with one sentence a user understands. */
+export class GitError extends Error {
+  constructor(
+    readonly code: GitErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GitError';
+  }
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/**
+ * The handoff packet (`handoff.json`, DESIGN §3). The JSON is the truth; `handoff.md` and the
+ * restart prompt are renders of it. This schema validates packets read back from disk too.
+ */
+
+export const SEVERITIES = ['block', 'high', 'warn', 'info'] as const;
+export const SeveritySchema = z.enum(SEVERITIES);
+export type Severity = z.infer<typeof SeveritySchema>;
+
+export const ChangedFileSchema = z.object({
+  path: z.string(),
+  kind: z.enum(['added', 'modified', 'deleted', 'renamed', 'untracked', 'touched']),
+  from: z.string().optional(),
+});
+
+export const CommandRunSchema = z.object({
+  /** 0-based line number in feedback_record.jsonl. */
+  index: z.number().int(),
+  command: z.string(),
+  exit_code: z.number().int().nullable(),
+  outcome: z.enum(['ok', 'failed', 'timeout', 'error']),
+  started_at: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+  note: z.string().nullable(),
+});
+
+export const FailedAttemptSchema = z.object({
+  index: z.number().int(),
+  command: z.string(),
+  outcome: z.enum(['failed', 'timeout', 'error']),
+  exit_code: z.number().int().nullable(),
+  note: z.string().nullable(),
+  /** A short excerpt of the failing output (or the error). */
+  excerpt: z.string(),
+  /** A timeout or spawn error: the command may have partly applied. */
+  uncertain: z.boolean(),
+});
+
+export const RiskSchema = z.object({
+  id: z.string(),
+  severity: SeveritySchema,
+  detail: z.string(),
+  /** Where the risk comes from: an artifact file (`verification_report.json`), `clean_state`, `git`, … */
+  source: z.string(),
+  owner: z.enum(['human', 'agent']).optional(),
+  /** A command that proves the risk closed. */
+  verify: z.string().optional(),
+  paths: z.array(z.string()).optional(),
+});
+
+export const DecisionSchema = z.object({
+  text: z.string(),
+  status: z.enum(['made', 'rejected']),
+});
+
+export const CleanFindingSchema = z.object({
+  check: z.enum(['working-tree', 'temp-artifacts', 'tests', 'feature-board', 'branch']),
+  detail: z.string(),
+  paths: z.array(z.string()).optional(),
+  fix: z.string(),
+});
+
+export const ContextAtGenerationSchema = z.union([
+  z.object({
+    known: z.literal(true),
+    source: z.enum(['claude', 'codex', 'generic']),
+    sessionId: z.string(),
+    model: z.string().optional(),
+    usedTokens: z.number(),
+    windowTokens: z.number(),
+    percent: z.number(),
+    compactAtPercent: z.number(),
+    at: z.string(),
+  }),
+  z.object({ known: z.literal(false), reason: z.string() }),
+]);
+
+export const PacketSchema = z.object({
+  schema_version: z.literal(1),
+  /** The packet's folder name under the output dir (session id, or session id + short suffix). */
+  packet_id: z.string(),
+  session_id: z.string(),
+  topic: z.string(),
+  repo: z.string().nullable(),
+  branch: z.string().nullable(),
+  head_commit: z.string().nullable(),
+  last_known_good_commit: z.string().nullable(),
+  status: z.enum(['active', 'superseded', 'archived']),
+  superseded_by: z.string().nullable(),
+  /** Derived from the inputs (never the wall clock), so the same inputs give the same bytes. */
+  generated_at: z.string(),
+
+  summary: z.string().min(1),
+  changed_files: z.array(ChangedFileSchema),
+  commands_run: z.array(CommandRunSchema),
+  commands_omitted: z.number().int().min(0),
+  failed_attempts: z.array(FailedAttemptSchema),
+  open_risks: z.array(RiskSchema),
+  next_action: z.string().min(1),
+  next_action_source: z.enum(['agent_state', 'derived']),
+  verdict_pointer: z.object({
+    verification: z.object({ file: z.string(), passed: z.boolean(), task_id: z.string().nullable() }).nullable(),
+    review: z
+      .object({ file: z.string(), verdict: z.string(), total: z.number(), task_id: z.string().nullable() })
+      .nullable(),
+  }),
+
+  decisions: z.array(DecisionSchema),
+  assumptions_to_validate: z.array(z.object({ text: z.string(), verified: z.literal(false) })),
+  questions_for_human: z.array(z.string()),
+  next_session_prereqs: z.array(z.string()),
+  clean_state: z.object({ clean: z.boolean(), findings: z.array(CleanFindingSchema) }).nullable(),
+  context: ContextAtGenerationSchema.nullable(),
+  /** The input artifacts and their content hashes, to tell when an input changed after the packet. */
+  inputs: z.array(z.object({ file: z.string(), sha256: z.string() })),
+});
+
+export type Packet = z.infer<typeof PacketSchema>;
+export type Risk = z.infer<typeof RiskSchema>;
+export type FailedAttempt = z.infer<typeof FailedAttemptSchema>;
+export type CommandRun = z.infer<typeof CommandRunSchema>;
+export type ChangedFile = z.infer<typeof ChangedFileSchema>;
+
+/** Ordering of severities, most severe first. */
+export function severityRank(s: Severity): number {
+  return SEVERITIES.indexOf(s);
+}
