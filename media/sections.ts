@@ -1,0 +1,179 @@
+import type { PanelModel } from '../src/ui/protocol';
+import { h, icon, none, section, shortHash } from './dom';
+
+type Packet = PanelModel['packet'];
+type Post = (msg: { type: 'openFile'; path: string }) => void;
+
+const SEVERITY_ORDER = ['block', 'high', 'warn', 'info'] as const;
+const SEVERITY_ICON: Record<(typeof SEVERITY_ORDER)[number], string> = {
+  block: 'error',
+  high: 'warning',
+  warn: 'warning',
+  info: 'info',
+};
+
+/** The banner above everything: stale reasons, or a note when the packet is no longer the active one. */
+export function freshnessBanner(model: PanelModel): HTMLElement | null {
+  const { packet, freshness } = model;
+  if (freshness?.stale) {
+    const list = h('ul', {}, ...freshness.reasons.map((r) => h('li', {}, r)));
+    return h(
+      'div',
+      { class: 'banner stale', attrs: { role: 'alert', 'data-testid': 'freshness' } },
+      icon('warning'),
+      h('div', {}, h('strong', {}, 'This packet is stale.'), ' Review it read-only before acting.', list),
+    );
+  }
+  if (packet.status !== 'active') {
+    const by = packet.superseded_by ? ` by ${packet.superseded_by}` : '';
+    return h('div', { class: 'banner info', attrs: { 'data-testid': 'freshness' } }, icon('history'), `This packet is ${packet.status}${by}.`);
+  }
+  if (freshness) {
+    return h('div', { class: 'banner fresh', attrs: { 'data-testid': 'freshness' } }, icon('pass'), 'Fresh: HEAD and inputs match this packet.');
+  }
+  return null;
+}
+
+/** The next action, the most prominent thing on the page. */
+export function nextAction(packet: Packet): HTMLElement {
+  const derived = packet.next_action_source === 'derived' ? h('p', { class: 'muted' }, 'Derived from the newest failing command.') : null;
+  return h(
+    'section',
+    { class: 'next-action', attrs: { 'aria-labelledby': 'next-title', 'data-section': 'next-action' } },
+    h('h2', { attrs: { id: 'next-title' } }, icon('arrow-right'), 'Next action'),
+    h('p', { class: 'next-text', attrs: { 'data-testid': 'next-action' } }, packet.next_action),
+    derived,
+  );
+}
+
+export function summary(packet: Packet): HTMLElement {
+  return section('summary', 'Summary', h('p', { class: 'summary-text', attrs: { 'data-testid': 'summary' } }, packet.summary));
+}
+
+export function failedAttempts(packet: Packet): HTMLElement {
+  const items = packet.failed_attempts.map((f) =>
+    h(
+      'li',
+      { class: f.uncertain ? 'uncertain' : '' },
+      h('code', {}, f.command),
+      h('span', { class: 'badge' }, f.outcome === 'failed' ? `exit ${f.exit_code ?? '?'}` : f.outcome),
+      f.uncertain ? h('span', { class: 'badge warn' }, icon('question'), 'may have partly applied') : null,
+      f.note ? h('p', { class: 'note' }, f.note) : null,
+      f.excerpt ? h('pre', { class: 'excerpt' }, f.excerpt) : null,
+    ),
+  );
+  const body = items.length ? h('ul', { class: 'attempts' }, ...items) : none('No failed attempts recorded.');
+  return section('failed', 'Failed attempts — do not repeat', body, items.length);
+}
+
+export function risks(model: PanelModel): HTMLElement {
+  const acked = new Map(model.acks.map((a) => [a.id, a]));
+  const groups = SEVERITY_ORDER.map((sev) => {
+    const list = model.packet.open_risks.filter((r) => r.severity === sev);
+    if (!list.length) return null;
+    const items = list.map((r) => {
+      const ack = acked.get(r.id);
+      return h(
+        'li',
+        { class: ack ? 'acked' : '', attrs: { 'data-risk': r.id } },
+        icon(SEVERITY_ICON[sev], `sev-${sev}`),
+        h('span', { class: 'risk-detail' }, r.detail),
+        h('span', { class: 'meta' }, ` — ${r.source}${r.owner ? `, owner ${r.owner}` : ''}`),
+        ack ? h('span', { class: 'badge ok' }, icon('check'), `acknowledged by ${ack.by}, ${ack.at}`) : null,
+        r.verify ? h('p', { class: 'note' }, 'Verify: ', h('code', {}, r.verify)) : null,
+      );
+    });
+    return h('div', { class: `sev-group sev-${sev}` }, h('h3', {}, `${sev} (${list.length})`), h('ul', {}, ...items));
+  });
+  const present = groups.filter((g): g is HTMLDivElement => g !== null);
+  return section('risks', 'Open risks', present.length ? h('div', {}, ...present) : none('No open risks.'), model.packet.open_risks.length);
+}
+
+export function changedFiles(packet: Packet, post: Post): HTMLElement {
+  const items = packet.changed_files.map((f) => {
+    const link = h('button', { class: 'link', attrs: { type: 'button', 'data-path': f.path }, title: `Open ${f.path}` }, f.path);
+    link.addEventListener('click', () => post({ type: 'openFile', path: f.path }));
+    return h('li', {}, h('span', { class: `kind kind-${f.kind}` }, f.kind), link, f.from ? h('span', { class: 'meta' }, ` (from ${f.from})`) : null);
+  });
+  return section('files', 'Changed files', items.length ? h('ul', { class: 'files' }, ...items) : none('No changed files.'), items.length);
+}
+
+export function commandsRun(packet: Packet): HTMLElement {
+  const rows = packet.commands_run.map((c) =>
+    h(
+      'tr',
+      { class: c.outcome === 'ok' ? '' : 'failed' },
+      h('td', {}, icon(c.outcome === 'ok' ? 'pass' : 'error', c.outcome === 'ok' ? 'ok' : 'bad')),
+      h('td', {}, h('code', {}, c.command)),
+      h('td', {}, c.exit_code === null ? c.outcome : String(c.exit_code)),
+      h('td', { class: 'note' }, c.note ?? ''),
+    ),
+  );
+  const omitted = packet.commands_omitted ? h('p', { class: 'muted' }, `${packet.commands_omitted} older successful commands left out.`) : null;
+  const head = h('tr', {}, h('th', {}, ''), h('th', {}, 'Command'), h('th', {}, 'Exit'), h('th', {}, 'Note'));
+  const body = rows.length ? h('div', {}, h('table', {}, h('thead', {}, head), h('tbody', {}, ...rows)), omitted) : none('No commands recorded.');
+  return section('commands', 'Commands run', body, rows.length);
+}
+
+export function verdicts(packet: Packet): HTMLElement {
+  const { verification, review } = packet.verdict_pointer;
+  const v = verification
+    ? h('li', {}, icon(verification.passed ? 'pass' : 'error', verification.passed ? 'ok' : 'bad'), `Verification ${verification.passed ? 'passed' : 'failed'} — `, h('code', {}, verification.file))
+    : h('li', { class: 'muted' }, 'No verification report.');
+  const r = review
+    ? h('li', {}, icon(review.verdict === 'pass' ? 'pass' : 'warning'), `Review ${review.verdict} (${review.total}/10) — `, h('code', {}, review.file))
+    : h('li', { class: 'muted' }, 'No review report.');
+  return section('verdicts', 'Verdicts', h('ul', {}, v, r));
+}
+
+export function cleanState(packet: Packet): HTMLElement {
+  const cs = packet.clean_state;
+  if (!cs) return section('clean', 'Clean state at generation', none('Not checked.'));
+  if (cs.clean) return section('clean', 'Clean state at generation', h('p', {}, icon('pass', 'ok'), 'Clean.'));
+  const items = cs.findings.map((f) =>
+    h('li', {}, h('strong', {}, f.check), ` — ${f.detail}`, f.paths?.length ? h('p', { class: 'note' }, f.paths.join(', ')) : null, h('p', { class: 'note' }, 'Fix: ', f.fix)),
+  );
+  return section('clean', 'Clean state at generation', h('ul', {}, ...items), items.length);
+}
+
+export function contextReading(packet: Packet): HTMLElement {
+  const c = packet.context;
+  let body: HTMLElement;
+  if (!c) body = none('No reading.');
+  else if (!c.known) body = h('p', {}, `Unknown: ${c.reason}`);
+  else {
+    const pct = `${Math.round(c.percent)}%`;
+    body = h(
+      'p',
+      {},
+      h('strong', {}, pct),
+      ` of ${c.windowTokens.toLocaleString('en-US')} tokens (${c.usedTokens.toLocaleString('en-US')} used) — ${c.source}, session ${c.sessionId}; compacts at ≈${Math.round(c.compactAtPercent)}%.`,
+    );
+  }
+  return section('context', 'Context at generation', body);
+}
+
+/** Smaller lists the next session should see: questions, assumptions, files to read first. */
+export function extras(packet: Packet): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const list = (id: string, title: string, items: string[]): void => {
+    if (items.length) out.push(section(id, title, h('ul', {}, ...items.map((t) => h('li', {}, t))), items.length));
+  };
+  list('questions', 'Questions for a human', packet.questions_for_human);
+  list('assumptions', 'Assumptions to validate', packet.assumptions_to_validate.map((a) => a.text));
+  list('prereqs', 'Read before acting', packet.next_session_prereqs);
+  list('decisions', 'Decisions', packet.decisions.map((d) => (d.status === 'rejected' ? `Rejected: ${d.text}` : d.text)));
+  return out;
+}
+
+/** The line under the title: where the packet was taken. */
+export function metaLine(packet: Packet): HTMLElement {
+  const parts = [
+    `branch ${packet.branch ?? 'unknown'}`,
+    `HEAD ${shortHash(packet.head_commit)}`,
+    `topic ${packet.topic}`,
+    `status ${packet.status}`,
+    `generated ${packet.generated_at}`,
+  ];
+  return h('p', { class: 'meta-line' }, parts.join(' · '));
+}
