@@ -50,6 +50,8 @@ export interface GitClient {
   commitsBetween(from: string, to: string): Promise<number | null>;
   /** Committer time (epoch seconds) of a revision, or null. */
   commitTime(rev: string): Promise<number | null>;
+  /** Tracked files plus untracked files that are not ignored, relative to the root (temp-artifact check). */
+  listFiles(): Promise<string[]>;
 }
 
 export type GitErrorCode = 'git-missing' | 'not-a-repository' | 'corrupt' | 'failed';
