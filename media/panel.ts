@@ -75,7 +75,7 @@ function renderPacket(model: PanelModel): void {
     contextReading(packet),
     ...extras(packet),
   );
-  vscode.setState({ folderUri: model.folderUri, packetId: packet.packet_id });
+  vscode.setState({ folderUri: model.folderUri, packetId: model.pinned ? packet.packet_id : undefined });
 }
 
 function renderEmpty(empty: PanelEmpty): void {

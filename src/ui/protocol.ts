@@ -27,6 +27,8 @@ export const PanelModelSchema = z.object({
   folderName: z.string(),
   /** The workspace folder's URI, kept in the webview state so a reload restores the same folder. */
   folderUri: z.string(),
+  /** True when the user opened this particular packet; false when the panel follows the active one. */
+  pinned: z.boolean(),
 });
 export type PanelModel = z.infer<typeof PanelModelSchema>;
 

@@ -10,6 +10,7 @@ describe('panel protocol', () => {
     acks: [{ id: 'verify:X1', by: 'dev', at: '2026-01-01T00:00:00Z' }],
     folderName: 'demo',
     folderUri: 'file:///tmp/x',
+    pinned: false,
   };
 
   it('accepts every webview intent it defines', () => {

@@ -1,0 +1,41 @@
+import type { Ack } from '../../core/acks';
+import type { PanelEmpty, PanelModel } from '../protocol';
+import type { PacketEntry, WorkbenchUiState } from '../state/types';
+
+/**
+ * The packet the panel shows: a pinned packet id when one was opened explicitly, else the active
+ * packet of the folder's current branch + topic (so a regenerated packet replaces the old one live).
+ */
+export function selectEntry(state: WorkbenchUiState | undefined, packetId: string | undefined): PacketEntry | null {
+  if (!state) return null;
+  if (packetId) return state.packets.find((p) => p.id === packetId) ?? null;
+  return state.activePacket;
+}
+
+/** The view model sent to the webview for one packet. */
+export function toPanelModel(state: WorkbenchUiState, entry: PacketEntry, acks: readonly Ack[], pinned: boolean): PanelModel {
+  return {
+    packet: entry.packet,
+    packetDir: entry.dir,
+    freshness: entry.freshness,
+    acks: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
+    folderName: state.folder.name,
+    folderUri: state.folder.uri.toString(),
+    pinned,
+  };
+}
+
+/** What to say instead of a packet: loading, why nothing runs, or that none exists yet. */
+export function emptyFor(state: WorkbenchUiState | undefined, packetId: string | undefined): PanelEmpty {
+  if (!state || state.phase === 'loading') return { reason: 'Reading the workbench…', canGenerate: false };
+  if (!state.trusted) {
+    return { reason: 'This workspace is not trusted: Session Handoff runs no git and writes nothing here.', canGenerate: false };
+  }
+  if (packetId) return { reason: `Handoff packet ${packetId} is no longer in the output folder.`, canGenerate: true };
+  if (state.phase !== 'ready' && state.phaseMessage) return { reason: state.phaseMessage, canGenerate: state.phase !== 'untrusted' };
+  const branch = state.git?.ok ? state.git.facts.branch : null;
+  return {
+    reason: `No active handoff packet${branch ? ` for branch ${branch}` : ''} yet. Generate one when the work is at a restartable point.`,
+    canGenerate: true,
+  };
+}

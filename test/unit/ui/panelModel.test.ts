@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { emptyFor, selectEntry, toPanelModel } from '../../../src/ui/panel/model';
+import { resolveInside } from '../../../src/ui/panel/paths';
+import type { PacketEntry, WorkbenchUiState } from '../../../src/ui/state/types';
+import { buildTestPacket } from '../helpers/packetBuilder';
+
+function entry(id: string, status: 'active' | 'superseded' = 'active'): PacketEntry {
+  return { id, dir: `/w/outputs/handoff/${id}`, packet: buildTestPacket({ packet_id: id, status }), freshness: { stale: false, reasons: [] } };
+}
+
+function state(over: Partial<WorkbenchUiState> = {}): WorkbenchUiState {
+  const active = entry('s2');
+  return {
+    folder: { uri: { toString: () => 'file:///w', fsPath: '/w' }, name: 'w', index: 0 },
+    trusted: true,
+    phase: 'ready',
+    phaseMessage: null,
+    workbenchDir: '/w',
+    outputDir: '/w/outputs/handoff',
+    snapshot: null,
+    diagnostics: [],
+    git: null,
+    clean: null,
+    packets: [active, entry('s1', 'superseded')],
+    activePacket: active,
+    risks: [],
+    context: { known: false, reason: 'none' },
+    candidates: [],
+    budget: null,
+    updatedAt: 0,
+    ...over,
+  } as WorkbenchUiState;
+}
+
+describe('panel model', () => {
+  it('follows the active packet unless one is pinned', () => {
+    assert.equal(selectEntry(state(), undefined)?.id, 's2');
+    assert.equal(selectEntry(state(), 's1')?.id, 's1');
+    assert.equal(selectEntry(state(), 'gone'), null);
+    assert.equal(selectEntry(undefined, undefined), null);
+  });
+
+  it('carries freshness, acknowledgements and the pin into the view model', () => {
+    const s = state();
+    const e = { ...entry('s2'), freshness: { stale: true, reasons: ['HEAD moved 1 commit'], commitsBehind: 1 } };
+    const m = toPanelModel(s, e, [{ risk_id: 'verify:X1', by: 'dev', at: 't' }], true);
+    assert.deepEqual(m.acks, [{ id: 'verify:X1', by: 'dev', at: 't' }]);
+    assert.equal(m.freshness?.stale, true);
+    assert.equal(m.pinned, true);
+    assert.equal(m.folderUri, 'file:///w');
+    assert.equal(m.packetDir, '/w/outputs/handoff/s2');
+  });
+
+  it('explains an empty panel and offers Generate only where it can run', () => {
+    assert.equal(emptyFor(undefined, undefined).canGenerate, false);
+    const untrusted = emptyFor(state({ trusted: false, phase: 'untrusted', activePacket: null }), undefined);
+    assert.equal(untrusted.canGenerate, false);
+    assert.match(untrusted.reason, /not trusted/);
+    const none = emptyFor(state({ activePacket: null }), undefined);
+    assert.equal(none.canGenerate, true);
+    assert.match(none.reason, /No active handoff packet/);
+    assert.match(emptyFor(state(), 'gone').reason, /gone is no longer/);
+  });
+});
+
+describe('resolveInside', () => {
+  const root = path.resolve('/repo');
+  it('resolves relative paths inside the root', () => {
+    assert.equal(resolveInside(root, 'src/a.ts'), path.join(root, 'src', 'a.ts'));
+  });
+  it('refuses paths that escape the root', () => {
+    for (const bad of ['../etc/passwd', '/etc/passwd', 'src/../../x', '', '.', 'a\0b']) assert.equal(resolveInside(root, bad), null, bad);
+  });
+});
