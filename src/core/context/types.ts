@@ -6,6 +6,8 @@ export interface ContextReading {
   source: ContextSource;
   sessionId: string;
   model?: string;
+  /** For a generic reading: the agent that wrote it (the file's `source` field). */
+  agent?: string;
   usedTokens: number;
   windowTokens: number;
   /** 0–100, as the agent itself shows it (Codex: its 12 000-token baseline applied). */

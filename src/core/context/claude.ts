@@ -1,0 +1,150 @@
+import * as path from 'node:path';
+import type { LineParser, TailReaderOptions } from './tailReader';
+import { TailReader } from './tailReader';
+
+/** Claude Code auto-compacts about this many tokens before the end of its window. */
+export const CLAUDE_COMPACT_MARGIN = 33_000;
+export const CLAUDE_WINDOW = 200_000;
+export const CLAUDE_WINDOW_1M = 1_000_000;
+
+interface ClaudeReading {
+  kind: 'call' | 'compact';
+  /** Undefined for a compact boundary without `postTokens`. */
+  used?: number;
+  model?: string;
+  at: string;
+}
+
+export interface ClaudeState {
+  reading?: ClaudeReading;
+  sessionId?: string;
+  model?: string;
+  /** Once a call used more than 200 000 tokens the window is 1M for the rest of the session. */
+  proven1m: boolean;
+}
+
+export interface ClaudeParserOptions {
+  /** A context-window size that beats the detection (0 or undefined: detect). */
+  windowOverride?: number;
+}
+
+interface Usage {
+  input_tokens?: unknown;
+  cache_creation_input_tokens?: unknown;
+  cache_read_input_tokens?: unknown;
+}
+
+interface ClaudeLine {
+  type?: unknown;
+  subtype?: unknown;
+  isSidechain?: unknown;
+  isApiErrorMessage?: unknown;
+  sessionId?: unknown;
+  timestamp?: unknown;
+  compactMetadata?: { postTokens?: unknown };
+  message?: { model?: unknown; usage?: Usage };
+}
+
+function parse(line: string): ClaudeLine | undefined {
+  try {
+    const v: unknown = JSON.parse(line);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as ClaudeLine) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+
+/** The prompt size of a main-chain call, or undefined when the line is not one. */
+function callTokens(l: ClaudeLine): number | undefined {
+  if (l.type !== 'assistant' || l.isSidechain === true || l.isApiErrorMessage === true) return undefined;
+  const usage = l.message?.usage;
+  if (!usage || typeof usage !== 'object') return undefined;
+  if (l.message?.model === '<synthetic>') return undefined;
+  return num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens);
+}
+
+function isCompactBoundary(l: ClaudeLine): boolean {
+  return l.type === 'system' && l.subtype === 'compact_boundary' && l.isSidechain !== true;
+}
+
+/** The window for a model id and a prompt size: 1M for `[1m]` models or when the usage proves it. */
+export function claudeWindow(model: string | undefined, used: number, proven1m = false): number {
+  if (proven1m || used > CLAUDE_WINDOW || (model !== undefined && model.endsWith('[1m]'))) return CLAUDE_WINDOW_1M;
+  return CLAUDE_WINDOW;
+}
+
+/** Where Claude Code auto-compacts, in percent of the window. */
+export function claudeCompactAtPercent(window: number): number {
+  return round1(((window - CLAUDE_COMPACT_MARGIN) / window) * 100);
+}
+
+export function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/**
+ * The Claude Code transcript parser: the last main-chain assistant line with usage (not a sidechain,
+ * not an API error, not `<synthetic>`) gives `input + cache_creation + cache_read`; a `compact_boundary`
+ * gives its `postTokens` until the next call. Streaming duplicates of one message carry the same prompt
+ * size, so taking the last line counts them once.
+ */
+export function claudeParser(options: ClaudeParserOptions = {}): LineParser<ClaudeState> {
+  return {
+    initial: () => ({ proven1m: false }),
+    decisive(line) {
+      if (!line.includes('compact_boundary') && !(line.includes('"assistant"') && line.includes('"usage"'))) return false;
+      const l = parse(line);
+      return !!l && (callTokens(l) !== undefined || isCompactBoundary(l));
+    },
+    apply(state, line) {
+      const l = parse(line);
+      if (!l) return state;
+      const next: ClaudeState = { ...state };
+      if (typeof l.sessionId === 'string' && l.isSidechain !== true) next.sessionId = l.sessionId;
+      const at = typeof l.timestamp === 'string' ? l.timestamp : '';
+      const used = callTokens(l);
+      if (used !== undefined) {
+        const model = typeof l.message?.model === 'string' ? l.message.model : undefined;
+        next.model = model ?? state.model;
+        next.proven1m = state.proven1m || used > CLAUDE_WINDOW;
+        next.reading = { kind: 'call', used, model: next.model, at };
+      } else if (isCompactBoundary(l)) {
+        const post = l.compactMetadata?.postTokens;
+        next.reading = { kind: 'compact', used: typeof post === 'number' && post >= 0 ? post : undefined, model: state.model, at };
+      }
+      return next;
+    },
+    result(state, file) {
+      const sessionId = state.sessionId ?? path.basename(file, '.jsonl');
+      const r = state.reading;
+      if (!r) return { known: false, source: 'claude', sessionId, reason: 'no main-chain assistant call with usage in the transcript yet', file };
+      if (r.used === undefined) {
+        return { known: false, source: 'claude', sessionId, reason: `compacted at ${r.at || 'an unknown time'} without postTokens; waiting for the next call`, file };
+      }
+      const override = options.windowOverride && options.windowOverride > 0 ? options.windowOverride : undefined;
+      const window = override ?? claudeWindow(r.model, r.used, state.proven1m);
+      return {
+        known: true,
+        source: 'claude',
+        sessionId,
+        ...(r.model ? { model: r.model } : {}),
+        usedTokens: r.used,
+        windowTokens: window,
+        percent: round1((r.used / window) * 100),
+        compactAtPercent: claudeCompactAtPercent(window),
+        at: r.at,
+        file,
+      };
+    },
+  };
+}
+
+/** An incremental reader for one Claude Code transcript. */
+export function claudeTranscriptReader(
+  file: string,
+  options: ClaudeParserOptions & TailReaderOptions = {},
+): TailReader<ClaudeState> {
+  return new TailReader(file, claudeParser(options), options);
+}

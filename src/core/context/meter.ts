@@ -1,0 +1,78 @@
+import { claudeTranscriptReader } from './claude';
+import { codexRolloutReader } from './codex';
+import type { DiscoveryOptions, SessionCandidate } from './discovery';
+import { SessionDiscovery } from './discovery';
+import { readGenericUsage } from './generic';
+import type { TailReader, TailReadStats } from './tailReader';
+import type { ContextResult } from './types';
+
+export interface ContextMeterOptions extends DiscoveryOptions {
+  /** A Claude context-window size that beats the detection (0 or undefined: detect). */
+  windowOverride?: number;
+}
+
+/** One candidate session with its current reading. */
+export interface CandidateReading extends SessionCandidate {
+  result: ContextResult;
+}
+
+/** What the meter shows: the winning reading and every session found. */
+export interface MeterReading {
+  /** The most recently updated candidate's reading, or unknown with a reason when none was found. */
+  current: ContextResult;
+  /** Newest first; `current` comes from the first one. */
+  candidates: CandidateReading[];
+}
+
+/**
+ * The context meter of one workspace folder: discovery plus one incremental reader per log, kept across
+ * calls so each `read()` costs only what the agents appended since the last one. Pure Node (no vscode);
+ * the extension calls it on a timer or a file-watch event, the CLI once.
+ */
+export class ContextMeter {
+  private readonly discovery: SessionDiscovery;
+  private readonly readers = new Map<string, TailReader<unknown>>();
+  private readonly generic = new Map<string, { mtimeMs: number; size: number; result: ContextResult }>();
+
+  constructor(private readonly options: ContextMeterOptions) {
+    this.discovery = new SessionDiscovery(options);
+  }
+
+  /** Finds the sessions and brings every reading up to date. Never throws for missing or bad files. */
+  async read(): Promise<MeterReading> {
+    const found = await this.discovery.find();
+    const candidates = await Promise.all(found.map(async (c) => ({ ...c, result: await this.readOne(c) })));
+    // Readers of logs that are no longer candidates hold offsets and state for nothing.
+    const live = new Set(found.map((c) => c.file));
+    for (const file of [...this.readers.keys()]) if (!live.has(file)) this.readers.delete(file);
+    const first = candidates[0];
+    const current: ContextResult = first
+      ? first.result
+      : { known: false, reason: `no Claude Code, Codex or context_usage.json session found for ${this.options.folder}` };
+    return { current, candidates };
+  }
+
+  /** What the last read of one log cost (for diagnostics and tests). */
+  statsFor(file: string): TailReadStats | undefined {
+    return this.readers.get(file)?.stats;
+  }
+
+  private async readOne(c: SessionCandidate): Promise<ContextResult> {
+    if (c.source === 'generic') {
+      const cached = this.generic.get(c.file);
+      if (cached && cached.mtimeMs === c.mtimeMs && cached.size === c.size) return cached.result;
+      const result = await readGenericUsage(c.file);
+      this.generic.set(c.file, { mtimeMs: c.mtimeMs, size: c.size, result });
+      return result;
+    }
+    let reader = this.readers.get(c.file);
+    if (!reader) {
+      reader = (c.source === 'claude'
+        ? claudeTranscriptReader(c.file, { windowOverride: this.options.windowOverride })
+        : codexRolloutReader(c.file)) as TailReader<unknown>;
+      this.readers.set(c.file, reader);
+    }
+    const result = await reader.read();
+    return result.known || !c.sessionId || result.sessionId ? result : { ...result, sessionId: c.sessionId };
+  }
+}

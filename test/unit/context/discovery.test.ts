@@ -1,0 +1,102 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { claudeProjectSlug, SessionDiscovery } from '../../../src/core/context/discovery';
+import { ContextMeter } from '../../../src/core/context/meter';
+import { claudeCall, codexMeta, codexTokens } from '../helpers/agentLines';
+import { makeTempDir } from '../helpers/fixtures';
+
+interface Homes {
+  root: string;
+  folder: string;
+  claude: string;
+  codex: string;
+}
+
+async function homes(): Promise<Homes> {
+  const root = await makeTempDir('ctx-disc-');
+  const folder = path.join(root, 'work', 'refund-service');
+  await fs.mkdir(folder, { recursive: true });
+  return { root, folder, claude: path.join(root, 'claude'), codex: path.join(root, 'codex') };
+}
+
+async function writeAt(file: string, content: string, mtime: Date): Promise<string> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, content);
+  await fs.utimes(file, mtime, mtime);
+  return file;
+}
+
+const NOW = new Date('2026-11-22T12:00:00Z');
+const minutesAgo = (m: number) => new Date(NOW.getTime() - m * 60_000);
+
+function transcript(h: Homes, cwd: string, name: string): string {
+  return path.join(h.claude, 'projects', claudeProjectSlug(cwd), `${name}.jsonl`);
+}
+
+function rollout(h: Homes, day: string, name: string): string {
+  return path.join(h.codex, 'sessions', day, `rollout-2026-11-22T10-00-00-${name}.jsonl`);
+}
+
+describe('SessionDiscovery', () => {
+  it('picks the newest Claude transcript whose cwd is the folder or inside it, never another folder', async () => {
+    const h = await homes();
+    const other = path.join(h.root, 'work', 'refund-service-v2');
+    await writeAt(transcript(h, h.folder, 'old'), claudeCall({ cwd: h.folder, sessionId: 'old' }), minutesAgo(30));
+    await writeAt(transcript(h, path.join(h.folder, 'pkg'), 'inner'), claudeCall({ cwd: path.join(h.folder, 'pkg'), sessionId: 'inner' }), minutesAgo(10));
+    // Newest of all, and its project dir starts with the folder's slug, but its cwd is another folder.
+    await writeAt(transcript(h, other, 'other'), claudeCall({ cwd: other, sessionId: 'other' }), minutesAgo(1));
+    const d = new SessionDiscovery({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex, now: () => NOW });
+    const found = await d.find();
+    assert.equal(found.length, 1);
+    assert.equal(found[0]?.source, 'claude');
+    assert.equal(found[0]?.sessionId, 'inner');
+  });
+
+  it('ignores sub-agent Codex rollouts and days outside the window', async () => {
+    const h = await homes();
+    await writeAt(rollout(h, '2026/11/22', 'main'), codexMeta({ id: 'main', cwd: h.folder }) + codexTokens(40_000), minutesAgo(20));
+    await writeAt(rollout(h, '2026/11/22', 'sub'), codexMeta({ id: 'sub', cwd: h.folder, source: { subagent: 'review' } }) + codexTokens(90_000), minutesAgo(2));
+    await writeAt(rollout(h, '2026/10/01', 'ancient'), codexMeta({ id: 'ancient', cwd: h.folder }) + codexTokens(1), minutesAgo(1));
+    const d = new SessionDiscovery({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex, now: () => NOW, codexDays: 7 });
+    const found = await d.find();
+    assert.deepEqual(found.map((c) => [c.source, c.sessionId]), [['codex', 'main']]);
+  });
+});
+
+describe('ContextMeter', () => {
+  it('lets the most recently updated session win and still lists the others', async () => {
+    const h = await homes();
+    const t = await writeAt(transcript(h, h.folder, 's1'), claudeCall({ cwd: h.folder, sessionId: 's1', input: 60_000 }), minutesAgo(5));
+    await writeAt(rollout(h, '2026/11/22', 'cx'), codexMeta({ id: 'cx', cwd: h.folder }) + codexTokens(135_200), minutesAgo(1));
+    const meter = new ContextMeter({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex, now: () => NOW });
+    let m = await meter.read();
+    assert.deepEqual(m.candidates.map((c) => c.source), ['codex', 'claude']);
+    assert.ok(m.current.known && m.current.source === 'codex' && m.current.percent === 50);
+    assert.ok(m.candidates[1]?.result.known && m.candidates[1].result.usedTokens === 60_000);
+
+    // Claude speaks again: it becomes the newest and wins, read incrementally.
+    const line = claudeCall({ cwd: h.folder, sessionId: 's1', input: 70_000 });
+    await fs.appendFile(t, line);
+    m = await meter.read();
+    assert.ok(m.current.known && m.current.source === 'claude' && m.current.usedTokens === 70_000);
+    const cost = meter.statsFor(t);
+    assert.equal(cost?.mode, 'append');
+    assert.ok((cost?.bytesRead ?? Infinity) <= line.length + 512);
+  });
+
+  it('says why when no session is found, instead of 0 %', async () => {
+    const h = await homes();
+    const m = await new ContextMeter({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).read();
+    assert.equal(m.current.known, false);
+    assert.match(m.current.known ? '' : m.current.reason, /no Claude Code, Codex or context_usage\.json session/);
+    assert.deepEqual(m.candidates, []);
+  });
+
+  it('reads the workbench context_usage.json as a candidate', async () => {
+    const h = await homes();
+    await fs.writeFile(path.join(h.folder, 'context_usage.json'), JSON.stringify({ source: 'claude', session_id: 'g', used_tokens: 100_000, context_window: 200_000, updated_at: NOW.toISOString() }));
+    const m = await new ContextMeter({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).read();
+    assert.ok(m.current.known && m.current.source === 'generic' && m.current.percent === 50);
+  });
+});
