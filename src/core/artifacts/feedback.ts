@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { Diagnostic } from '../diagnostics';
+import { isTestCommand, normalizeCommand, outcomeOf } from './commands';
+import { decodeText, parseJsonLocated, zodMessage } from './readJson';
+import { FeedbackRecordSchema } from './schemas';
+import type { ArtifactSource, IndexedRecord, WorkbenchSnapshot } from './snapshot';
+
+/** A single line longer than this is not a feedback record; it is skipped without being buffered. */
+const MAX_LINE_BYTES = 1024 * 1024;
+/** Diagnostics per file are capped so a garbage file cannot flood the output. */
+const MAX_DIAGNOSTICS = 50;
+/** `lastRunOf` holds at most this many distinct commands. */
+const MAX_TRACKED = 200;
+
+export interface FeedbackOptions {
+  /** Keep the last K records. */
+  feedbackK: number;
+  /** Never keep more than this many records. */
+  maxCommands: number;
+  /** Commands whose newest run is tracked in `lastRunOf` (normalized on the way in). */
+  watchCommands?: string[];
+}
+
+export type FeedbackResult = { feedback: NonNullable<WorkbenchSnapshot['feedback']>; source: ArtifactSource; diagnostics: Diagnostic[] } | null;
+
+/**
+ * Streams `feedback_record.jsonl` with memory bounded by what is kept (a ring of the last K, the newest
+ * failures up to the cap, the tracked last runs) — never by the file size. Hashes while streaming.
+ * Returns null when the file does not exist.
+ */
+export async function readFeedback(abs: string, file: string, opts: FeedbackOptions): Promise<FeedbackResult> {
+  const k = Math.max(0, Math.floor(opts.feedbackK));
+  const cap = Math.max(1, Math.floor(opts.maxCommands));
+  const watch = new Set((opts.watchCommands ?? []).map((c) => normalizeCommand(c)));
+  const hash = createHash('sha256');
+  const diagnostics: Diagnostic[] = [];
+  let suppressed = 0;
+  const report = (d: Diagnostic): void => {
+    if (diagnostics.length < MAX_DIAGNOSTICS) diagnostics.push(d);
+    else suppressed++;
+  };
+
+  const ring: IndexedRecord[] = [];
+  const failures: IndexedRecord[] = [];
+  const lastRunOf = new Map<string, IndexedRecord>();
+  let lastTestRun: IndexedRecord | null = null;
+  let total = 0;
+
+  const take = (index: number, bytes: Buffer, isLast: boolean): void => {
+    const line = index + 1;
+    const decoded = decodeText(bytes);
+    if (!decoded.ok) return report({ file, line, message: decoded.message.replace('JSON text', 'a JSON line') });
+    const text = decoded.text.trim();
+    if (text === '') return;
+    const parsed = parseJsonLocated(text);
+    if (!parsed.ok) {
+      if (isLast) return report({ file, line, message: 'partial last line (no newline, not valid JSON) skipped — the agent may still be writing it' });
+      return report({ file, line, message: parsed.message });
+    }
+    const checked = FeedbackRecordSchema.safeParse(parsed.value);
+    if (!checked.success) return report({ file, line, message: zodMessage(checked.error).message });
+    const rec: IndexedRecord = { index, record: checked.data };
+    total++;
+    ring.push(rec);
+    if (ring.length > k) ring.shift();
+    if (outcomeOf(rec.record) !== 'ok') {
+      failures.push(rec);
+      // The newest failures are the most useful; drop the oldest beyond the cap.
+      if (failures.length > cap) failures.shift();
+    }
+    const key = normalizeCommand(rec.record.command);
+    const isTest = isTestCommand(rec.record.command);
+    if (isTest) lastTestRun = rec;
+    if ((isTest || watch.has(key)) && (lastRunOf.has(key) || lastRunOf.size < MAX_TRACKED || watch.has(key))) {
+      lastRunOf.delete(key);
+      lastRunOf.set(key, rec);
+      if (lastRunOf.size > MAX_TRACKED) evictOldestUnwatched(lastRunOf, watch);
+    }
+  };
+
+  let index = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let overlong = false;
+  try {
+    const stream = createReadStream(abs, { highWaterMark: 256 * 1024 });
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      let start = 0;
+      for (;;) {
+        const nl = chunk.indexOf(10, start);
+        const end = nl === -1 ? chunk.length : nl;
+        if (!overlong) {
+          pending.push(chunk.subarray(start, end));
+          pendingBytes += end - start;
+          if (pendingBytes > MAX_LINE_BYTES) {
+            overlong = true;
+            pending = [];
+            pendingBytes = 0;
+          }
+        }
+        if (nl === -1) break;
+        if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB skipped` });
+        else take(index, Buffer.concat(pending), false);
+        index++;
+        pending = [];
+        pendingBytes = 0;
+        overlong = false;
+        start = nl + 1;
+      }
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    diagnostics.push({ file, message: `cannot be read: ${(err as Error).message}` });
+  }
+  if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB skipped` });
+  else if (pendingBytes > 0) take(index, Buffer.concat(pending), true);
+  if (index === 0 && pendingBytes === 0 && total === 0 && diagnostics.length === 0) {
+    diagnostics.push({ file, line: 1, message: 'is empty: no feedback records' });
+  }
+  if (suppressed > 0) diagnostics.push({ file, message: `${suppressed} more bad lines not listed` });
+
+  const byIndex = new Map<number, IndexedRecord>();
+  for (const r of [...failures, ...ring]) byIndex.set(r.index, r);
+  const kept = [...byIndex.values()].sort((a, b) => a.index - b.index).slice(-cap);
+  return {
+    feedback: { kept, total, omitted: total - kept.length, lastTestRun, lastRunOf: Object.fromEntries(lastRunOf) },
+    source: { file, sha256: hash.digest('hex') },
+    diagnostics,
+  };
+}
+
+function evictOldestUnwatched(map: Map<string, IndexedRecord>, watch: Set<string>): void {
+  for (const key of map.keys()) {
+    if (!watch.has(key)) {
+      map.delete(key);
+      return;
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import * as path from 'node:path';
+import type { Diagnostic } from '../diagnostics';
+import { readFeedback } from './feedback';
+import type { ReadResult } from './readJson';
+import { readJsonArtifact } from './readJson';
+import { AgentStateSchema, FeatureListSchema, ReviewReportSchema, VerificationReportSchema } from './schemas';
+import type { ArtifactSource, WorkbenchSnapshot } from './snapshot';
+
+export interface LoadOptions {
+  feedbackK: number;
+  maxCommands: number;
+  /** Extra commands whose newest run should be tracked in `feedback.lastRunOf`. */
+  watchCommands?: string[];
+}
+
+/** Task ids become file names; anything that could walk out of the folder is not used. */
+function safeId(id: string | null | undefined): string | null {
+  return id && /^[\w.-]+$/.test(id) && id !== '.' && id !== '..' ? id : null;
+}
+
+/**
+ * Reads every artifact of a workbench dir (DESIGN §2). Each artifact is optional and independent: a
+ * bad one becomes a located diagnostic and the others still load. Never throws for bad input.
+ */
+export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<WorkbenchSnapshot> {
+  const root = path.resolve(dir);
+  const diagnostics: Diagnostic[] = [];
+  const sources: ArtifactSource[] = [];
+  const settle = <T>(r: ReadResult<T>): T | null => {
+    if (r.kind === 'missing') return null;
+    if (r.source) sources.push(r.source);
+    if (r.kind === 'bad') {
+      diagnostics.push(r.diagnostic);
+      return null;
+    }
+    return r.value;
+  };
+  /** The first candidate that exists wins, even when it is bad: a broken file is reported, not skipped. */
+  const first = async <T>(candidates: string[], schema: Parameters<typeof readJsonArtifact<T>>[2]) => {
+    for (const file of candidates) {
+      const r = await readJsonArtifact(path.join(root, file), file, schema);
+      if (r.kind !== 'missing') {
+        const value = settle(r);
+        return value ? { ...value, file } : null;
+      }
+    }
+    return null;
+  };
+
+  const agentState = await first(['agent_state.json'], AgentStateSchema);
+  const featureList = await first(['feature_list.json', 'task_board.json'], FeatureListSchema);
+  const taskIds = [safeId(agentState?.active_task_id), safeId(featureList?.active)].filter((x): x is string => !!x);
+  const alt = (folder: string): string[] => [...new Set(taskIds)].map((id) => `outputs/${folder}/${id}.json`);
+  const verification = await first(['verification_report.json', ...alt('verification')], VerificationReportSchema);
+  const review = await first(['review_report.json', ...alt('review')], ReviewReportSchema);
+
+  const watchCommands = [
+    ...(opts.watchCommands ?? []),
+    ...(featureList?.features ?? []).map((f) => f.done_when).filter((c): c is string => !!c),
+  ];
+  const fb = await readFeedback(path.join(root, 'feedback_record.jsonl'), 'feedback_record.jsonl', {
+    feedbackK: opts.feedbackK,
+    maxCommands: opts.maxCommands,
+    watchCommands,
+  });
+  if (fb) {
+    sources.push(fb.source);
+    diagnostics.push(...fb.diagnostics);
+  }
+
+  let agent = agentState;
+  if (agent) {
+    const { file: _file, ...rest } = agent;
+    agent = rest as typeof agent;
+  }
+  return {
+    dir: root,
+    agentState: agent,
+    verification,
+    review,
+    featureList,
+    feedback: fb ? fb.feedback : null,
+    sources: sources.sort((a, b) => a.file.localeCompare(b.file)),
+    diagnostics,
+  };
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import type { ZodError, ZodType, ZodTypeDef } from 'zod';
+import type { Diagnostic } from '../diagnostics';
+import type { ArtifactSource } from './snapshot';
+
+/** JSON artifacts are small; anything bigger is almost certainly not what the agent meant to write. */
+export const MAX_JSON_BYTES = 5 * 1024 * 1024;
+
+export type ReadResult<T> =
+  | { kind: 'missing' }
+  | { kind: 'ok'; value: T; source: ArtifactSource }
+  | { kind: 'bad'; diagnostic: Diagnostic; source?: ArtifactSource };
+
+/** 1-based line of a character offset. */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** Decodes bytes as strict UTF-8 and refuses NUL bytes, so binary garbage is named as such. */
+export function decodeText(bytes: Uint8Array): { ok: true; text: string } | { ok: false; message: string } {
+  if (bytes.includes(0)) return { ok: false, message: 'binary content (NUL bytes), not JSON text' };
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '') };
+  } catch {
+    return { ok: false, message: 'binary content (invalid UTF-8), not JSON text' };
+  }
+}
+
+/** JSON.parse with the error turned into a located message. */
+export function parseJsonLocated(text: string): { ok: true; value: unknown } | { ok: false; line?: number; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    const msg = (err as Error).message;
+    const lc = /line (\d+) column \d+/.exec(msg);
+    const pos = /position (\d+)/.exec(msg);
+    const line = lc ? Number(lc[1]) : pos ? lineAt(text, Number(pos[1])) : undefined;
+    const short = msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+.*$/, '');
+    return { ok: false, line, message: `invalid JSON: ${short}` };
+  }
+}
+
+/** A zod error as one short message naming the field, located at the field's key where we can find it. */
+export function zodMessage(error: ZodError, text?: string): { line?: number; message: string } {
+  const issue = error.issues[0];
+  if (!issue) return { message: 'does not match the expected shape' };
+  const field = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') : '(root)';
+  const more = error.issues.length > 1 ? ` (+${error.issues.length - 1} more)` : '';
+  const lastKey = [...issue.path].reverse().find((p): p is string => typeof p === 'string');
+  let line: number | undefined;
+  if (text && lastKey) {
+    const at = text.indexOf(`"${lastKey}"`);
+    if (at >= 0) line = lineAt(text, at);
+  }
+  return { line, message: `field \`${field}\`: ${issue.message}${more}` };
+}
+
+/**
+ * Reads one JSON artifact: size cap, binary check, empty check, JSON parse, zod validation — each
+ * failure a located diagnostic, never an exception. `file` is the path shown to the user.
+ */
+export async function readJsonArtifact<T>(abs: string, file: string, schema: ZodType<T, ZodTypeDef, unknown>): Promise<ReadResult<T>> {
+  let size: number;
+  try {
+    const st = await fs.stat(abs);
+    if (!st.isFile()) return { kind: 'bad', diagnostic: { file, message: 'is not a regular file' } };
+    size = st.size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'bad', diagnostic: { file, message: `cannot be read: ${(err as Error).message}` } };
+  }
+  if (size > MAX_JSON_BYTES) {
+    return { kind: 'bad', diagnostic: { file, message: `is ${(size / 1048576).toFixed(1)} MB, over the ${MAX_JSON_BYTES / 1048576} MB limit for JSON artifacts; skipped` } };
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(abs);
+  } catch (err) {
+    return { kind: 'bad', diagnostic: { file, message: `cannot be read: ${(err as Error).message}` } };
+  }
+  const source: ArtifactSource = { file, sha256: createHash('sha256').update(bytes).digest('hex') };
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return { kind: 'bad', source, diagnostic: { file, line: 1, message: decoded.message } };
+  if (decoded.text.trim() === '') return { kind: 'bad', source, diagnostic: { file, line: 1, message: 'is empty' } };
+  const parsed = parseJsonLocated(decoded.text);
+  if (!parsed.ok) return { kind: 'bad', source, diagnostic: { file, line: parsed.line, message: parsed.message } };
+  const checked = schema.safeParse(parsed.value);
+  if (!checked.success) {
+    const z = zodMessage(checked.error, decoded.text);
+    return { kind: 'bad', source, diagnostic: { file, line: z.line, message: z.message } };
+  }
+  return { kind: 'ok', value: checked.data, source };
+}
