@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import type { CleanFinding } from '../clean/types';
+import type { ContextResult } from '../context/types';
+import type { HandoffOptions } from '../options';
+import { redactDeep } from '../redact';
+import { commandsRun, failedAttempts } from './commands';
+import { decideNextAction } from './nextAction';
+import { collectAssumptions, collectDecisions, collectPrereqs, collectQuestions } from './notes';
+import { collectRisks } from './risks';
+import type { ChangedFile, Packet } from './schema';
+import { PacketSchema } from './schema';
+import { composeSummary } from './summary';
+
+/** Git-derived packet fields, computed elsewhere and passed in as plain data. */
+export interface GitInput {
+  repo: string | null;
+  branch: string | null;
+  headCommit: string | null;
+  /** ISO time of the HEAD commit: the fallback for `generated_at`. */
+  headTime?: string | null;
+  changedFiles: ChangedFile[];
+  lastKnownGoodCommit: string | null;
+  lkgUnknownReason?: string;
+}
+
+export interface PacketInput {
+  snapshot: WorkbenchSnapshot;
+  options: HandoffOptions;
+  /** The folder name the packet will be written to. */
+  packetId: string;
+  /** Overrides the session id derived from the artifacts. */
+  sessionId?: string;
+  git: GitInput | null;
+  clean: { clean: boolean; findings: CleanFinding[] } | null;
+  /** The user accepted a dirty workbench (clean findings become `block` risks). */
+  allowDirty: boolean;
+  context: ContextResult | null;
+}
+
+export type BuildResult = { ok: true; packet: Packet } | { ok: false; reason: string };
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/** The session id: the agent's, else the context reading's, else a stable hash of the inputs. */
+export function deriveSessionId(input: Pick<PacketInput, 'snapshot' | 'sessionId' | 'context'>): string {
+  if (input.sessionId?.trim()) return input.sessionId.trim();
+  const own = input.snapshot.agentState?.session_id?.trim();
+  if (own) return own;
+  const ctx = input.context?.sessionId?.trim();
+  if (ctx) return ctx;
+  const h = createHash('sha256');
+  for (const s of input.snapshot.sources) h.update(`${s.file}\0${s.sha256}\n`);
+  return `session-${h.digest('hex').slice(0, 12)}`;
+}
+
+/** Folder names come from agent-written ids: keep them to one safe path segment. */
+export function safeSegment(id: string): string {
+  const s = id.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '_').slice(0, 100);
+  return s || 'session';
+}
+
+/** Newest `started_at` among the kept records, else the HEAD commit time, else a fixed epoch. */
+function generatedAt(commands: Packet['commands_run'], git: GitInput | null): string {
+  const times = commands.map((c) => c.started_at).filter((t): t is string => !!t && !Number.isNaN(Date.parse(t)));
+  if (times.length) return times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+  return git?.headTime && !Number.isNaN(Date.parse(git.headTime)) ? new Date(git.headTime).toISOString() : EPOCH;
+}
+
+function contextField(ctx: ContextResult | null): Packet['context'] {
+  if (!ctx) return null;
+  if (!ctx.known) return { known: false, reason: ctx.reason };
+  const { source, sessionId, model, usedTokens, windowTokens, percent, compactAtPercent, at } = ctx;
+  return { known: true, source, sessionId, ...(model ? { model } : {}), usedTokens, windowTokens, percent, compactAtPercent, at };
+}
+
+/**
+ * Builds the handoff packet (DESIGN §3) from plain inputs. Pure and deterministic: no clock, no I/O,
+ * stable ordering; every string is redacted. Refuses (as a value) when there is no next action.
+ */
+export function buildPacket(input: PacketInput): BuildResult {
+  const { snapshot, git } = input;
+  const kept = snapshot.feedback?.kept ?? [];
+  const commands = commandsRun(kept);
+  const failed = failedAttempts(kept);
+  const next = decideNextAction(snapshot, failed);
+  if (!next.ok) return { ok: false, reason: next.reason };
+
+  const agent = snapshot.agentState;
+  const branch = git?.branch ?? agent?.branch ?? null;
+  const changed: ChangedFile[] = git
+    ? git.changedFiles.map((c) => ({ ...c }))
+    : [...new Set(agent?.touched_files ?? [])].map((p) => ({ path: p, kind: 'touched' as const }));
+  const prereqs = collectPrereqs(snapshot, changed);
+  const lkgUnknown = git && !git.lastKnownGoodCommit && git.lkgUnknownReason ? [`last known good commit unknown: ${git.lkgUnknownReason}`] : [];
+
+  const packet: Packet = {
+    schema_version: 1,
+    packet_id: input.packetId,
+    session_id: deriveSessionId(input),
+    topic: agent?.active_task_id?.trim() || snapshot.featureList?.active?.trim() || 'default',
+    repo: git?.repo ?? null,
+    branch,
+    head_commit: git?.headCommit ?? null,
+    last_known_good_commit: git?.lastKnownGoodCommit ?? agent?.last_known_good_commit ?? null,
+    status: 'active',
+    superseded_by: null,
+    generated_at: generatedAt(commands, git),
+    summary: composeSummary(snapshot, failed, branch),
+    changed_files: changed,
+    commands_run: commands,
+    commands_omitted: snapshot.feedback?.omitted ?? 0,
+    failed_attempts: failed,
+    open_risks: collectRisks(snapshot, input.clean),
+    next_action: next.text,
+    next_action_source: next.source,
+    verdict_pointer: {
+      verification: snapshot.verification
+        ? { file: snapshot.verification.file, passed: snapshot.verification.passed, task_id: snapshot.verification.task_id ?? null }
+        : null,
+      review: snapshot.review
+        ? { file: snapshot.review.file, verdict: snapshot.review.verdict, total: snapshot.review.total, task_id: snapshot.review.task_id ?? null }
+        : null,
+    },
+    decisions: collectDecisions(snapshot),
+    assumptions_to_validate: collectAssumptions(snapshot),
+    questions_for_human: [...collectQuestions(snapshot), ...lkgUnknown],
+    next_session_prereqs: prereqs,
+    clean_state: input.clean ? { clean: input.clean.clean, findings: input.clean.findings.map((f) => ({ ...f })) } : null,
+    context: contextField(input.context),
+    inputs: [...snapshot.sources].sort((a, b) => a.file.localeCompare(b.file)).map((s) => ({ file: s.file, sha256: s.sha256 })),
+  };
+  // Redact last, over the whole object, so no field can slip through; then fix the key order.
+  return { ok: true, packet: PacketSchema.parse(redactDeep(packet)) };
+}
+
+/** The packet as written to `handoff.json`: schema key order, 2-space indent, trailing newline. */
+export function serializePacket(packet: Packet): string {
+  return `${JSON.stringify(PacketSchema.parse(packet), null, 2)}\n`;
+}

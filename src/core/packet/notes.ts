@@ -1,0 +1,46 @@
+import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import type { ChangedFile } from './schema';
+import { textOf } from './risks';
+
+export interface Decision {
+  text: string;
+  status: 'made' | 'rejected';
+}
+
+/**
+ * Decisions made and rejected, so the next session does not retry a rejected path. Plain strings
+ * starting with `rejected:` (or `rejected -`) count as rejected.
+ */
+export function collectDecisions(snapshot: WorkbenchSnapshot): Decision[] {
+  const out: Decision[] = [];
+  for (const d of snapshot.agentState?.decisions ?? []) {
+    if (typeof d === 'string') {
+      const m = /^\s*rejected\s*[:\-–]\s*(.*)$/is.exec(d);
+      const text = (m ? m[1]! : d).trim();
+      if (text) out.push({ text, status: m ? 'rejected' : 'made' });
+      continue;
+    }
+    const base = (d.decision ?? d.text ?? '').trim();
+    if (!base) continue;
+    const text = d.reason?.trim() ? `${base} — ${d.reason.trim()}` : base;
+    out.push({ text, status: /^reject/i.test(d.status ?? '') ? 'rejected' : 'made' });
+  }
+  return out;
+}
+
+/** Assumptions the next session must check: never marked verified by the generator. */
+export function collectAssumptions(snapshot: WorkbenchSnapshot): { text: string; verified: false }[] {
+  return (snapshot.agentState?.assumptions ?? []).map((a) => textOf(a)).filter(Boolean).map((text) => ({ text, verified: false as const }));
+}
+
+export function collectQuestions(snapshot: WorkbenchSnapshot): string[] {
+  return (snapshot.agentState?.questions_for_human ?? []).map((q) => textOf(q)).filter(Boolean);
+}
+
+/** Files to read before acting: the changed files (capped), then the failing verdicts. */
+export function collectPrereqs(snapshot: WorkbenchSnapshot, changed: ChangedFile[]): string[] {
+  const files = changed.filter((c) => c.kind !== 'deleted').map((c) => c.path).slice(0, 8);
+  if (snapshot.verification && !snapshot.verification.passed) files.push(snapshot.verification.file);
+  if (snapshot.review && snapshot.review.verdict !== 'pass') files.push(snapshot.review.file);
+  return [...new Set(files)];
+}

@@ -1,0 +1,85 @@
+import type { CleanFinding } from '../clean/types';
+import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { severityRank } from './schema';
+import type { Risk } from './schema';
+import { mapSeverity } from './severity';
+
+/** A review below this total is a risk even when it is not a hard fail. */
+export const REVIEW_RISK_BELOW = 7;
+
+type Textish = string | { text?: string; detail?: string; description?: string };
+
+/** The words of a free-text-or-object artifact entry. */
+export function textOf(item: Textish): string {
+  if (typeof item === 'string') return item.trim();
+  return (item.text ?? item.detail ?? item.description ?? '').trim();
+}
+
+/** Ids must be unique inside a packet; a repeated id gets `#2`, `#3`, … */
+function uniqueIds(risks: Risk[]): Risk[] {
+  const seen = new Map<string, number>();
+  return risks.map((r) => {
+    const n = (seen.get(r.id) ?? 0) + 1;
+    seen.set(r.id, n);
+    return n === 1 ? r : { ...r, id: `${r.id}#${n}` };
+  });
+}
+
+/**
+ * Open risks from verification findings, blockers, the review, the agent's own list and (when the
+ * user accepted a dirty workbench) every clean-state finding as `block`. Most severe first, stable.
+ */
+export function collectRisks(snapshot: WorkbenchSnapshot, clean: { findings: CleanFinding[] } | null): Risk[] {
+  const risks: Risk[] = [];
+  const activeId = snapshot.agentState?.active_task_id ?? snapshot.featureList?.active ?? null;
+  const doneWhen = snapshot.featureList?.features.find((f) => f.id === activeId)?.done_when;
+
+  const v = snapshot.verification;
+  for (const f of v?.findings ?? []) {
+    const risk: Risk = { id: `verify:${f.code || 'finding'}`, severity: mapSeverity(f.severity), detail: f.detail || f.code || 'verification finding', source: v!.file };
+    if (doneWhen && /^accept/i.test(f.code)) risk.verify = doneWhen;
+    risks.push(risk);
+  }
+  if (v && !v.passed && (v.findings ?? []).length === 0) {
+    risks.push({ id: 'verify:failed', severity: 'block', detail: 'verification failed without findings', source: v.file, ...(doneWhen ? { verify: doneWhen } : {}) });
+  }
+
+  (snapshot.agentState?.blockers ?? []).forEach((b, i) => {
+    const detail = textOf(b as Textish);
+    if (detail) risks.push({ id: `blocker:${i + 1}`, severity: 'block', detail, source: 'agent_state.json' });
+  });
+
+  const r = snapshot.review;
+  if (r && (r.verdict === 'hard_fail' || r.total < REVIEW_RISK_BELOW)) {
+    const weakest = [...(r.dimensions ?? [])].sort((a, b) => a.score - b.score)[0];
+    const why = weakest ? `; weakest: ${weakest.name} ${weakest.score}${weakest.note ? ` (${weakest.note})` : ''}` : '';
+    risks.push({
+      id: r.verdict === 'hard_fail' ? 'review:hard_fail' : 'review:score',
+      severity: r.verdict === 'hard_fail' ? 'block' : 'warn',
+      detail: `review ${r.verdict} with ${r.total}/10${why}`,
+      source: r.file,
+    });
+  }
+
+  (snapshot.agentState?.open_risks ?? []).forEach((item, i) => {
+    if (typeof item === 'string') {
+      if (item.trim()) risks.push({ id: `agent:${i + 1}`, severity: 'warn', detail: item.trim(), source: 'agent_state.json' });
+      return;
+    }
+    const detail = (item.detail ?? item.text ?? '').trim();
+    if (!detail) return;
+    const risk: Risk = { id: `agent:${item.id?.trim() || i + 1}`, severity: mapSeverity(item.severity), detail, source: item.source?.trim() || 'agent_state.json' };
+    if (item.owner === 'human' || item.owner === 'agent') risk.owner = item.owner;
+    if (item.verify?.trim()) risk.verify = item.verify.trim();
+    risks.push(risk);
+  });
+
+  for (const f of clean?.findings ?? []) {
+    const risk: Risk = { id: `clean:${f.check}`, severity: 'block', detail: `${f.detail} — fix: ${f.fix}`, source: 'clean_state' };
+    if (f.paths?.length) risk.paths = [...f.paths];
+    risks.push(risk);
+  }
+
+  const ordered = risks.map((risk, i) => ({ risk, i })).sort((a, b) => severityRank(a.risk.severity) - severityRank(b.risk.severity) || a.i - b.i);
+  return uniqueIds(ordered.map((x) => x.risk));
+}

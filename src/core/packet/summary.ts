@@ -1,0 +1,46 @@
+import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import type { FailedAttempt } from './schema';
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The summary: the agent's own when it wrote one, otherwise composed from what the artifacts say —
+ * the task and its goal, verification and review outcomes, command and failure counts.
+ */
+export function composeSummary(snapshot: WorkbenchSnapshot, failed: FailedAttempt[], branch: string | null): string {
+  const own = snapshot.agentState?.summary?.trim();
+  if (own) return own;
+
+  const parts: string[] = [];
+  const taskId = snapshot.agentState?.active_task_id ?? snapshot.featureList?.active ?? null;
+  const feature = taskId ? snapshot.featureList?.features.find((f) => f.id === taskId) : undefined;
+  let task = taskId ? `Task ${taskId}` : 'No active task recorded';
+  if (feature?.goal) task += ` (${feature.goal})`;
+  if (feature) task += ` is ${feature.status.replace('_', ' ')}`;
+  if (branch) task += ` on branch ${branch}`;
+  parts.push(`${task}.`);
+
+  const v = snapshot.verification;
+  if (v) {
+    const counts = new Map<string, number>();
+    for (const f of v.findings) counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1);
+    const detail = [...counts].map(([sev, n]) => `${n} ${sev}`).join(', ');
+    parts.push(`Verification ${v.passed ? 'passed' : 'failed'}${detail ? ` (findings: ${detail})` : ''}.`);
+  }
+  const r = snapshot.review;
+  if (r) parts.push(`Review: ${r.verdict.replace('_', ' ')}, ${r.total}/10.`);
+
+  const fb = snapshot.feedback;
+  if (fb && fb.total > 0) {
+    const uncertain = failed.filter((f) => f.uncertain).length;
+    const failedText = failed.length
+      ? `${plural(failed.length, 'failure')} among those kept${uncertain ? ` (${uncertain} timed out or did not start)` : ''}`
+      : 'no failures among those kept';
+    parts.push(`${plural(fb.total, 'command')} recorded, ${failedText}.`);
+  } else {
+    parts.push('No commands recorded.');
+  }
+  const blockers = snapshot.agentState?.blockers.length ?? 0;
+  if (blockers) parts.push(`${plural(blockers, 'blocker')} open.`);
+  return parts.join(' ');
+}

@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import { atomicWrite, readIfExists } from '../fsx';
+import { renderMarkdown } from '../render/markdown';
+import { serializePacket } from './build';
+import type { Packet } from './schema';
+
+export const PACKET_JSON = 'handoff.json';
+export const PACKET_MD = 'handoff.md';
+
+export interface WriteResult {
+  kind: 'written' | 'unchanged';
+  packetDir: string;
+}
+
+/** The exact bytes of both files, so "unchanged" is a byte comparison. */
+export function renderPacketFiles(packet: Packet): { json: string; md: string } {
+  return { json: serializePacket(packet), md: renderMarkdown(packet) };
+}
+
+/**
+ * Writes `<outputDir>/<packet_id>/handoff.json` and `handoff.md` atomically (JSON last, so a reader that
+ * sees the JSON sees a complete packet). Writes nothing and says `unchanged` when both files already
+ * hold these exact bytes.
+ */
+export async function writePacket(outputDir: string, packet: Packet): Promise<WriteResult> {
+  const packetDir = path.join(outputDir, packet.packet_id);
+  const { json, md } = renderPacketFiles(packet);
+  const [oldJson, oldMd] = await Promise.all([readIfExists(path.join(packetDir, PACKET_JSON)), readIfExists(path.join(packetDir, PACKET_MD))]);
+  if (oldJson === json && oldMd === md) return { kind: 'unchanged', packetDir };
+  if (oldMd !== md) await atomicWrite(path.join(packetDir, PACKET_MD), md);
+  if (oldJson !== json) await atomicWrite(path.join(packetDir, PACKET_JSON), json);
+  return { kind: 'written', packetDir };
+}
+
+/** A short content hash of a packet independent of its own id: names a session's later packets. */
+export function packetContentHash(packet: Packet): string {
+  return createHash('sha256').update(serializePacket({ ...packet, packet_id: '' })).digest('hex').slice(0, 8);
+}
