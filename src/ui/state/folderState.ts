@@ -1,0 +1,149 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ConfigService, UiSettings } from '../config';
+import { Disposable, toDisposable } from '../disposable';
+import type { Log } from '../log';
+import { Debouncer } from './debouncer';
+import type { ContextPort, StatePorts } from './ports';
+import type { WorkbenchUiState } from './types';
+import { ARTIFACT_GLOB, isOwnNoise } from './watchPatterns';
+
+/** The slow fallback for the context meter: catches a new transcript appearing. Never faster. */
+export const FALLBACK_INTERVAL_MS = 30_000;
+
+/**
+ * The refresh pipeline of one workspace folder: watchers → debounced refresh → one immutable state.
+ * A full refresh (artifacts, git, clean check, packets) follows workbench, output-dir and git
+ * changes; a context-only refresh follows the transcript in use, which the agent appends to often.
+ */
+export class FolderState extends Disposable {
+  private current: WorkbenchUiState | undefined;
+  private settings: UiSettings;
+  private meter: ContextPort;
+  private context: Awaited<ReturnType<ContextPort['read']>> = { result: { known: false, reason: 'Not read yet.' }, candidates: [] };
+  private readonly watchers: vscode.Disposable[] = [];
+  private transcriptWatcher: { file: string; watcher: vscode.Disposable } | undefined;
+  private readonly full = this._register(new Debouncer(400, () => this.runFull()));
+  private readonly contextOnly = this._register(new Debouncer(150, () => this.runContext()));
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly config: ConfigService,
+    private readonly ports: StatePorts,
+    private readonly log: Log,
+    private readonly publish: (state: WorkbenchUiState) => void,
+  ) {
+    super();
+    this.settings = config.get(folder.uri);
+    this.meter = ports.createContext(folder, this.settings);
+    this._register(toDisposable(() => this.meter.dispose()));
+    this._register(toDisposable(() => this.disposeWatchers()));
+    this.watch();
+    const timer = setInterval(() => void this.contextOnly.trigger(), FALLBACK_INTERVAL_MS);
+    this._register(toDisposable(() => clearInterval(timer)));
+  }
+
+  get state(): WorkbenchUiState | undefined {
+    return this.current;
+  }
+
+  /** A full refresh; resolves when the new state is published. `immediate` skips the debounce. */
+  refresh(reason: string, immediate = false): Promise<void> {
+    this.log.trace('state', `${this.folder.name}: refresh (${reason})`);
+    return immediate ? this.full.now() : this.full.trigger();
+  }
+
+  /** Settings changed: new meter and watchers (paths may have moved), then a full refresh. */
+  reconfigure(): Promise<void> {
+    this.settings = this.config.get(this.folder.uri);
+    this.meter.dispose();
+    this.meter = this.ports.createContext(this.folder, this.settings);
+    this.disposeWatchers();
+    this.watch();
+    return this.refresh('settings changed', true);
+  }
+
+  private async runFull(): Promise<void> {
+    try {
+      this.context = await this.meter.read();
+      this.followTranscript();
+      const state = await this.ports.load({
+        folder: this.folder,
+        settings: this.settings,
+        trusted: vscode.workspace.isTrusted,
+        context: this.context,
+      });
+      if (this.isDisposed) return;
+      this.current = state;
+      this.publish(state);
+    } catch (err) {
+      this.log.error('state', `${this.folder.name}: refresh failed`, err);
+    }
+  }
+
+  private async runContext(): Promise<void> {
+    try {
+      const next = await this.meter.read();
+      this.context = next;
+      this.followTranscript();
+      const prev = this.current;
+      if (!prev || this.isDisposed) return;
+      if (JSON.stringify(prev.context) === JSON.stringify(next.result) && prev.candidates.length === next.candidates.length) return;
+      const state: WorkbenchUiState = {
+        ...prev,
+        context: next.result,
+        candidates: next.candidates,
+        budget: this.ports.budget(next.result, this.settings),
+        updatedAt: Date.now(),
+      };
+      this.current = state;
+      this.publish(state);
+    } catch (err) {
+      this.log.error('state', `${this.folder.name}: context reading failed`, err);
+    }
+  }
+
+  private watch(): void {
+    const workbench = vscode.Uri.file(path.resolve(this.folder.uri.fsPath, this.settings.options.workbenchDir));
+    const output = vscode.Uri.file(path.resolve(workbench.fsPath, this.settings.options.outputDir));
+    const onChange = (reason: string) => (uri: vscode.Uri) => {
+      if (isOwnNoise(uri.fsPath)) return;
+      void this.refresh(`${reason}: ${path.basename(uri.fsPath)}`);
+    };
+    const add = (pattern: vscode.GlobPattern, reason: string) => {
+      const w = vscode.workspace.createFileSystemWatcher(pattern);
+      const h = onChange(reason);
+      this.watchers.push(w, w.onDidChange(h), w.onDidCreate(h), w.onDidDelete(h));
+    };
+    add(new vscode.RelativePattern(workbench, ARTIFACT_GLOB), 'artifact');
+    add(new vscode.RelativePattern(output, '**/*'), 'output');
+    // HEAD moves on checkout, the index on add/commit; refs on commit. Git may live above the folder.
+    const gitDir = vscode.Uri.file(path.join(this.current?.git?.ok ? this.current.git.facts.root : this.folder.uri.fsPath, '.git'));
+    add(new vscode.RelativePattern(gitDir, '{HEAD,index,refs/heads/**}'), 'git');
+    // Working-tree edits change the clean state (untracked files, temp artifacts); VS Code already
+    // watches the folder, so this costs no extra OS watches. The debounce absorbs bursts.
+    add(new vscode.RelativePattern(this.folder, '**/*'), 'file');
+  }
+
+  /** Watches the transcript the reading came from, so appends move the meter without polling. */
+  private followTranscript(): void {
+    const file = this.context.result.file;
+    if (this.transcriptWatcher?.file === file) return;
+    this.transcriptWatcher?.watcher.dispose();
+    this.transcriptWatcher = undefined;
+    if (!file) return;
+    const w = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)),
+    );
+    const h = () => void this.contextOnly.trigger();
+    const subs = [w, w.onDidChange(h), w.onDidCreate(h), w.onDidDelete(h)];
+    this.transcriptWatcher = { file, watcher: toDisposable(() => subs.forEach((s) => s.dispose())) };
+    this.log.trace('state', `${this.folder.name}: following ${file}`);
+  }
+
+  private disposeWatchers(): void {
+    for (const w of this.watchers.splice(0)) w.dispose();
+    this.transcriptWatcher?.watcher.dispose();
+    this.transcriptWatcher = undefined;
+  }
+}

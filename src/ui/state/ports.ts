@@ -1,0 +1,28 @@
+import type * as vscode from 'vscode';
+import type { BudgetLevel, ContextResult } from '../../core/context/types';
+import type { UiSettings } from '../config';
+import type { ContextCandidate, WorkbenchUiState } from './types';
+
+/** A long-lived context reader for one folder (incremental: reads only what the agent appended). */
+export interface ContextPort {
+  read(): Promise<{ result: ContextResult; candidates: ContextCandidate[] }>;
+  dispose(): void;
+}
+
+/** What a full refresh needs besides the folder. */
+export interface LoadInput {
+  folder: vscode.WorkspaceFolder;
+  settings: UiSettings;
+  trusted: boolean;
+  context: { result: ContextResult; candidates: ContextCandidate[] };
+}
+
+/** The parts of a refresh that come from the core; injected so the pipeline can be tested apart. */
+export interface StatePorts {
+  /** Builds the folder's state: artifacts, git, clean check, packets, risks. Never throws. */
+  load(input: LoadInput): Promise<WorkbenchUiState>;
+  /** A context reader for a folder with the given settings. */
+  createContext(folder: vscode.WorkspaceFolder, settings: UiSettings): ContextPort;
+  /** The budget level of a reading, or null when unknown. */
+  budget(result: ContextResult, settings: UiSettings): BudgetLevel | null;
+}

@@ -1,0 +1,82 @@
+import * as path from 'node:path';
+import type { Ack } from '../../core/acks';
+import { severityRank } from '../../core/packet/schema';
+import type { Risk } from '../../core/packet/schema';
+import type { UiRisk } from './types';
+
+/**
+ * Merges the active packet's risks with the live ones (what a packet generated now would carry:
+ * red tests, clean-state findings, verification and review findings). A risk in both is shown once,
+ * as a packet risk; acknowledgements attach by risk id. No vscode import: unit-tested in plain Node.
+ */
+export function mergeRisks(
+  packetRisks: readonly Risk[],
+  liveRisks: readonly Risk[],
+  acks: ReadonlyMap<string, Ack>,
+  locate: (risk: Risk) => UiRisk['location'],
+): UiRisk[] {
+  const seen = new Set<string>();
+  const out: UiRisk[] = [];
+  const add = (risk: Risk, origin: UiRisk['origin']) => {
+    const key = `${risk.id}\u0000${risk.detail}`;
+    if (seen.has(risk.id) || seen.has(key)) return;
+    seen.add(risk.id);
+    seen.add(key);
+    out.push({ risk, origin, ack: acks.get(risk.id) ?? null, location: locate(risk) });
+  };
+  for (const r of packetRisks) add(r, 'packet');
+  for (const r of liveRisks) add(r, 'live');
+  // Most severe first; the original order breaks ties so the list does not jump between refreshes.
+  return out
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => severityRank(a.r.risk.severity) - severityRank(b.r.risk.severity) || a.i - b.i)
+    .map(({ r }) => r);
+}
+
+/** Unacknowledged `block`/`high` risks: the Open Risks badge. */
+export function badgeCount(risks: readonly UiRisk[]): number {
+  return risks.filter((r) => !r.ack && (r.risk.severity === 'block' || r.risk.severity === 'high')).length;
+}
+
+/**
+ * Where a risk can be opened: the first of its paths (relative to the repository root), else its
+ * source artifact in the workbench, at the line whose text mentions the risk. `texts` holds the
+ * artifacts read for this refresh (absolute path → content); paths escaping the folder are refused.
+ */
+export function locateRisk(
+  risk: Risk,
+  dirs: { folder: string; repoRoot: string | null; workbenchDir: string },
+  texts: ReadonlyMap<string, string>,
+): UiRisk['location'] {
+  const first = risk.paths?.[0];
+  if (first) {
+    const file = inside(dirs.folder, path.resolve(dirs.repoRoot ?? dirs.folder, first));
+    if (file) return { file };
+  }
+  const source = risk.source.split(/[#:]/)[0] ?? '';
+  if (!/\.(json|jsonl|md|txt)$/i.test(source)) return null;
+  const file = inside(dirs.folder, path.resolve(dirs.workbenchDir, source));
+  if (!file) return null;
+  const text = texts.get(file);
+  if (text === undefined) return { file };
+  const line = findLine(text, risk);
+  return line === null ? { file } : { file, line };
+}
+
+/** The 1-based line that mentions the risk (its detail, or its id's tail), or null. */
+export function findLine(text: string, risk: Risk): number | null {
+  const needles = [risk.detail.slice(0, 60), risk.id.split(':').pop() ?? '']
+    .map((n) => JSON.stringify(n).slice(1, -1).trim())
+    .filter((n) => n.length >= 3);
+  const lines = text.split('\n');
+  for (const needle of needles) {
+    const i = lines.findIndex((l) => l.includes(needle));
+    if (i >= 0) return i + 1;
+  }
+  return null;
+}
+
+function inside(folder: string, file: string): string | null {
+  const rel = path.relative(folder, file);
+  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? null : file;
+}
