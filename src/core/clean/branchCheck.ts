@@ -1,0 +1,36 @@
+import type { CheckResult, CleanFinding } from './types';
+import type { CleanInputs } from './inputs';
+
+/**
+ * Branch: HEAD attached, and on the branch the session says it works on (agent_state.json
+ * `branch`), or else the branch of the active packet.
+ */
+export function checkBranch(input: Pick<CleanInputs, 'facts' | 'snapshot' | 'activePacketBranch'>): CheckResult {
+  const base = { check: 'branch' as const, title: 'Branch' };
+  const { facts } = input;
+  const findings: CleanFinding[] = [];
+  if (facts.detached) {
+    findings.push({
+      check: 'branch',
+      detail: `HEAD is detached at ${facts.head?.slice(0, 7) ?? 'an unknown commit'}.`,
+      fix: 'Check out a branch (`git switch <branch>`, or `git switch -c <new-branch>` to keep these commits).',
+    });
+  }
+  const fromState = input.snapshot.agentState?.branch;
+  const expected = fromState || input.activePacketBranch || null;
+  const source = fromState ? 'agent_state.json' : 'the active handoff packet';
+  if (expected && facts.branch && facts.branch !== expected) {
+    findings.push({
+      check: 'branch',
+      detail: `On branch ${facts.branch}, but ${source} expects ${expected}.`,
+      fix: `Switch to ${expected} (\`git switch ${expected}\`), or update ${source === 'agent_state.json' ? 'agent_state.json `branch`' : 'the packet by generating a new one'}.`,
+    });
+  } else if (expected && facts.detached) {
+    (findings[0] as CleanFinding).fix = `Switch back to ${expected} (\`git switch ${expected}\`).`;
+  }
+  const summary =
+    findings.length > 0
+      ? (findings[0] as CleanFinding).detail
+      : `On ${facts.branch ?? 'the initial branch'}${expected ? `, as ${source} expects` : ''}.`;
+  return { ...base, passed: findings.length === 0, summary, findings };
+}

@@ -1,0 +1,73 @@
+import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import type { CheckResult } from './types';
+import { commandText, testTargets } from './command';
+
+/** Texts where a session records what is still broken: open risks, blockers, verification findings. */
+function riskTexts(snapshot: WorkbenchSnapshot): string[] {
+  const texts: string[] = [];
+  const add = (v: unknown): void => {
+    if (typeof v === 'string') texts.push(v);
+    else if (v && typeof v === 'object') {
+      for (const key of ['detail', 'text', 'description', 'id', 'verify', 'code'] as const) {
+        const s = (v as Record<string, unknown>)[key];
+        if (typeof s === 'string') texts.push(s);
+      }
+    }
+  };
+  snapshot.agentState?.open_risks.forEach(add);
+  snapshot.agentState?.blockers.forEach(add);
+  snapshot.verification?.findings.forEach(add);
+  return texts.map((t) => t.toLowerCase().replace(/\s+/g, ' '));
+}
+
+/**
+ * Tests: the newest recorded test run is green, or red and named in the open risks (by its
+ * command or its test file). No recorded test run is not clean: nobody knows the state.
+ */
+export function checkTests(snapshot: WorkbenchSnapshot): CheckResult {
+  const base = { check: 'tests' as const, title: 'Tests' };
+  const last = snapshot.feedback?.lastTestRun ?? null;
+  if (!last) {
+    return {
+      ...base,
+      passed: false,
+      summary: 'No test run is recorded in feedback_record.jsonl.',
+      findings: [
+        {
+          check: 'tests',
+          detail: 'No test run is recorded in feedback_record.jsonl, so nobody knows whether the tests pass.',
+          fix: 'Run the tests and record the result in feedback_record.jsonl.',
+        },
+      ],
+    };
+  }
+  const cmd = commandText(last.record.command);
+  const where = `feedback_record.jsonl line ${last.index + 1}`;
+  const exit = last.record.exit_code;
+  if (exit === 0) {
+    return { ...base, passed: true, summary: `The latest test run passed: \`${cmd}\` (${where}).`, findings: [] };
+  }
+  const outcome = exit === null || exit === undefined ? 'did not finish (timeout or spawn error)' : `failed with exit ${exit}`;
+  const needles = [cmd.toLowerCase(), ...testTargets(cmd).map((t) => t.toLowerCase())];
+  const named = riskTexts(snapshot).some((t) => needles.some((n) => t.includes(n)));
+  if (named) {
+    return {
+      ...base,
+      passed: true,
+      summary: `The latest test run ${outcome} (\`${cmd}\`), and the open risks name it.`,
+      findings: [],
+    };
+  }
+  return {
+    ...base,
+    passed: false,
+    summary: `The latest test run ${outcome} and no open risk names it: \`${cmd}\`.`,
+    findings: [
+      {
+        check: 'tests',
+        detail: `The latest test run ${outcome} and no open risk names it: \`${cmd}\` (${where}).`,
+        fix: `Make \`${cmd}\` pass, or record the failure in agent_state.json open_risks.`,
+      },
+    ],
+  };
+}

@@ -1,0 +1,168 @@
+import * as assert from 'node:assert/strict';
+import { checkBranch } from '../../../src/core/clean/branchCheck';
+import { evaluateClean } from '../../../src/core/clean/evaluate';
+import { checkFeatureBoard } from '../../../src/core/clean/featureBoard';
+import type { CleanInputs } from '../../../src/core/clean/inputs';
+import { checkTempArtifacts } from '../../../src/core/clean/tempArtifacts';
+import { checkTests } from '../../../src/core/clean/testsCheck';
+import { checkWorkingTree } from '../../../src/core/clean/workingTree';
+import { DEFAULT_OPTIONS } from '../../../src/core/options';
+import { cleanFacts, emptySnapshot, snapshotWith } from '../helpers/workbenchSnapshot';
+
+const own = ['outputs/handoff', 'context_usage.json'];
+
+function inputs(over: Partial<CleanInputs> = {}): CleanInputs {
+  return { facts: cleanFacts(), addedLines: [], files: [], snapshot: emptySnapshot(), options: DEFAULT_OPTIONS, ownPaths: own, ...over };
+}
+
+describe('clean-state checks (pure)', () => {
+  describe('working tree', () => {
+    it('passes when clean, ignoring the tool outputs, with stashes that have a message', () => {
+      const r = checkWorkingTree({
+        facts: cleanFacts({
+          status: [
+            { path: 'outputs/handoff/s1/handoff.json', kind: 'untracked', staged: false },
+            { path: 'context_usage.json', kind: 'modified', staged: false },
+          ],
+          stashes: [{ ref: 'stash@{0}', message: 'On main: half-done refactor' }],
+        }),
+        ownPaths: own,
+      });
+      assert.equal(r.passed, true);
+      assert.match(r.summary, /committed/);
+    });
+    it('fails on uncommitted, untracked, an anonymous stash and an operation in progress', () => {
+      const r = checkWorkingTree({
+        facts: cleanFacts({
+          status: [
+            { path: 'src/a.ts', kind: 'modified', staged: false },
+            { path: 'notes.tmp', kind: 'untracked', staged: false },
+          ],
+          operation: 'rebase',
+          stashes: [{ ref: 'stash@{0}', message: 'WIP on main: abc123 subject' }],
+        }),
+        ownPaths: own,
+      });
+      assert.equal(r.passed, false);
+      assert.deepEqual(r.findings.map((f) => f.paths ?? []), [[], ['src/a.ts'], ['notes.tmp'], []]);
+      assert.match(r.findings[0]?.fix ?? '', /rebase --abort/);
+    });
+  });
+
+  describe('temp artifacts', () => {
+    it('flags temp files and debug prints and commented-out blocks in added lines only', () => {
+      const r = checkTempArtifacts(inputs({
+        files: ['src/a.ts', 'notes.tmp', 'deep/x/file.orig', 'scratch/try.py', 'outputs/handoff/.handoff.json.1.tmp'],
+        addedLines: [
+          { path: 'src/a.ts', line: 3, text: '  console.log(order);' },
+          { path: 'app.py', line: 9, text: 'print(total)' },
+          { path: 'README.md', line: 2, text: 'call console.log(x) to debug' },
+          { path: 'src/b.ts', line: 10, text: '// const x = compute();' },
+          { path: 'src/b.ts', line: 11, text: '// if (x > 1) {' },
+          { path: 'src/b.ts', line: 12, text: '//   return x;' },
+          { path: 'src/c.py', line: 1, text: '# This module explains' },
+          { path: 'src/c.py', line: 2, text: '# why refunds round down' },
+          { path: 'src/c.py', line: 3, text: '# and nothing else' },
+        ],
+      }));
+      assert.equal(r.passed, false);
+      assert.deepEqual(r.findings[0]?.paths, ['deep/x/file.orig', 'notes.tmp', 'scratch/try.py']);
+      assert.deepEqual(r.findings[1]?.paths, ['src/a.ts', 'app.py']);
+      assert.match(r.findings[1]?.detail ?? '', /src\/a\.ts:3/);
+      assert.deepEqual(r.findings[2]?.paths, ['src/b.ts']);
+      assert.equal(r.findings.length, 3);
+    });
+    it('passes with no temp files and clean added lines, and reports an invalid pattern', () => {
+      const r = checkTempArtifacts(inputs({
+        files: ['src/a.ts'],
+        addedLines: [{ path: 'src/a.ts', line: 1, text: 'export const total = 1;' }],
+        options: { tempGlobs: DEFAULT_OPTIONS.tempGlobs, debugPatterns: ['console\\.log\\(', '(unclosed'] },
+      }));
+      assert.equal(r.passed, true);
+      assert.deepEqual(r.invalidPatterns, ['(unclosed']);
+      assert.match(r.summary, /1 added line/);
+    });
+  });
+
+  describe('tests', () => {
+    const red = { command: ['pytest', 'tests/test_refund.py::test_partial'], exit_code: 1 };
+    it('passes when the newest test run is green', () => {
+      const r = checkTests(snapshotWith({ feedback: [red, { command: 'pytest tests/test_refund.py', exit_code: 0 }] }));
+      assert.equal(r.passed, true);
+      assert.match(r.summary, /passed/);
+    });
+    it('passes when red and named in open_risks by its test file', () => {
+      const r = checkTests(snapshotWith({
+        feedback: [red],
+        agentState: { open_risks: [{ id: 'r1', detail: 'tests/test_refund.py still fails on rounding' }] },
+      }));
+      assert.equal(r.passed, true);
+      assert.match(r.summary, /open risks name it/);
+    });
+    it('fails when red and not named, and when a run timed out unnamed', () => {
+      const r = checkTests(snapshotWith({ feedback: [red], agentState: { open_risks: ['gateway flaky'] } }));
+      assert.equal(r.passed, false);
+      assert.match(r.findings[0]?.detail ?? '', /exit 1.*pytest tests\/test_refund.py::test_partial/);
+      const t = checkTests(snapshotWith({ feedback: [{ command: 'go test ./...', exit_code: null }] }));
+      assert.equal(t.passed, false);
+      assert.match(t.summary, /did not finish/);
+    });
+    it('fails when no test run is recorded', () => {
+      const r = checkTests(snapshotWith({ feedback: [{ command: 'ls', exit_code: 0 }] }));
+      assert.equal(r.passed, false);
+      assert.match(r.summary, /No test run/);
+      assert.equal(checkTests(emptySnapshot()).passed, false);
+    });
+  });
+
+  describe('feature board', () => {
+    const features = [
+      { id: 'T-1', status: 'done', done_when: 'pytest tests/test_a.py' },
+      { id: 'T-2', status: 'in_progress' },
+    ];
+    it('passes when one feature is in progress and active agrees', () => {
+      const r = checkFeatureBoard(snapshotWith({ featureList: { active: 'T-2', features }, feedback: [{ command: ['pytest', 'tests/test_a.py'], exit_code: 0 }] }));
+      assert.equal(r.passed, true);
+      assert.match(r.summary, /T-2 in progress/);
+      assert.equal(checkFeatureBoard(emptySnapshot()).passed, true);
+    });
+    it('fails on two in_progress features', () => {
+      const r = checkFeatureBoard(snapshotWith({ featureList: { active: 'T-2', features: [...features, { id: 'T-3', status: 'in_progress' }] } }));
+      assert.equal(r.passed, false);
+      assert.match(r.findings[0]?.detail ?? '', /2 features are in progress.*T-2, T-3/);
+    });
+    it('fails when active disagrees, is missing, or a done feature last failed its done_when', () => {
+      assert.match(checkFeatureBoard(snapshotWith({ featureList: { active: 'T-1', features } })).summary, /T-1 is done while T-2 is in progress/);
+      assert.match(checkFeatureBoard(snapshotWith({ featureList: { active: 'T-9', features } })).summary, /no feature has that id/);
+      assert.match(checkFeatureBoard(snapshotWith({ featureList: { active: null, features } })).summary, /no `active`/);
+      const r = checkFeatureBoard(snapshotWith({ featureList: { active: 'T-2', features }, feedback: [{ command: ['pytest', 'tests/test_a.py'], exit_code: 2 }] }));
+      assert.equal(r.passed, false);
+      assert.match(r.findings[0]?.detail ?? '', /T-1 is done, but .* last failed with exit 2/);
+    });
+  });
+
+  describe('branch', () => {
+    it('passes on the expected branch', () => {
+      const r = checkBranch({ facts: cleanFacts({ branch: 'feat/x' }), snapshot: snapshotWith({ agentState: { branch: 'feat/x' } }) });
+      assert.equal(r.passed, true);
+      assert.match(r.summary, /On feat\/x, as agent_state.json expects/);
+    });
+    it('fails on a detached HEAD and on a branch other than agent_state or the active packet', () => {
+      assert.equal(checkBranch({ facts: cleanFacts({ branch: null, detached: true }), snapshot: emptySnapshot() }).passed, false);
+      const r = checkBranch({ facts: cleanFacts({ branch: 'main' }), snapshot: snapshotWith({ agentState: { branch: 'feat/x' } }) });
+      assert.match(r.findings[0]?.detail ?? '', /On branch main, but agent_state.json expects feat\/x/);
+      const p = checkBranch({ facts: cleanFacts({ branch: 'main' }), snapshot: emptySnapshot(), activePacketBranch: 'feat/y' });
+      assert.match(p.summary, /active handoff packet expects feat\/y/);
+    });
+  });
+
+  it('evaluateClean gathers all five in order and is clean only with no findings', () => {
+    const dirty = evaluateClean(inputs());
+    assert.deepEqual(dirty.checks.map((c) => c.check), ['working-tree', 'temp-artifacts', 'tests', 'feature-board', 'branch']);
+    assert.equal(dirty.clean, false); // no test run recorded
+    const clean = evaluateClean(inputs({ snapshot: snapshotWith({ feedback: [{ command: 'npm test', exit_code: 0 }] }) }));
+    assert.equal(clean.clean, true);
+    assert.deepEqual(clean.findings, []);
+    assert.ok(clean.checks.every((c) => c.summary.length > 0));
+  });
+});
