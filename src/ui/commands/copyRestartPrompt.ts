@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import { renderRestartPrompt } from '../../core/render/prompt';
+import type { Services } from '../services';
+import type { PacketArg } from './packetRef';
+import { resolvePacket } from './packetRef';
+
+/**
+ * `sessionHandoff.copyRestartPrompt`: renders the restart prompt of a packet (default: the active
+ * one) with its current freshness and the risk acknowledgements, and puts it on the clipboard.
+ * Resolves true when copied, so the panel can show "Copied".
+ */
+export function copyRestartPromptCommand(services: Services): (arg?: PacketArg) => Promise<boolean> {
+  return async (arg) => {
+    const { state, entry } = await resolvePacket(services, arg);
+    const acks = await services.acks.read(entry.dir);
+    const settings = services.config.get(state.folder.uri);
+    const prompt = renderRestartPrompt(entry.packet, {
+      freshness: { stale: entry.freshness.stale, reasons: [...entry.freshness.reasons] },
+      acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
+      firstTurn: settings.options.firstTurn || undefined,
+    });
+    await vscode.env.clipboard.writeText(prompt);
+    const note = entry.freshness.stale ? ' (the packet is stale; the prompt says so)' : '';
+    vscode.window.setStatusBarMessage(`$(check) Restart prompt copied${note}`, 4000);
+    services.log.info('copyRestartPrompt', `copied the prompt of ${entry.id} (${prompt.length} chars, stale=${entry.freshness.stale})`);
+    return true;
+  };
+}

@@ -1,0 +1,88 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { generateHandoff } from '../../core/workflow/generate';
+import type { GenerateOutcome } from '../../core/workflow/generate';
+import type { PanelController } from '../panel/panelController';
+import type { Services } from '../services';
+import { UserFacingError } from './boundary';
+import type { ConfirmDirty } from './dirtyModal';
+import type { PacketArg } from './packetRef';
+import { folderOf, stateOf } from './packetRef';
+
+export interface GenerateDeps {
+  panels: PanelController;
+  /** The dirty-workbench modal; a getter so tests can swap the edge without re-registering. */
+  confirmDirty: () => ConfirmDirty;
+}
+
+/** What the command resolves with, for callers that chain on it (tests, the panel). */
+export type GenerateResult = { kind: GenerateOutcome['kind'] | 'cancelled'; packetId?: string };
+
+/**
+ * `sessionHandoff.generateHandoff` (and `regenerate`): checks the workbench first; when dirty, asks
+ * through the modal (Generate Anyway → findings become block risks; Show Clean State → reveal the
+ * view); generates with a progress notification; opens the panel on the result.
+ */
+export function generateHandoffCommand(services: Services, deps: GenerateDeps): (arg?: PacketArg) => Promise<GenerateResult> {
+  return async (arg) => {
+    const folder = folderOf(services, arg);
+    if (!vscode.workspace.isTrusted) {
+      throw new UserFacingError('Session Handoff writes nothing in an untrusted workspace; trust it to generate a handoff.', {
+        title: 'Manage Workspace Trust',
+        run: () => vscode.commands.executeCommand('workbench.trust.manage'),
+      });
+    }
+    // A fresh check, not the last published state: the decision must match the tree right now.
+    await services.state.refresh(folder, 'generate');
+    const state = await stateOf(services, folder);
+    let allowDirty = false;
+    if (state.clean && !state.clean.clean) {
+      const choice = await deps.confirmDirty()(folder.name, state.clean.findings);
+      if (choice === 'showCleanState') {
+        await vscode.commands.executeCommand('sessionHandoff.cleanState.focus');
+        return { kind: 'cancelled' };
+      }
+      if (choice !== 'generateAnyway') return { kind: 'cancelled' };
+      allowDirty = true;
+      services.log.info('generate', `generating on a dirty workbench (${state.clean.findings.length} findings accepted)`);
+    }
+    const settings = services.config.get(folder.uri);
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Generating handoff for ${folder.name}…`, cancellable: false },
+      () =>
+        generateHandoff({
+          workspaceDir: folder.uri.fsPath,
+          options: settings.options,
+          allowDirty,
+          clean: state.clean ? { clean: state.clean.clean, findings: [...state.clean.findings] } : null,
+          context: state.context,
+        }),
+    );
+    for (const d of outcome.diagnostics) services.log.warn('generate', `${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
+    if (outcome.kind === 'refused') return refused(services, state.workbenchDir, outcome.reason);
+    const id = path.basename(outcome.packetDir);
+    services.log.info('generate', `${outcome.kind}: ${outcome.packetDir}`);
+    await services.state.refresh(folder, 'generated');
+    await vscode.commands.executeCommand('sessionHandoff.openActiveHandoff', { folderUri: folder.uri });
+    const message = outcome.kind === 'written' ? `Handoff ${id} written.` : `Nothing changed since handoff ${id}; no new packet was written.`;
+    void vscode.window.showInformationMessage(message);
+    return { kind: outcome.kind, packetId: id };
+  };
+}
+
+/** A refusal is one sentence; when the next action is missing, the action opens agent_state.json. */
+function refused(services: Services, workbenchDir: string, reason: string): GenerateResult {
+  services.log.warn('generate', `refused: ${reason}`);
+  const sentence = `No handoff written: ${reason.replace(/\.$/, '')}.`;
+  if (/next.?action|agent_state/i.test(reason)) {
+    const file = vscode.Uri.file(path.join(workbenchDir, 'agent_state.json'));
+    void vscode.window.showWarningMessage(sentence, 'Open agent_state.json').then((pick) => {
+      if (pick) void vscode.window.showTextDocument(file);
+    });
+  } else {
+    void vscode.window.showWarningMessage(sentence, 'Show Clean State').then((pick) => {
+      if (pick) void vscode.commands.executeCommand('sessionHandoff.cleanState.focus');
+    });
+  }
+  return { kind: 'refused' };
+}

@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import type { PacketEntry, WorkbenchUiState } from '../state/types';
+import { UserFacingError } from './boundary';
+
+/**
+ * What a packet command may be given: nothing (palette: the active folder's active packet), a packet
+ * id, a `{ packetId, folderUri }` node from the Handoffs view or the panel, or a folder/file uri.
+ */
+export type PacketArg = undefined | string | vscode.Uri | { packetId?: string; folderUri?: vscode.Uri | string };
+
+/** The folder a command acts on, from its argument, else the active folder. */
+export function folderOf(services: Services, arg: PacketArg): vscode.WorkspaceFolder {
+  let uri: vscode.Uri | undefined;
+  if (arg instanceof vscode.Uri) uri = arg;
+  else if (arg && typeof arg === 'object' && arg.folderUri) uri = typeof arg.folderUri === 'string' ? vscode.Uri.parse(arg.folderUri) : arg.folderUri;
+  const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : services.folderFor();
+  if (!folder) throw new UserFacingError('Open a folder first: Session Handoff works on a workspace folder.');
+  return folder;
+}
+
+/** The packet id a command was given, if any. */
+export function packetIdOf(arg: PacketArg): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object' && !(arg instanceof vscode.Uri)) return arg.packetId;
+  return undefined;
+}
+
+/** The folder's UI state, refreshing once when the pipeline has not published it yet. */
+export async function stateOf(services: Services, folder: vscode.WorkspaceFolder): Promise<WorkbenchUiState> {
+  let state = services.state.get(folder);
+  if (!state || state.phase === 'loading') {
+    await services.state.refresh(folder, 'command');
+    state = services.state.get(folder);
+  }
+  if (!state) throw new UserFacingError(`Session Handoff could not read ${folder.name} yet; try again in a moment.`);
+  return state;
+}
+
+/**
+ * Resolves the packet a command acts on: the given id, else the active packet for the current
+ * branch + topic. Throws a user-facing error (with Generate Handoff as the action) when there is none.
+ */
+export async function resolvePacket(services: Services, arg: PacketArg): Promise<{ state: WorkbenchUiState; entry: PacketEntry }> {
+  const folder = folderOf(services, arg);
+  const state = await stateOf(services, folder);
+  const id = packetIdOf(arg);
+  const entry = id ? state.packets.find((p) => p.id === id) : state.activePacket;
+  if (entry) return { state, entry };
+  if (id) throw new UserFacingError(`Handoff packet ${id} is no longer in ${state.outputDir}.`);
+  throw new UserFacingError(`No active handoff packet in ${folder.name} for this branch yet.`, {
+    title: 'Generate Handoff',
+    run: () => vscode.commands.executeCommand('sessionHandoff.generateHandoff', { folderUri: folder.uri }),
+  });
+}

@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import { PanelController } from '../panel/panelController';
+import type { Services } from '../services';
+import { commandBoundary } from './boundary';
+import { copyJsonCommand } from './copyJson';
+import { copyRestartPromptCommand } from './copyRestartPrompt';
+import type { ConfirmDirty } from './dirtyModal';
+import { confirmDirtyModal } from './dirtyModal';
+import { generateHandoffCommand } from './generateHandoff';
+import { openMarkdownCommand } from './openMarkdown';
+import { openPacketCommand } from './openPacket';
+
+/** What the packet commands expose to the composition root (and, through it, to in-host tests). */
+export interface PacketCommands {
+  readonly panels: PanelController;
+  /**
+   * Replaces the dirty-workbench modal (the one user prompt of the generate flow); returns a
+   * disposable that restores the real modal. Only tests use this, to pick a button at the edge.
+   */
+  overrideConfirmDirty(fn: ConfirmDirty): vscode.Disposable;
+}
+
+/**
+ * Registers the handoff panel (with its serializer) and the packet commands: generateHandoff,
+ * regenerate, copyRestartPrompt, copyJson, openMarkdown, openActiveHandoff, openPacket. Everything
+ * is disposed through `context.subscriptions`.
+ */
+export function registerPacketCommands(services: Services, context: vscode.ExtensionContext): PacketCommands {
+  const panels = new PanelController(services);
+  context.subscriptions.push(panels);
+  let confirm: ConfirmDirty = confirmDirtyModal;
+  const generate = generateHandoffCommand(services, { panels, confirmDirty: () => confirm });
+  const open = openPacketCommand(services, panels);
+  const handlers: Record<string, (...args: never[]) => Promise<unknown>> = {
+    'sessionHandoff.generateHandoff': generate,
+    'sessionHandoff.regenerate': generate,
+    'sessionHandoff.copyRestartPrompt': copyRestartPromptCommand(services),
+    'sessionHandoff.copyJson': copyJsonCommand(services),
+    'sessionHandoff.openMarkdown': openMarkdownCommand(services),
+    'sessionHandoff.openActiveHandoff': open,
+    'sessionHandoff.openPacket': open,
+  };
+  for (const [id, handler] of Object.entries(handlers)) {
+    context.subscriptions.push(vscode.commands.registerCommand(id, commandBoundary(services.log, id, handler)));
+  }
+  return {
+    panels,
+    overrideConfirmDirty(fn) {
+      confirm = fn;
+      return { dispose: () => void (confirm = confirmDirtyModal) };
+    },
+  };
+}
