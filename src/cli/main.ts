@@ -1,2 +1,22 @@
-// The `handoff` command line. Subcommands are added by the core issues.
-process.stdout.write('handoff: no commands yet\n');
+// The `handoff` command line: wires process I/O to the runner; everything else lives in run.ts.
+import { runCli } from './run';
+
+void runCli(process.argv.slice(2), {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  cwd: process.cwd(),
+  env: process.env,
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`handoff: ${(err as Error)?.message ?? String(err)}\n`);
+    process.exitCode = 2;
+  },
+);

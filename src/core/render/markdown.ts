@@ -8,9 +8,12 @@ export function code(text: string): string {
   return `${fence}${fence === '``' ? ' ' : ''}${oneLine}${fence === '``' ? ' ' : ''}${fence}`;
 }
 
-/** Agent text goes into markdown as one line with markup characters that could restructure the page escaped. */
+/**
+ * Agent text goes into markdown as one line, with the characters that could restructure the page or
+ * inject HTML escaped (`_` stays: intraword underscores are not emphasis and paths are full of them).
+ */
 export function inline(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replace(/([\\`*_[\]<>|#])/g, '\\$1');
+  return text.replace(/\s*\n\s*/g, ' ').replace(/([\\`*[\]<>|])/g, '\\$1');
 }
 
 const short = (sha: string | null): string => (sha ? sha.slice(0, 12) : 'unknown');

@@ -1,0 +1,11 @@
+import { generateCommand } from './commands/generate';
+import { promptCommand } from './commands/prompt';
+import { showCommand } from './commands/show';
+import type { CommandSpec } from './types';
+
+/** Every `handoff` subcommand, in help order. Add a command: one file under commands/, one line here. */
+export const COMMANDS: CommandSpec[] = [
+  generateCommand,
+  promptCommand,
+  showCommand,
+];

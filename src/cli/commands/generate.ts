@@ -1,0 +1,34 @@
+import * as path from 'node:path';
+import { generateHandoff } from '../../core/workflow/generate';
+import { DIR_FLAGS, JSON_FLAG, K_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
+import type { CommandSpec } from '../types';
+import { EXIT_OK, EXIT_REFUSED } from '../types';
+
+/** `handoff generate`: write the handoff packet of the workbench, or say why not. */
+export const generateCommand: CommandSpec = {
+  name: 'generate',
+  summary: 'write the handoff packet (handoff.json + handoff.md) for the workbench',
+  usage: 'generate [--dir DIR] [--output-dir DIR] [--k N] [--json]',
+  flags: [...DIR_FLAGS, K_FLAG, JSON_FLAG],
+  async run({ flags, io }) {
+    const workspaceDir = await workspaceDirOf(flags, io);
+    const outcome = await generateHandoff({ workspaceDir, options: optionsOf(flags) });
+    printDiagnostics(io, outcome.diagnostics);
+    if (outcome.kind === 'refused') {
+      if (flags['json']) io.stdout(`${JSON.stringify({ kind: 'refused', reason: outcome.reason }, null, 2)}\n`);
+      io.stderr(`handoff: refused: ${outcome.reason}\n`);
+      return EXIT_REFUSED;
+    }
+    const json = path.join(outcome.packetDir, 'handoff.json');
+    const md = path.join(outcome.packetDir, 'handoff.md');
+    if (flags['json']) {
+      const { kind, packetDir, packet } = outcome;
+      io.stdout(`${JSON.stringify({ kind, packetDir, json, md, packetId: packet.packet_id, sessionId: packet.session_id }, null, 2)}\n`);
+    } else if (outcome.kind === 'unchanged') {
+      io.stdout(`unchanged: ${json} already holds this packet (inputs did not change); nothing written\n`);
+    } else {
+      io.stdout(`wrote ${json}\nwrote ${md}\n`);
+    }
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,53 @@
+import { parseArgs } from './args';
+import { COMMANDS } from './commandTable';
+import { commandHelp, overviewHelp } from './help';
+import type { CliIO } from './types';
+import { EXIT_OK, EXIT_USAGE, UsageError } from './types';
+
+/**
+ * Runs one `handoff` invocation and returns the exit code. Never throws: usage errors and failures
+ * are one line on stderr (no stack trace), diagnostics are warnings.
+ */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h') {
+    (name === undefined ? io.stderr : io.stdout)(overviewHelp(COMMANDS));
+    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  if (name === 'help') {
+    const topic = rest[0];
+    if (!topic) {
+      io.stdout(overviewHelp(COMMANDS));
+      return EXIT_OK;
+    }
+    const cmd = COMMANDS.find((c) => c.name === topic);
+    if (!cmd) return usage(io, `unknown command "${topic}"`);
+    io.stdout(commandHelp(cmd));
+    return EXIT_OK;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) return usage(io, `unknown command "${name}"`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(commandHelp(command));
+    return EXIT_OK;
+  }
+  const parsed = parseArgs(rest, command.flags);
+  if (!parsed.ok) return usage(io, `${name}: ${parsed.error}`);
+  const pos = command.positionals ?? { min: 0, max: 0, names: '' };
+  if (parsed.positionals.length < pos.min || parsed.positionals.length > pos.max) {
+    return usage(io, pos.max === 0 ? `${name}: unexpected argument "${parsed.positionals[0]}"` : `${name}: expected ${pos.names}`);
+  }
+  try {
+    return await command.run({ flags: parsed.flags, positionals: parsed.positionals, io });
+  } catch (err) {
+    if (err instanceof UsageError) return usage(io, `${name}: ${err.message}`, false);
+    const e = err as NodeJS.ErrnoException;
+    io.stderr(`handoff ${name}: ${e.code ? `${e.code}: ` : ''}${(e.message ?? String(err)).split('\n')[0]}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+function usage(io: CliIO, message: string, hint = true): number {
+  io.stderr(`handoff: ${message}${hint ? ' (see handoff --help)' : ''}\n`);
+  return EXIT_USAGE;
+}
