@@ -1,0 +1,95 @@
+import * as path from 'node:path';
+import type { Diagnostic } from '../diagnostics';
+import { atomicWrite } from '../fsx';
+import type { Packet } from '../packet/schema';
+import { PACKET_JSON, PACKET_MD, renderPacketFiles } from '../packet/write';
+import { readPackets, type StoredPacket } from '../workflow/readPackets';
+import { withLock, type LockOptions } from './lock';
+
+const STATUS_RANK: Record<Packet['status'], number> = { active: 0, superseded: 1, archived: 2 };
+
+/** One active packet per branch + topic: this is the key. */
+export function packetKey(p: Pick<Packet, 'branch' | 'topic'>): string {
+  return `${p.branch ?? '(no branch)'} · ${p.topic}`;
+}
+
+/**
+ * Every packet in the output dir, grouped by branch + topic (the group with the newest packet
+ * first); inside a group the active packet first, then superseded, then archived, newest first.
+ * Unreadable packets come back as diagnostics.
+ */
+export async function listPackets(outputDir: string): Promise<{ packets: StoredPacket[]; diagnostics: Diagnostic[] }> {
+  const { packets, diagnostics } = await readPackets(outputDir);
+  const newer = (a: StoredPacket, b: StoredPacket): number =>
+    b.packet.generated_at.localeCompare(a.packet.generated_at) || b.mtimeMs - a.mtimeMs || a.packet.packet_id.localeCompare(b.packet.packet_id);
+  const groupOrder = new Map<string, number>();
+  [...packets].sort((a, b) => STATUS_RANK[a.packet.status] - STATUS_RANK[b.packet.status] || newer(a, b)).forEach((p) => {
+    const key = packetKey(p.packet);
+    if (!groupOrder.has(key)) groupOrder.set(key, groupOrder.size);
+  });
+  const sorted = [...packets].sort(
+    (a, b) =>
+      (groupOrder.get(packetKey(a.packet)) ?? 0) - (groupOrder.get(packetKey(b.packet)) ?? 0) ||
+      STATUS_RANK[a.packet.status] - STATUS_RANK[b.packet.status] ||
+      newer(a, b),
+  );
+  return { packets: sorted, diagnostics };
+}
+
+/** The active packet for a branch + topic, if there is one (the newest, should there be several). */
+export function activePacketFor(packets: readonly StoredPacket[], branch: string | null, topic: string): StoredPacket | null {
+  const key = packetKey({ branch, topic });
+  return packets.find((p) => p.packet.status === 'active' && packetKey(p.packet) === key) ?? null;
+}
+
+/** The newest packet (any status) for a branch + topic: the previous session of this line of work. */
+export function latestPacketFor(packets: readonly StoredPacket[], branch: string | null, topic: string): StoredPacket | null {
+  const key = packetKey({ branch, topic });
+  const same = packets.filter((p) => packetKey(p.packet) === key && p.packet.status !== 'archived');
+  return same.find((p) => p.packet.status === 'active') ?? same[0] ?? null;
+}
+
+/** Rewrites a stored packet's two files atomically (markdown first, the JSON — the truth — last). */
+export async function rewritePacket(dir: string, packet: Packet): Promise<void> {
+  const { json, md } = renderPacketFiles(packet);
+  await atomicWrite(path.join(dir, PACKET_MD), md);
+  await atomicWrite(path.join(dir, PACKET_JSON), json);
+}
+
+/**
+ * Marks every other active packet of the new packet's branch + topic `superseded`, pointing at it.
+ * Call under the output dir's lock. Returns the ids superseded.
+ */
+export async function supersedeOthers(outputDir: string, current: Packet): Promise<string[]> {
+  const { packets } = await readPackets(outputDir);
+  const key = packetKey(current);
+  const done: string[] = [];
+  for (const p of packets) {
+    if (p.packet.status !== 'active' || p.packet.packet_id === current.packet_id || packetKey(p.packet) !== key) continue;
+    await rewritePacket(p.dir, { ...p.packet, status: 'superseded', superseded_by: current.packet_id });
+    done.push(p.packet.packet_id);
+  }
+  return done;
+}
+
+export type ArchiveResult = { ok: true; packet: Packet; already: boolean } | { ok: false; reason: string };
+
+/** Archives a packet by id (status `archived`; nothing is deleted), under the output dir's lock. */
+export async function archivePacket(outputDir: string, id: string, lock?: LockOptions): Promise<ArchiveResult> {
+  return withLock(
+    outputDir,
+    async () => {
+      const { packets } = await readPackets(outputDir);
+      const found = packets.find((p) => p.packet.packet_id === id || path.basename(p.dir) === id);
+      if (!found) {
+        const known = packets.map((p) => p.packet.packet_id).slice(0, 5).join(', ');
+        return { ok: false, reason: `No packet ${id} in ${outputDir}${known ? ` (known: ${known})` : ''}.` };
+      }
+      if (found.packet.status === 'archived') return { ok: true, packet: found.packet, already: true };
+      const packet: Packet = { ...found.packet, status: 'archived' };
+      await rewritePacket(found.dir, packet);
+      return { ok: true, packet, already: false };
+    },
+    lock,
+  );
+}
