@@ -1,0 +1,93 @@
+import * as path from 'node:path';
+import type { Budget } from '../../core/context/budget';
+import { budgetLevel, checkBudget, DEFAULT_BUDGET } from '../../core/context/budget';
+import { agentLabel, describeReading } from '../../core/context/format';
+import type { MeterReading } from '../../core/context/meter';
+import { ContextMeter } from '../../core/context/meter';
+import { DIR_FLAGS, JSON_FLAG, workspaceDirOf } from '../common';
+import type { CommandSpec, FlagSpec, FlagValues } from '../types';
+import { EXIT_OK, UsageError } from '../types';
+
+/** Flags of the commands that take a context reading. */
+export const CONTEXT_FLAGS: FlagSpec[] = [
+  { name: 'workbench-dir', type: 'string', placeholder: 'DIR', help: 'the workbench, relative to --dir (default: .)' },
+  { name: 'warn-at', type: 'number', placeholder: 'F', help: 'wrap-up threshold as a fraction of the window (default 0.5)' },
+  { name: 'urge-at', type: 'number', placeholder: 'F', help: 'urgent threshold as a fraction of the window (default 0.75)' },
+  { name: 'claude-config-dir', type: 'string', placeholder: 'DIR', help: 'Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)' },
+  { name: 'codex-home', type: 'string', placeholder: 'DIR', help: 'Codex home (default: $CODEX_HOME or ~/.codex)' },
+  { name: 'window', type: 'number', placeholder: 'TOKENS', help: 'Claude context-window size, instead of detecting it' },
+];
+
+/** The workbench part of the status screen (clean state, active packet); absent when it cannot be read. */
+export interface WorkbenchSummary {
+  /** Lines for people, e.g. `Clean    clean`. */
+  lines: string[];
+  /** The same for `--json`. */
+  json: Record<string, unknown>;
+}
+
+export type WorkbenchSummarizer = (workspaceDir: string, flags: FlagValues) => Promise<WorkbenchSummary>;
+
+function budgetFrom(flags: FlagValues): Budget {
+  return {
+    warnAt: typeof flags['warn-at'] === 'number' ? flags['warn-at'] : DEFAULT_BUDGET.warnAt,
+    urgeAt: typeof flags['urge-at'] === 'number' ? flags['urge-at'] : DEFAULT_BUDGET.urgeAt,
+  };
+}
+
+/** Reads the context of a folder once, with the roots and override from the flags and the environment. */
+export async function readContext(workspaceDir: string, flags: FlagValues, env: Record<string, string | undefined>): Promise<MeterReading> {
+  const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
+  const window = flags['window'];
+  if (window !== undefined && (typeof window !== 'number' || !Number.isInteger(window) || window <= 0)) {
+    throw new UsageError('--window must be a positive whole number of tokens');
+  }
+  const meter = new ContextMeter({
+    folder: workspaceDir,
+    workbenchDir: path.resolve(workspaceDir, typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.'),
+    claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
+    codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),
+    ...(typeof window === 'number' ? { windowOverride: window } : {}),
+  });
+  return meter.read();
+}
+
+/** Builds `handoff status`; `summarize` supplies the clean-state and packet part. */
+export function statusCommand(summarize?: WorkbenchSummarizer): CommandSpec {
+  return {
+    name: 'status',
+    summary: 'context usage, wrap-up level, clean state and the active packet on one screen',
+    usage: 'status [--dir DIR] [--json] [--warn-at F] [--urge-at F] [--claude-config-dir DIR] [--codex-home DIR] [--window TOKENS]',
+    flags: [...DIR_FLAGS, JSON_FLAG, ...CONTEXT_FLAGS],
+    async run({ flags, io }) {
+      const workspaceDir = await workspaceDirOf(flags, io);
+      const budget = budgetFrom(flags);
+      const [context, workbench] = await Promise.all([
+        readContext(workspaceDir, flags, io.env),
+        summarize ? summarize(workspaceDir, flags) : Promise.resolve(undefined),
+      ]);
+      const check = checkBudget(budget, context.current);
+      if (!check.ok) throw new UsageError(check.error);
+      const level = budgetLevel(context.current, budget);
+      if (flags['json']) {
+        const out = { folder: workspaceDir, context, level: level ?? null, budget: { ...budget, warnings: check.warnings }, ...(workbench?.json ?? {}) };
+        io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+        return EXIT_OK;
+      }
+      const lines = [`Session Handoff — ${workspaceDir}`, `Context  ${describeReading(context.current)}`];
+      const cur = context.current;
+      if (cur.sessionId || cur.file) lines.push(`         session ${cur.sessionId ?? '?'}${cur.file ? ` · ${cur.file}` : ''}${cur.known && cur.at ? ` · at ${cur.at}` : ''}`);
+      for (const other of context.candidates.slice(1)) {
+        const r = other.result;
+        lines.push(`         also: ${agentLabel(r)} ${r.known ? `${r.percent.toFixed(1)} %` : 'unknown'} (session ${r.sessionId ?? other.sessionId ?? '?'}, updated earlier)`);
+      }
+      const pct = (f: number) => `${Math.round(f * 100)} %`;
+      const levelText = level === 'urgent' ? 'urgent — wrap up now: run handoff generate' : level === 'wrap-up' ? 'wrap-up — run handoff generate' : (level ?? 'unknown');
+      lines.push(`Level    ${levelText} (wrap up at ${pct(budget.warnAt)}, urgent at ${pct(budget.urgeAt)})`);
+      for (const w of check.warnings) lines.push(`         warning: ${w}`);
+      lines.push(...(workbench?.lines ?? []));
+      io.stdout(`${lines.join('\n')}\n`);
+      return EXIT_OK;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Budget } from '../../core/context/budget';
+import { budgetLevel, checkBudget, DEFAULT_BUDGET } from '../../core/context/budget';
+import { claudeTranscriptReader } from '../../core/context/claude';
+import { statuslineText } from '../../core/context/format';
+import { formatGenericUsage, GENERIC_USAGE_FILE, parseGenericUsage } from '../../core/context/generic';
+import type { StatuslineInput } from '../../core/context/statuslineInput';
+import { parseStatuslineInput, usageFromStatusline } from '../../core/context/statuslineInput';
+import type { ContextResult } from '../../core/context/types';
+import { atomicWrite } from '../../core/fsx';
+import type { CliIO, CommandSpec, FlagValues } from '../types';
+
+/** A chained statusLine command gets this long before its output is dropped. */
+const CHAIN_TIMEOUT_MS = 2000;
+
+/** Runs the user's previous statusLine command through the shell with the same stdin; its stdout, or ''. */
+export function runChained(command: string, stdin: string, cwd: string, env: Record<string, string | undefined>): Promise<string> {
+  return new Promise((resolve) => {
+    let out = '';
+    let settled = false;
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(out);
+    };
+    const child = spawn(command, { shell: true, cwd, env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'] });
+    const timer = setTimeout(() => {
+      child.kill();
+      done();
+    }, CHAIN_TIMEOUT_MS);
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.on('error', done);
+    child.on('close', done);
+    child.stdin.on('error', () => undefined); // the command may not read its stdin
+    child.stdin.end(stdin);
+  });
+}
+
+/** Budget from `--warn-at` / `--urge-at`; an invalid pair falls back to the defaults (a statusline never fails). */
+export function budgetOf(flags: FlagValues): Budget {
+  const budget = {
+    warnAt: typeof flags['warn-at'] === 'number' ? flags['warn-at'] : DEFAULT_BUDGET.warnAt,
+    urgeAt: typeof flags['urge-at'] === 'number' ? flags['urge-at'] : DEFAULT_BUDGET.urgeAt,
+  };
+  return checkBudget(budget).ok ? budget : DEFAULT_BUDGET;
+}
+
+/** The reading for the statusLine input: its own usage, else the transcript's last call. */
+async function readingOf(input: StatuslineInput, workbench: string): Promise<ContextResult> {
+  const usage = usageFromStatusline(input, new Date());
+  const file = path.join(workbench, GENERIC_USAGE_FILE);
+  if (usage) {
+    const content = formatGenericUsage(usage);
+    // Only into an existing workbench: a statusline must not create folders.
+    if (await fs.stat(workbench).then((s) => s.isDirectory(), () => false)) await atomicWrite(file, content);
+    return parseGenericUsage(content, file);
+  }
+  if (input.transcript_path) {
+    const fromTranscript = await claudeTranscriptReader(input.transcript_path).read();
+    if (fromTranscript.known && (await fs.stat(workbench).then((s) => s.isDirectory(), () => false))) {
+      await atomicWrite(file, formatGenericUsage({
+        source: 'claude',
+        session_id: input.session_id ?? fromTranscript.sessionId,
+        used_tokens: fromTranscript.usedTokens,
+        context_window: fromTranscript.windowTokens,
+        updated_at: new Date().toISOString(),
+        ...(fromTranscript.model ? { model: fromTranscript.model } : {}),
+      }));
+    }
+    return fromTranscript;
+  }
+  return { known: false, source: 'claude', reason: 'no usage yet' };
+}
+
+/** The `clean · handoff fresh` parts; empty until the workbench state can be read. */
+export type StatuslineExtras = (workspaceDir: string, flags: FlagValues) => Promise<string[]>;
+
+async function ourLine(stdin: string, flags: FlagValues, io: CliIO, extras?: StatuslineExtras): Promise<string> {
+  const parsed = parseStatuslineInput(stdin);
+  if (!parsed.ok) return `ctx — · ${parsed.reason}`;
+  const dir = path.resolve(io.cwd, parsed.dir);
+  const workbench = path.resolve(dir, typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.');
+  const reading = await readingOf(parsed.input, workbench);
+  const level = budgetLevel(reading, budgetOf(flags));
+  const more = extras && (level === 'ok' || level === undefined) ? await extras(dir, flags).catch(() => []) : [];
+  return statuslineText(reading, level, more);
+}
+
+/** Builds the command; `extras` supplies the clean-state and packet parts. */
+export function statuslineCommand(extras?: StatuslineExtras): CommandSpec {
+  return {
+    name: 'statusline',
+    summary: 'Claude Code statusLine bridge: records context usage, prints one short line',
+    usage: 'statusline [--chain "<command>"] [--workbench-dir DIR] [--warn-at F] [--urge-at F]',
+    flags: [
+      { name: 'chain', type: 'string', placeholder: 'COMMAND', help: 'your previous statusLine command: run with the same stdin, its output printed first' },
+      { name: 'workbench-dir', type: 'string', placeholder: 'DIR', help: 'the workbench, relative to the session cwd (default: the cwd)' },
+      { name: 'output-dir', type: 'string', placeholder: 'DIR', help: 'where packets go, relative to the workbench (default: outputs/handoff)' },
+      { name: 'warn-at', type: 'number', placeholder: 'F', help: 'wrap-up threshold as a fraction (default 0.5)' },
+      { name: 'urge-at', type: 'number', placeholder: 'F', help: 'urgent threshold as a fraction (default 0.75)' },
+    ],
+    async run({ flags, io }) {
+      // Never fails loudly: Claude Code shows whatever we print, so every problem becomes a short line.
+      let stdin = '';
+      try {
+        stdin = (await io.readStdin?.()) ?? '';
+      } catch {
+        // treated as empty input
+      }
+      const chain = typeof flags['chain'] === 'string' && flags['chain'].trim() ? runChained(flags['chain'], stdin, io.cwd, io.env) : undefined;
+      const line = await ourLine(stdin, flags, io, extras).catch((err: unknown) => `ctx — · ${err instanceof Error ? err.message.split('\n')[0] : 'error'}`);
+      const chained = chain ? (await chain).replace(/\s+$/, '') : '';
+      if (chained) io.stdout(`${chained}\n`);
+      io.stdout(`${line}\n`);
+      return 0;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { BudgetLevel, ContextResult } from './types';
+
+const AGENT_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI' };
+
+/** `49%` (rounded down, so it never shows a threshold before the level reaches it), or `—` when unknown. */
+export function shortPercent(r: ContextResult): string {
+  return r.known ? `${Math.floor(r.percent)}%` : '—';
+}
+
+/** The agent behind a reading, for people: `Claude Code`, `Codex CLI`, or the generic file's source. */
+export function agentLabel(r: ContextResult): string {
+  if (r.known && r.source === 'generic') return `${AGENT_NAMES[r.agent ?? ''] ?? r.agent ?? 'agent'} (context_usage.json)`;
+  return r.source ? (AGENT_NAMES[r.source] ?? 'context_usage.json') : 'no agent';
+}
+
+const thousands = (n: number) => n.toLocaleString('en-US');
+
+/** One line describing a reading: `49.6 % — 99,212 of 200,000 tokens · Claude Code · compacts at 83.5 %`. */
+export function describeReading(r: ContextResult): string {
+  if (!r.known) return `unknown — ${r.reason}`;
+  return `${r.percent.toFixed(1)} % — ${thousands(r.usedTokens)} of ${thousands(r.windowTokens)} tokens · ${agentLabel(r)} · compacts at ${r.compactAtPercent} %`;
+}
+
+/**
+ * The statusLine text: `ctx 49% · clean · handoff fresh`; at wrap-up or urgent the rest is replaced by
+ * the call to action, which names `handoff generate`.
+ */
+export function statuslineText(r: ContextResult, level: BudgetLevel | undefined, extras: readonly string[] = []): string {
+  const head = `ctx ${shortPercent(r)}`;
+  if (level === 'urgent') return `${head} · wrap up now: run handoff generate`;
+  if (level === 'wrap-up') return `${head} · wrap up: run handoff generate`;
+  return [head, ...extras].join(' · ');
+}
