@@ -44,7 +44,7 @@ export class HandoffPanel extends Disposable {
     this._register(this.disposedEmitter);
     // The document is static and set once; a hidden panel re-runs the script, which re-sends `ready`.
     panel.webview.html = panelHtml(panel.webview, services.extensionUri, createNonce());
-    this._register(panel.webview.onDidReceiveMessage((data: unknown) => void this.onMessage(data)));
+    this._register(panel.webview.onDidReceiveMessage((data: unknown) => void this.receive(data)));
     this._register(
       services.state.onDidChange((state) => {
         if (state.folder.uri.toString() === this.target.folder.uri.toString()) void this.render();
@@ -108,7 +108,8 @@ export class HandoffPanel extends Disposable {
     return { packetId: entry?.id, folderUri: this.target.folder.uri };
   }
 
-  private async onMessage(data: unknown): Promise<void> {
+  /** Handles one message from the page: validated first, malformed ones are logged and dropped. */
+  async receive(data: unknown): Promise<void> {
     const msg = parseWebviewMessage(data);
     if (!msg) {
       this.services.log.warn('panel', `dropped a malformed message from the webview: ${JSON.stringify(data)?.slice(0, 200)}`);
