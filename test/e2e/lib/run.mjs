@@ -1,0 +1,71 @@
+// One e2e run: a temporary folder, an agent home, code-server with the test environment, a browser.
+// Everything is torn down by `close()` and, whatever happens, by the cleanup hooks.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchBrowser } from './browser.mjs';
+import { onCleanup } from './cleanup.mjs';
+import { startCodeServer } from './codeServer.mjs';
+import { fixturesDir, resultsDir } from './paths.mjs';
+import { createAgentHome, createTestWorkspace } from './workspace.mjs';
+
+const t0 = Date.now();
+/** Prints a line with the seconds since the run started. @param {string} msg */
+export function lap(msg) {
+  console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+}
+
+/**
+ * @param {object} opts
+ * @param {string} opts.name tier name, used for kept logs (`test-results/<name>-…`)
+ * @param {Record<string, string>} [opts.env] extra environment for code-server and its extension hosts
+ * `workspace` is a fresh test workspace (its path is HANDOFF_TEST_WORKSPACE in the extension host);
+ * `newWorkspace()` makes another one, with its own transcript in the same agent home.
+ */
+export async function openRun({ name, env = {} }) {
+  const runDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `handoff-${name}-`)));
+  const removeRunDir = () => {
+    if (process.env.HANDOFF_KEEP_RUN) console.log(`run folder kept: ${runDir}`);
+    else fs.rmSync(runDir, { recursive: true, force: true });
+  };
+  const unregisterRm = onCleanup(removeRunDir);
+  const agentHome = createAgentHome(runDir);
+  let count = 0;
+  /** A fresh workspace (git repo + fixture workbench + transcript for it in the agent home). */
+  const newWorkspace = () => {
+    const dir = path.join(runDir, `ws-${++count}`);
+    fs.mkdirSync(dir);
+    return createTestWorkspace(dir, agentHome).workspace;
+  };
+  const workspace = newWorkspace();
+  const testEnv = {
+    HANDOFF_TEST_WORKSPACE: workspace,
+    CLAUDE_CONFIG_DIR: agentHome.claudeDir,
+    CODEX_HOME: agentHome.codexHome,
+    HANDOFF_TEST_CLAUDE_DIR: agentHome.claudeDir,
+    HANDOFF_TEST_CODEX_HOME: agentHome.codexHome,
+    HANDOFF_FIXTURES: fixturesDir(),
+    HANDOFF_TEST_RESULTS: path.join(runDir, 'inhost-results.json'),
+    ...env,
+  };
+  const cs = await startCodeServer({ runDir, env: testEnv });
+  lap(`code-server up on ${cs.base}`);
+  const browser = await launchBrowser();
+  const consoleLog = path.join(runDir, 'browser-console.log');
+
+  /** Copies the run's logs to test-results/ so a failure can be read after the run folder is gone. */
+  const keepLogs = () => {
+    fs.mkdirSync(resultsDir, { recursive: true });
+    for (const [from, to] of [[cs.log, `${name}-code-server.log`], [consoleLog, `${name}-browser-console.log`]]) {
+      try { fs.copyFileSync(from, path.join(resultsDir, to)); } catch { /* not written */ }
+    }
+    console.log(`logs kept in ${path.relative(process.cwd(), resultsDir) || '.'}/${name}-*.log`);
+  };
+  const close = async () => {
+    await browser.close().catch(() => {});
+    await cs.stop();
+    unregisterRm();
+    removeRunDir();
+  };
+  return { runDir, agentHome, workspace, newWorkspace, testEnv, cs, browser, consoleLog, keepLogs, close };
+}

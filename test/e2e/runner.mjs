@@ -1,0 +1,39 @@
+// e2e runner: the in-host suite or the Playwright UI tests inside a real VS Code (code-server), offline.
+// Usage: node test/e2e/runner.mjs inhost [--grep <title regexp>] [--no-build]
+//        node test/e2e/runner.mjs ui [--no-build] [test/e2e/ui/<file>.ui.mjs …]
+// Exit code 0 only when every test passed; code-server and chromium are always stopped.
+import { spawnSync } from 'node:child_process';
+import { runCleanups } from './lib/cleanup.mjs';
+import { runInHost } from './lib/inhost.mjs';
+import { repoRoot } from './lib/paths.mjs';
+import { runUi } from './lib/ui/runUi.mjs';
+
+function build() {
+  for (const args of [['esbuild.mjs'], ['esbuild.mjs', '--tests']]) {
+    const r = spawnSync(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`build failed: node ${args.join(' ')}`);
+  }
+}
+
+const [tier, ...rest] = process.argv.slice(2);
+const flags = new Set(rest.filter((a) => a.startsWith('--')));
+const grepAt = rest.indexOf('--grep');
+const grep = grepAt >= 0 ? rest[grepAt + 1] : undefined;
+const files = rest.filter((a, i) => !a.startsWith('--') && !(grepAt >= 0 && i === grepAt + 1));
+
+let result;
+try {
+  if (tier !== 'inhost' && tier !== 'ui') {
+    console.error('usage: node test/e2e/runner.mjs inhost|ui [--no-build] [--grep <regexp>] [ui files…]');
+    process.exit(2);
+  }
+  if (!flags.has('--no-build')) build();
+  result = tier === 'inhost' ? await runInHost({ grep }) : await runUi({ files });
+} catch (e) {
+  console.error(`\n${tier}: ${e instanceof Error ? e.message : e}`);
+  console.log(`${tier}: 0 passed, 1 failed (the harness could not run the tier)`);
+  result = { passed: 0, failed: 1 };
+} finally {
+  await runCleanups();
+}
+process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);
