@@ -15,7 +15,7 @@ interface Rule {
 const RULES: Rule[] = [
   // PEM private key blocks, also when cut off by an output tail.
   {
-    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?! \[REDACTED)[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
     replace: `-----BEGIN PRIVATE KEY----- ${MASK}`,
   },
   // JSON pairs: "password": "x", "api_key": "x" (also with escaped quotes inside a JSON string).

@@ -1,0 +1,87 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { copyFixture, makeTempDir, repoRoot } from '../helpers/fixtures';
+
+/** The CLI as a real process: the transpiled entry point that `esbuild --tests` leaves in out/. */
+function handoff(args: string[], cwd?: string): { code: number | null; stdout: string; stderr: string } {
+  const main = path.join(repoRoot(), 'out', 'src', 'cli', 'main.js');
+  const r = spawnSync(process.execPath, [main, ...args], { cwd: cwd ?? repoRoot(), encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('handoff CLI', () => {
+  it('generate writes the packet (exit 0), then reports unchanged; show and prompt read it back', async () => {
+    const dir = await copyFixture('workbench-refund');
+    const first = handoff(['generate', '--dir', dir]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /wrote .*refund-s3[/\\]handoff\.json/);
+    const second = handoff(['generate', '--json'], dir);
+    assert.equal(second.code, 0);
+    const out = JSON.parse(second.stdout) as { kind: string; json: string };
+    assert.equal(out.kind, 'unchanged');
+    assert.equal(await fs.readFile(out.json, 'utf8'), await fs.readFile(path.join(dir, 'outputs/handoff/refund-s3/handoff.json'), 'utf8'));
+
+    const show = handoff(['show', '--dir', dir, '--json']);
+    assert.equal(show.code, 0);
+    assert.equal(JSON.parse(show.stdout).session_id, 'refund-s3');
+    const md = handoff(['show', '--dir', dir]);
+    assert.match(md.stdout, /^# Handoff: T-004/);
+    const prompt = handoff(['prompt', '--dir', dir]);
+    assert.equal(prompt.code, 0);
+    assert.match(prompt.stdout, /NEXT ACTION: Run pytest/);
+    assert.ok(!prompt.stdout.includes('sk-live-4f9a'));
+  });
+
+  it('refuses with exit 1 and a reason when there is no next action and nothing to derive', async () => {
+    const dir = await makeTempDir();
+    await fs.writeFile(path.join(dir, 'agent_state.json'), JSON.stringify({ active_task_id: 'T-9', touched_files: [] }));
+    await fs.writeFile(path.join(dir, 'feedback_record.jsonl'), `${JSON.stringify({ command: 'npm test', exit_code: 0 })}\n`);
+    const r = handoff(['generate', '--dir', dir]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /refused: no next action: record one concrete step as "next_action" in agent_state\.json/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+    await assert.rejects(fs.stat(path.join(dir, 'outputs')));
+  });
+
+  it('derives the next action from the newest failing command when none is recorded', async () => {
+    const dir = await copyFixture('workbench-refund');
+    await fs.writeFile(path.join(dir, 'agent_state.json'), JSON.stringify({ active_task_id: 'T-004', touched_files: [] }));
+    const r = handoff(['generate', '--dir', dir, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const packet = JSON.parse(await fs.readFile(JSON.parse(r.stdout).json, 'utf8'));
+    assert.equal(packet.next_action_source, 'derived');
+    assert.match(packet.next_action, /pytest tests\/test_refund\.py.*exit 1: 1 failed, 6 passed/);
+  });
+
+  it('prints diagnostics as file:line: message on stderr without changing the exit code', async () => {
+    const dir = await copyFixture('workbench-refund');
+    await fs.appendFile(path.join(dir, 'feedback_record.jsonl'), '{"command": "pyt');
+    const r = handoff(['generate', '--dir', dir]);
+    assert.equal(r.code, 0);
+    assert.match(r.stderr, /^feedback_record\.jsonl:13: partial last line/m);
+  });
+
+  it('bad usage exits 2 with one line and no stack trace', async () => {
+    for (const args of [['bogus'], ['generate', '--nope'], ['generate', '--k', 'x'], ['generate', '--dir', '/definitely/not/here'], ['generate', 'extra'], []]) {
+      const r = handoff(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.ok(!/\n\s+at /.test(r.stderr), 'no stack trace');
+      if (args.length) assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+    assert.match(handoff(['bogus']).stderr, /unknown command "bogus"/);
+  });
+
+  it('help lists the commands; help <cmd> shows its flags; prompt without a packet exits 1', async () => {
+    const help = handoff(['--help']);
+    assert.equal(help.code, 0);
+    for (const c of ['generate', 'prompt', 'show']) assert.match(help.stdout, new RegExp(`^  ${c}\\s`, 'm'));
+    const g = handoff(['help', 'generate']);
+    assert.match(g.stdout, /--dir DIR/);
+    assert.match(g.stdout, /--json/);
+    const none = handoff(['prompt', '--dir', await makeTempDir()]);
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /run `handoff generate` first/);
+  });
+});

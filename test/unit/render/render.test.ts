@@ -1,0 +1,114 @@
+import * as assert from 'node:assert/strict';
+import { DEFAULT_OPTIONS } from '../../../src/core/options';
+import type { Packet } from '../../../src/core/packet/schema';
+import { renderMarkdown } from '../../../src/core/render/markdown';
+import { PROMPT_MAX_CHARS, renderRestartPrompt } from '../../../src/core/render/prompt';
+import { generateHandoff } from '../../../src/core/workflow/generate';
+import { copyFixture } from '../helpers/fixtures';
+
+async function refundPacket(): Promise<Packet> {
+  const outcome = await generateHandoff({ workspaceDir: await copyFixture('workbench-refund'), options: DEFAULT_OPTIONS });
+  if (outcome.kind === 'refused') throw new Error(outcome.reason);
+  return outcome.packet;
+}
+
+/** The lines of one `## Title` section of the markdown. */
+function section(md: string, title: string): string[] {
+  const start = md.indexOf(`## ${title}`);
+  assert.ok(start >= 0, `section ${title}`);
+  const rest = md.slice(start).split('\n').slice(1);
+  const end = rest.findIndex((l) => l.startsWith('## '));
+  return (end === -1 ? rest : rest.slice(0, end)).filter((l) => l.trim());
+}
+
+describe('renderMarkdown', () => {
+  let p: Packet;
+  let md: string;
+  before(async () => {
+    p = await refundPacket();
+    md = renderMarkdown(p);
+  });
+
+  it('every risk id it names is a risk in the JSON, with the same severity', () => {
+    const lines = section(md, 'Open risks');
+    assert.equal(lines.length, p.open_risks.length);
+    for (const line of lines) {
+      const m = /^- \*\*(\w+)\*\* `([^`]+)`/.exec(line);
+      assert.ok(m, line);
+      const risk = p.open_risks.find((r) => r.id === m[2]);
+      assert.ok(risk, `risk ${m[2]} is in the JSON`);
+      assert.equal(risk.severity, m[1]);
+    }
+  });
+
+  it('every failed command and index it lists is a failed attempt in the JSON; uncertain ones say so', () => {
+    const items = section(md, 'Failed attempts').filter((l) => l.startsWith('- #'));
+    assert.equal(items.length, p.failed_attempts.length);
+    for (const line of items) {
+      const m = /^- #(\d+) `([^`]+)`/.exec(line)!;
+      const f = p.failed_attempts.find((x) => x.index === Number(m[1]));
+      assert.ok(f && f.command === m[2], line);
+      assert.equal(/may have partly applied/.test(line), f.uncertain);
+    }
+  });
+
+  it('the commands table mirrors commands_run and the omitted count', () => {
+    const rows = section(md, 'Commands run').filter((l) => /^\| \d+ \|/.test(l));
+    assert.deepEqual(rows.map((r) => Number(/^\| (\d+) \|/.exec(r)![1])), p.commands_run.map((c) => c.index));
+    assert.match(md, new RegExp(`${p.commands_run.length} kept, ${p.commands_omitted} left out`));
+  });
+
+  it('states the next action and summary of the JSON and nothing about missing git data', () => {
+    assert.deepEqual(section(md, 'Next action')[0], p.next_action);
+    assert.equal(section(md, 'Summary')[0], p.summary);
+    assert.match(md, /HEAD `unknown`/);
+    assert.equal(renderMarkdown(p), md, 'deterministic');
+  });
+
+  it('escapes markup in agent text', () => {
+    const evil = { ...p, next_action: 'run <script>alert(1)</script> then `rm`' };
+    const out = renderMarkdown(evil);
+    assert.ok(!out.includes('<script>'));
+  });
+});
+
+describe('renderRestartPrompt', () => {
+  let p: Packet;
+  before(async () => {
+    p = await refundPacket();
+  });
+
+  it('puts the next action before the failed attempts and risks; a fresh prompt never says stale', () => {
+    const text = renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } });
+    assert.ok(!/stale/i.test(text));
+    const next = text.indexOf('NEXT ACTION:');
+    assert.ok(next > 0 && next < text.indexOf('Failed attempts') && next < text.indexOf('Open risks'));
+    assert.match(text, /branch feat\/upi-refund/);
+    assert.match(text, /pytest tests\/test_gateway.py \(timed out\) — may have partly applied — check before re-running/);
+    assert.ok(text.indexOf('[block]') < text.indexOf('[warn]'));
+    assert.match(text, /act on the next action/);
+    assert.match(text, /Rejected approaches[\s\S]*mocking the gateway/);
+  });
+
+  it('a stale packet says so on the first line, with the reasons, and asks for a read-only review first', () => {
+    const text = renderRestartPrompt(p, { freshness: { stale: true, reasons: ['HEAD moved 3 commits'] } });
+    const first = text.split('\n')[0]!;
+    assert.match(first, /\*\*stale\*\*/);
+    assert.match(first, /HEAD moved 3 commits/);
+    assert.match(text, /Review read-only first/);
+  });
+
+  it('marks acknowledged risks with who and when, and uses a custom first turn', () => {
+    const text = renderRestartPrompt(p, { acknowledged: [{ id: 'blocker:1', by: 'asha', at: '2026-01-01T10:00:00Z' }], firstTurn: 'Reply with a plan only.' });
+    assert.match(text, /blocker:1: .*\(acknowledged by asha at 2026-01-01T10:00:00Z\)/);
+    assert.match(text, /Reply with a plan only\.\n$/);
+  });
+
+  it('stays within the paste budget for a huge packet', () => {
+    const many = Array.from({ length: 200 }, (_, i) => ({ ...p.failed_attempts[0]!, index: i, excerpt: 'x'.repeat(500) }));
+    const risks = Array.from({ length: 200 }, (_, i) => ({ id: `agent:${i}`, severity: 'warn' as const, detail: 'y'.repeat(500), source: 's' }));
+    const text = renderRestartPrompt({ ...p, failed_attempts: many, open_risks: risks, summary: 'z'.repeat(5000) });
+    assert.ok(text.length <= PROMPT_MAX_CHARS, `${text.length}`);
+    assert.match(text, /NEXT ACTION/);
+  });
+});
