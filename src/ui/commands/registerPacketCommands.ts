@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { PanelController } from '../panel/panelController';
 import type { Services } from '../services';
+import { archiveHandoffCommand } from './archiveHandoff';
 import { commandBoundary } from './boundary';
 import { copyJsonCommand } from './copyJson';
 import { copyRestartPromptCommand } from './copyRestartPrompt';
@@ -22,8 +23,8 @@ export interface PacketCommands {
 
 /**
  * Registers the handoff panel (with its serializer) and the packet commands: generateHandoff,
- * regenerate, copyRestartPrompt, copyJson, openMarkdown, openActiveHandoff, openPacket. Everything
- * is disposed through `context.subscriptions`.
+ * regenerate, copyRestartPrompt, copyJson, openMarkdown, openActiveHandoff, openPacket, archiveHandoff.
+ * Everything is disposed through `context.subscriptions`.
  */
 export function registerPacketCommands(services: Services, context: vscode.ExtensionContext): PacketCommands {
   const panels = new PanelController(services);
@@ -39,6 +40,7 @@ export function registerPacketCommands(services: Services, context: vscode.Exten
     'sessionHandoff.openMarkdown': openMarkdownCommand(services),
     'sessionHandoff.openActiveHandoff': open,
     'sessionHandoff.openPacket': open,
+    'sessionHandoff.archiveHandoff': archiveHandoffCommand(services),
   };
   for (const [id, handler] of Object.entries(handlers)) {
     context.subscriptions.push(vscode.commands.registerCommand(id, commandBoundary(services.log, id, handler)));
