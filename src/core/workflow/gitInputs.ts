@@ -1,0 +1,94 @@
+import * as path from 'node:path';
+import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { isOwnPath } from '../clean/inputs';
+import type { GitClient, GitFacts, StatusEntry } from '../gitPort';
+import type { GitInput } from '../packet/build';
+import type { ChangedFile, Packet } from '../packet/schema';
+
+export interface GitInputArgs {
+  git: GitClient;
+  facts: GitFacts;
+  /** The session base (previous packet's head_commit, else the merge-base), or null. */
+  base: string | null;
+  snapshot: WorkbenchSnapshot;
+  workbenchDir: string;
+  ownPaths: string[];
+  /** The previous packet for this branch + topic, if any. */
+  previous: Packet | null;
+  /** Whether the clean-state checks passed (null when they did not run). */
+  clean: boolean | null;
+}
+
+/**
+ * `touched_files` are written by the agent relative to the workbench; turn them repo-relative and
+ * drop anything that escapes the repository (DESIGN §8).
+ */
+function touchedRepoRelative(touched: readonly string[], workbenchDir: string, root: string): string[] {
+  const out: string[] = [];
+  for (const t of touched) {
+    if (!t.trim()) continue;
+    const rel = path.relative(root, path.resolve(workbenchDir, t));
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    out.push(rel.split(path.sep).join('/'));
+  }
+  return out;
+}
+
+/**
+ * The packet's changed files: what changed since the session base, plus uncommitted changes,
+ * plus the agent's touched files (kind `touched` when git shows no change), sorted by path.
+ * The base's kind wins for a path also changed in the working tree, except a deletion.
+ */
+export function mergeChangedFiles(committed: readonly StatusEntry[], uncommitted: readonly StatusEntry[], touched: readonly string[]): ChangedFile[] {
+  const byPath = new Map<string, ChangedFile>();
+  const put = (e: StatusEntry): void => {
+    const prev = byPath.get(e.path);
+    if (prev && e.kind !== 'deleted') return;
+    byPath.set(e.path, e.from ? { path: e.path, kind: e.kind, from: e.from } : { path: e.path, kind: e.kind });
+  };
+  committed.forEach(put);
+  uncommitted.forEach(put);
+  for (const t of touched) if (!byPath.has(t)) byPath.set(t, { path: t, kind: 'touched' });
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The git-derived packet fields (issue 3): branch, head, changed files since the session base and
+ * the last known good commit — the agent's, else HEAD when clean with a green newest test run,
+ * else the previous packet's, else null with the reason (which becomes an open risk).
+ */
+export async function computeGitInput(args: GitInputArgs): Promise<GitInput> {
+  const { git, facts, snapshot } = args;
+  const committed = args.base && facts.head ? await git.changedSince(args.base).catch(() => []) : [];
+  const uncommitted = facts.status.filter((e) => !isOwnPath(e.path, args.ownPaths));
+  const touched = touchedRepoRelative(snapshot.agentState?.touched_files ?? [], args.workbenchDir, facts.root);
+  const changedFiles = mergeChangedFiles(committed, uncommitted, touched).filter((c) => !isOwnPath(c.path, args.ownPaths));
+
+  const headSeconds = facts.head ? await git.commitTime(facts.head) : null;
+  const lastTest = snapshot.feedback?.lastTestRun ?? null;
+  let lastKnownGoodCommit: string | null = snapshot.agentState?.last_known_good_commit?.trim() || null;
+  let lkgUnknownReason: string | undefined;
+  if (!lastKnownGoodCommit && facts.head && args.clean === true && lastTest?.record.exit_code === 0) {
+    lastKnownGoodCommit = facts.head;
+  }
+  if (!lastKnownGoodCommit) lastKnownGoodCommit = args.previous?.last_known_good_commit ?? null;
+  if (!lastKnownGoodCommit) {
+    lkgUnknownReason = !facts.head
+      ? 'the repository has no commit yet'
+      : args.clean !== true
+        ? 'the workbench is not clean, so HEAD cannot be vouched for, and no earlier packet recorded one'
+        : lastTest
+          ? 'the newest test run is not green and no earlier packet recorded one'
+          : 'no test run is recorded and no earlier packet recorded one';
+  }
+  const input: GitInput = {
+    repo: path.basename(facts.root),
+    branch: facts.branch,
+    headCommit: facts.head,
+    headTime: headSeconds === null ? null : new Date(headSeconds * 1000).toISOString(),
+    changedFiles,
+    lastKnownGoodCommit,
+  };
+  if (lkgUnknownReason) input.lkgUnknownReason = lkgUnknownReason;
+  return input;
+}

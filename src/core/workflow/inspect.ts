@@ -1,0 +1,109 @@
+import * as path from 'node:path';
+import { loadWorkbench } from '../artifacts/loader';
+import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { evaluateClean } from '../clean/evaluate';
+import type { CleanReport } from '../clean/types';
+import type { Diagnostic } from '../diagnostics';
+import { GitError, type GitClient, type GitFacts } from '../gitPort';
+import type { HandoffOptions } from '../options';
+import { LOCK_FILE } from '../registry/lock';
+import { activePacketFor, latestPacketFor, listPackets } from '../registry/registry';
+import { outputDirOf, workbenchDirOf } from './paths';
+import type { StoredPacket } from './readPackets';
+
+/** Files in the workbench written by this tool (or its statusLine bridge), besides the output dir. */
+export const OWN_WORKBENCH_FILES = ['context_usage.json'];
+
+/** The topic of the current work: agent_state's task, else the board's active feature, else `default`. */
+export function topicOf(snapshot: WorkbenchSnapshot): string {
+  return snapshot.agentState?.active_task_id?.trim() || snapshot.featureList?.active?.trim() || 'default';
+}
+
+/** Git facts for one run, with what the clean checks and the packet need beyond them. */
+export interface GitView {
+  ok: true;
+  facts: GitFacts;
+  /** The session's base: the previous packet's head_commit for this branch + topic, else the merge-base. */
+  base: string | null;
+  baseSource: 'previous-packet' | 'merge-base' | 'none';
+}
+
+export interface Inspection {
+  workbenchDir: string;
+  outputDir: string;
+  snapshot: WorkbenchSnapshot;
+  diagnostics: Diagnostic[];
+  topic: string;
+  /** Every packet in the output dir, in list order. */
+  packets: StoredPacket[];
+  /** The active packet for the current branch + topic. */
+  active: StoredPacket | null;
+  /** The newest non-archived packet for the current branch + topic (the previous session). */
+  previous: StoredPacket | null;
+  git: GitView | { ok: false; error: GitError };
+  /** Null when git is unavailable: the checks need it. */
+  clean: (CleanReport & { diagnostics: Diagnostic[] }) | null;
+}
+
+/** Repo-relative paths of the tool's own outputs: the output dir, the lock, context_usage.json. */
+export function ownPathsOf(root: string, workbenchDir: string, outputDir: string): string[] {
+  const rel = (p: string): string => path.relative(root, p).split(path.sep).join('/');
+  return [rel(outputDir), rel(path.join(outputDir, LOCK_FILE)), ...OWN_WORKBENCH_FILES.map((f) => rel(path.join(workbenchDir, f)))];
+}
+
+function asGitError(err: unknown): GitError {
+  return err instanceof GitError ? err : new GitError('failed', `Git failed: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+/**
+ * Reads everything one refresh needs: the artifacts, the packets, git facts and the clean report.
+ * Never throws for a missing git or a non-repository: that comes back as `git.ok === false`.
+ */
+export async function inspectWorkbench(workspaceDir: string, options: HandoffOptions, git: GitClient): Promise<Inspection> {
+  const workbenchDir = workbenchDirOf(workspaceDir, options);
+  const outputDir = outputDirOf(workspaceDir, options);
+  const [snapshot, listed] = await Promise.all([
+    loadWorkbench(workbenchDir, { feedbackK: options.feedbackK, maxCommands: options.maxCommands }),
+    listPackets(outputDir),
+  ]);
+  const diagnostics = [...snapshot.diagnostics, ...listed.diagnostics];
+  const topic = topicOf(snapshot);
+  const base = { workbenchDir, outputDir, snapshot, diagnostics, topic, packets: listed.packets };
+  let facts: GitFacts;
+  try {
+    facts = await git.facts();
+  } catch (err) {
+    const fallbackBranch = snapshot.agentState?.branch ?? null;
+    return {
+      ...base,
+      active: activePacketFor(listed.packets, fallbackBranch, topic),
+      previous: latestPacketFor(listed.packets, fallbackBranch, topic),
+      git: { ok: false, error: asGitError(err) },
+      clean: null,
+    };
+  }
+  const active = activePacketFor(listed.packets, facts.branch, topic);
+  const previous = latestPacketFor(listed.packets, facts.branch, topic);
+  let sessionBase: string | null = null;
+  let baseSource: GitView['baseSource'] = 'none';
+  const prevHead = previous?.packet.head_commit ?? null;
+  if (prevHead && facts.head && (await git.commitTime(prevHead)) !== null) {
+    sessionBase = prevHead;
+    baseSource = 'previous-packet';
+  } else if (facts.head) {
+    sessionBase = await git.sessionBase();
+    baseSource = sessionBase ? 'merge-base' : 'none';
+  }
+  const [addedLines, files] = await Promise.all([git.addedLines(sessionBase), git.listFiles()]);
+  const clean = evaluateClean({
+    facts,
+    addedLines,
+    files,
+    snapshot,
+    options,
+    ownPaths: ownPathsOf(facts.root, workbenchDir, outputDir),
+    activePacketBranch: active?.packet.branch ?? null,
+  });
+  diagnostics.push(...clean.diagnostics);
+  return { ...base, active, previous, git: { ok: true, facts, base: sessionBase, baseSource }, clean };
+}

@@ -1,0 +1,80 @@
+import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import type { CleanReport } from '../clean/types';
+import type { Diagnostic } from '../diagnostics';
+import type { GitClient, GitError, GitFacts } from '../gitPort';
+import type { HandoffOptions } from '../options';
+import type { Packet } from '../packet/schema';
+import { assessFreshness, type Freshness } from '../registry/freshness';
+import { inspectWorkbench, type Inspection } from './inspect';
+import type { StoredPacket } from './readPackets';
+
+export interface PacketWithFreshness extends StoredPacket {
+  freshness: Freshness;
+}
+
+/** Everything one refresh of the UI needs, read in one call. */
+export interface WorkbenchState {
+  workbenchDir: string;
+  outputDir: string;
+  snapshot: WorkbenchSnapshot;
+  diagnostics: Diagnostic[];
+  /** The current branch + topic's topic. */
+  topic: string;
+  git: { ok: true; facts: GitFacts } | { ok: false; error: GitError };
+  /** Null without git: the checks need it. */
+  clean: CleanReport | null;
+  /** All packets in list order (active first per branch + topic), each with its freshness. */
+  packets: PacketWithFreshness[];
+  /** The active packet for the current branch + topic. */
+  active: PacketWithFreshness | null;
+}
+
+/**
+ * Freshness of packets against the current HEAD and inputs. Commit counts are asked once per
+ * distinct head_commit.
+ */
+export async function freshnessOf(packets: readonly Packet[], inspection: Pick<Inspection, 'git' | 'snapshot'>, git: GitClient): Promise<Freshness[]> {
+  const facts = inspection.git.ok ? inspection.git.facts : null;
+  const counts = new Map<string, Promise<number | null>>();
+  const countFrom = (from: string): Promise<number | null> => {
+    if (!facts?.head) return Promise.resolve(null);
+    if (!counts.has(from)) counts.set(from, git.commitsBetween(from, facts.head).catch(() => null));
+    return counts.get(from) as Promise<number | null>;
+  };
+  return Promise.all(
+    packets.map(async (p) =>
+      assessFreshness(p, {
+        facts,
+        commitsSince: p.head_commit ? await countFrom(p.head_commit) : null,
+        inputs: inspection.snapshot.sources,
+      }),
+    ),
+  );
+}
+
+/**
+ * Reads the workbench, git facts, the clean report and every packet with its freshness in one
+ * call. Never throws for a missing git or a non-repository (see `git.ok`); the clean report is
+ * then null. `git` is usually `createGitClient(workspaceDir)`.
+ */
+export async function readWorkbenchState(workspaceDir: string, options: HandoffOptions, git: GitClient): Promise<WorkbenchState> {
+  const inspection = await inspectWorkbench(workspaceDir, options, git);
+  const fresh = await freshnessOf(inspection.packets.map((p) => p.packet), inspection, git);
+  const packets = inspection.packets.map((p, i) => ({ ...p, freshness: fresh[i] as Freshness }));
+  let clean: CleanReport | null = null;
+  if (inspection.clean) {
+    const { diagnostics: _d, ...report } = inspection.clean;
+    clean = report;
+  }
+  return {
+    workbenchDir: inspection.workbenchDir,
+    outputDir: inspection.outputDir,
+    snapshot: inspection.snapshot,
+    diagnostics: inspection.diagnostics,
+    topic: inspection.topic,
+    git: inspection.git.ok ? { ok: true, facts: inspection.git.facts } : inspection.git,
+    clean,
+    packets,
+    active: packets.find((p) => p.dir === inspection.active?.dir) ?? null,
+  };
+}
