@@ -1,6 +1,8 @@
 import { generateCommand } from './commands/generate';
 import { promptCommand } from './commands/prompt';
 import { showCommand } from './commands/show';
+import { statusCommand } from './commands/status';
+import { statuslineCommand } from './commands/statusline';
 import type { CommandSpec } from './types';
 
 /** Every `handoff` subcommand, in help order. Add a command: one file under commands/, one line here. */
@@ -8,4 +10,6 @@ export const COMMANDS: CommandSpec[] = [
   generateCommand,
   promptCommand,
   showCommand,
+  statusCommand(),
+  statuslineCommand(),
 ];

@@ -1,0 +1,113 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { parseGenericUsage } from '../../../src/core/context/generic';
+import { claudeProjectSlug } from '../../../src/core/context/discovery';
+import { claudeCall } from '../helpers/agentLines';
+import { copyFixture, makeTempDir, repoRoot } from '../helpers/fixtures';
+
+/** Runs the bundled CLI like Claude Code does: JSON on stdin, one line expected on stdout. */
+function cli(args: string[], stdin: string, env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [path.join(repoRoot(), 'dist', 'cli.js'), ...args], {
+    input: stdin,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 15_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function input(cwd: string, overrides: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: 'sess-42',
+    transcript_path: path.join(cwd, 'missing.jsonl'),
+    cwd,
+    workspace: { current_dir: cwd, project_dir: cwd },
+    model: { id: 'claude-sonnet-4-5-20250929', display_name: 'Sonnet 4.5' },
+    context_window: {
+      context_window_size: 200_000,
+      used_percentage: 49.6,
+      current_usage: { input_tokens: 12, cache_creation_input_tokens: 1200, cache_read_input_tokens: 98_000, output_tokens: 310 },
+    },
+    ...overrides,
+  });
+}
+
+describe('handoff statusline / status (bundled CLI)', function () {
+  this.timeout(60_000);
+
+  before(() => {
+    const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot(), encoding: 'utf8' });
+    assert.equal(b.status, 0, `bundle failed: ${b.stderr}`);
+  });
+
+  it('writes a valid context_usage.json and prints one line', async () => {
+    const dir = await makeTempDir('ctx-cli-');
+    const r = cli(['statusline'], input(dir));
+    assert.equal(r.code, 0, r.err);
+    const lines = r.out.trimEnd().split('\n');
+    assert.equal(lines.length, 1, r.out);
+    assert.match(lines[0] ?? '', /^ctx 49%/);
+    const file = path.join(dir, 'context_usage.json');
+    const reading = parseGenericUsage(await fs.readFile(file, 'utf8'), file);
+    assert.ok(reading.known, reading.known ? '' : reading.reason);
+    assert.equal(reading.usedTokens, 99_212);
+    assert.equal(reading.windowTokens, 200_000);
+    assert.equal(reading.sessionId, 'sess-42');
+  });
+
+  it('names handoff generate at wrap-up', async () => {
+    const dir = await makeTempDir('ctx-cli-');
+    const r = cli(['statusline'], input(dir, { context_window: { context_window_size: 200_000, current_usage: { input_tokens: 124_000 } } }));
+    assert.equal(r.out, 'ctx 62% · wrap up: run handoff generate\n');
+  });
+
+  it('prints the chained command\'s output first, fed the same stdin', async () => {
+    const dir = await makeTempDir('ctx-cli-');
+    const r = cli(['statusline', '--chain', 'echo hello; grep -o sess-42'], input(dir));
+    assert.equal(r.code, 0);
+    const lines = r.out.trimEnd().split('\n');
+    assert.deepEqual(lines.slice(0, 2), ['hello', 'sess-42']);
+    assert.match(lines[2] ?? '', /^ctx 49%/);
+    assert.equal(lines.length, 3);
+  });
+
+  it('reads the transcript when the input carries no usage', async () => {
+    const dir = await makeTempDir('ctx-cli-');
+    const transcript = path.join(dir, 't.jsonl');
+    await fs.writeFile(transcript, claudeCall({ input: 30_000, sessionId: 'sess-42' }));
+    const r = cli(['statusline'], input(dir, { transcript_path: transcript, context_window: null }));
+    assert.match(r.out, /^ctx 15%/);
+    assert.equal(r.out.trimEnd().split('\n').length, 1);
+    assert.match(await fs.readFile(path.join(dir, 'context_usage.json'), 'utf8'), /"used_tokens": 30000/);
+  });
+
+  it('answers bad stdin with one short line and exit 0', () => {
+    for (const stdin of ['', 'not json', '{"cwd": 42}']) {
+      const r = cli(['statusline'], stdin);
+      assert.equal(r.code, 0);
+      assert.equal(r.out.trimEnd().split('\n').length, 1);
+      assert.ok(r.out.length < 80, r.out);
+      assert.match(r.out, /^ctx —/);
+      assert.equal(r.err, '');
+    }
+  });
+
+  it('status --json shows the reading of the newest session for the folder', async () => {
+    const home = await makeTempDir('ctx-cli-home-');
+    const work = await copyFixture('workbench-refund');
+    const transcript = path.join(home, 'projects', claudeProjectSlug(work), 's.jsonl');
+    await fs.mkdir(path.dirname(transcript), { recursive: true });
+    await fs.writeFile(transcript, claudeCall({ cwd: work, sessionId: 'live', input: 120_000 }));
+    const r = cli(['status', '--dir', work, '--json'], '', { CLAUDE_CONFIG_DIR: home, CODEX_HOME: path.join(home, 'nocodex') });
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out) as { context: { current: { percent: number; sessionId: string } }; level: string };
+    assert.equal(out.context.current.sessionId, 'live');
+    assert.equal(out.context.current.percent, 60);
+    assert.equal(out.level, 'wrap-up');
+    const text = cli(['status', '--dir', work], '', { CLAUDE_CONFIG_DIR: home, CODEX_HOME: path.join(home, 'nocodex') });
+    assert.match(text.out, /Context {2}60\.0 % — 120,000 of 200,000 tokens · Claude Code/);
+    assert.match(text.out, /Level {4}wrap-up/);
+  });
+});
