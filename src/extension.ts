@@ -1,8 +1,58 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { createGitClient } from './git/gitClient';
+import { registerViewActions } from './ui/actions/registerViewActions';
+import { registerPacketCommands } from './ui/commands/registerPacketCommands';
+import type { PacketCommands } from './ui/commands/registerPacketCommands';
+import { ConfigService } from './ui/config';
+import { createLog } from './ui/log';
+import type { Services } from './ui/services';
+import { SidecarAckService } from './ui/state/ackService';
+import { budgetFor, createContextPort } from './ui/state/contextPort';
+import { loadFolderState } from './ui/state/load';
+import type { StatePorts } from './ui/state/ports';
+import { WorkbenchStateService } from './ui/state/stateService';
+import { StatusBarController } from './ui/statusBar';
+import { SidebarViews } from './ui/views/registerViews';
+import { WrapUpPrompter } from './ui/wrapUp';
 
-/** Composition root: builds services and registers views and commands. */
-export function activate(_context: vscode.ExtensionContext): void {
-  // Views and commands are registered by the UI layer.
+/** What activate() returns: the live objects, for the in-host tests. */
+export interface ExtensionApi {
+  services: Services;
+  packetCommands: PacketCommands;
+  statusBar: StatusBarController;
+  wrapUp: WrapUpPrompter;
+  views: SidebarViews;
+}
+
+/** Composition root: builds services and registers views and commands. No I/O happens here. */
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  const own = <T extends vscode.Disposable>(d: T): T => {
+    context.subscriptions.push(d);
+    return d;
+  };
+  const log = own(createLog());
+  const config = own(new ConfigService(log));
+  const ports: StatePorts = {
+    load: (input) => loadFolderState(input, { git: createGitClient, budget: (i) => budgetFor(i.context.result, i.settings) }),
+    createContext: createContextPort,
+    budget: budgetFor,
+  };
+  const state = own(new WorkbenchStateService(config, ports, log));
+  const services: Services = {
+    extensionUri: context.extensionUri,
+    log,
+    config,
+    state,
+    acks: new SidecarAckService(state, log),
+    folderFor: (uri) => (uri && vscode.workspace.getWorkspaceFolder(uri)) || state.activeFolder || vscode.workspace.workspaceFolders?.[0],
+  };
+  const views = own(new SidebarViews(services));
+  const statusBar = own(new StatusBarController(services));
+  const wrapUp = own(new WrapUpPrompter(services));
+  registerViewActions(services, wrapUp).forEach(own);
+  const packetCommands = registerPacketCommands(services, context);
+  log.info('extension', `activated for ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s)`);
+  return { services, packetCommands, statusBar, wrapUp, views };
 }
 
 export function deactivate(): void {

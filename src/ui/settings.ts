@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { DEFAULT_OPTIONS } from '../core/options';
+import type { HandoffOptions } from '../core/options';
+import type { ContextSource } from '../core/context/types';
+
+/** Settings of the UI beyond the core options, mirrored from `contributes.configuration`. */
+export interface UiSettings {
+  /** Options for the core (workbench dir, output dir, K, globs, patterns, first turn). */
+  options: HandoffOptions;
+  wrapUp: { enabled: boolean; warnAt: number; urgeAt: number };
+  context: { sources: ContextSource[]; claudeConfigDir: string; codexHome: string; windowOverride: number };
+  /** One sentence per setting that was invalid and replaced by its default. */
+  problems: string[];
+}
+
+// Each setting validated on its own, so one bad value falls back to its default and the rest still apply.
+const fields = {
+  workbenchDir: z.string().trim().min(1),
+  outputDir: z.string().trim().min(1),
+  feedbackK: z.number().int().min(1).max(30),
+  'wrapUp.enabled': z.boolean(),
+  'wrapUp.warnAt': z.number().gt(0).lt(1),
+  'wrapUp.urgeAt': z.number().gt(0).lt(1),
+  'context.sources': z.array(z.enum(['claude', 'codex', 'generic'])),
+  'context.claudeConfigDir': z.string(),
+  'context.codexHome': z.string(),
+  'context.windowOverride': z.number().int().min(0).max(10_000_000),
+  'clean.tempGlobs': z.array(z.string().min(1)),
+  'clean.debugPatterns': z.array(z.string().min(1)),
+  'restartPrompt.firstTurn': z.string(),
+} as const;
+type Fields = typeof fields;
+type Values = { [K in keyof Fields]: z.infer<Fields[K]> };
+
+const DEFAULTS: Values = {
+  workbenchDir: DEFAULT_OPTIONS.workbenchDir,
+  outputDir: DEFAULT_OPTIONS.outputDir,
+  feedbackK: DEFAULT_OPTIONS.feedbackK,
+  'wrapUp.enabled': true,
+  'wrapUp.warnAt': 0.5,
+  'wrapUp.urgeAt': 0.75,
+  'context.sources': ['claude', 'codex', 'generic'],
+  'context.claudeConfigDir': '',
+  'context.codexHome': '',
+  'context.windowOverride': 0,
+  'clean.tempGlobs': DEFAULT_OPTIONS.tempGlobs,
+  'clean.debugPatterns': DEFAULT_OPTIONS.debugPatterns,
+  'restartPrompt.firstTurn': DEFAULT_OPTIONS.firstTurn,
+};
+
+/**
+ * Validates raw setting values (as `getConfiguration('sessionHandoff').get(key)` returns them) into
+ * typed settings. Pure apart from its input, so it is unit-testable without a workbench.
+ */
+export function parseSettings(get: (key: string) => unknown): UiSettings {
+  const problems: string[] = [];
+  const v = {} as Record<string, unknown>;
+  for (const key of Object.keys(fields) as (keyof Fields)[]) {
+    const raw = get(key);
+    const parsed = raw === undefined ? null : fields[key].safeParse(raw);
+    if (parsed && !parsed.success) problems.push(`sessionHandoff.${key} is invalid (${parsed.error.issues[0]?.message ?? 'bad value'}); using the default.`);
+    v[key] = parsed?.success ? parsed.data : DEFAULTS[key];
+  }
+  const s = v as Values;
+  let { 'wrapUp.warnAt': warnAt, 'wrapUp.urgeAt': urgeAt } = s;
+  if (warnAt >= urgeAt) {
+    problems.push(`sessionHandoff.wrapUp.warnAt (${warnAt}) must be below wrapUp.urgeAt (${urgeAt}); using 0.5 and 0.75.`);
+    warnAt = 0.5;
+    urgeAt = 0.75;
+  }
+  for (const p of s['clean.debugPatterns']) {
+    try {
+      new RegExp(p);
+    } catch {
+      problems.push(`sessionHandoff.clean.debugPatterns: "${p}" is not a valid regular expression and is skipped.`);
+    }
+  }
+  return {
+    options: {
+      ...DEFAULT_OPTIONS,
+      workbenchDir: s.workbenchDir,
+      outputDir: s.outputDir,
+      feedbackK: s.feedbackK,
+      tempGlobs: s['clean.tempGlobs'],
+      debugPatterns: s['clean.debugPatterns'].filter(isRegExp),
+      firstTurn: s['restartPrompt.firstTurn'],
+    },
+    wrapUp: { enabled: s['wrapUp.enabled'], warnAt, urgeAt },
+    context: {
+      sources: [...new Set(s['context.sources'])],
+      claudeConfigDir: s['context.claudeConfigDir'],
+      codexHome: s['context.codexHome'],
+      windowOverride: s['context.windowOverride'],
+    },
+    problems,
+  };
+}
+
+function isRegExp(p: string): boolean {
+  try {
+    new RegExp(p);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,139 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { ackIndex, readAcks } from '../../core/acks';
+import type { Ack } from '../../core/acks';
+import { loadWorkbench } from '../../core/artifacts/loader';
+import type { GitClient } from '../../core/gitPort';
+import { collectRisks } from '../../core/packet/risks';
+import { assessFreshness } from '../../core/registry/freshness';
+import { activePacketFor, listPackets } from '../../core/registry/registry';
+import { inspectWorkbench, topicOf } from '../../core/workflow/inspect';
+import type { Inspection } from '../../core/workflow/inspect';
+import { outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
+import type { StoredPacket } from '../../core/workflow/readPackets';
+import type { LoadInput } from './ports';
+import { locateRisk, mergeRisks } from './risks';
+import type { PacketEntry, UiPhase, WorkbenchUiState } from './types';
+
+/** Artifacts bigger than this are not read again just to find a risk's line. */
+const MAX_LOCATE_BYTES = 2 * 1024 * 1024;
+
+export interface LoadDeps {
+  /** A git client for the folder (only called in a trusted workspace). */
+  git(folder: string): GitClient;
+  budget: (input: LoadInput) => WorkbenchUiState['budget'];
+}
+
+/**
+ * One full refresh of a folder: the core's inspection (artifacts, packets, git facts, clean report)
+ * turned into the UI state. In an untrusted workspace git never runs: only files are read.
+ * Never throws; a failure becomes `phase: 'error'` with one sentence.
+ */
+export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise<WorkbenchUiState> {
+  const folderPath = input.folder.uri.fsPath;
+  const options = input.settings.options;
+  const workbenchDir = workbenchDirOf(folderPath, options);
+  const outputDir = outputDirOf(folderPath, options);
+  const base = {
+    folder: input.folder,
+    trusted: input.trusted,
+    workbenchDir,
+    outputDir,
+    context: input.context.result,
+    candidates: input.context.candidates,
+    budget: deps.budget(input),
+    updatedAt: Date.now(),
+  };
+  try {
+    const inspection = input.trusted ? await inspectWorkbench(folderPath, options, deps.git(folderPath)) : await readOnly(workbenchDir, outputDir, options);
+    const git = inspection.git.ok ? { ok: true as const, facts: inspection.git.facts } : inspection.git.error ? { ok: false as const, code: inspection.git.error.code, message: inspection.git.error.message } : null;
+    const packets = await Promise.all(inspection.packets.map((p) => entryOf(p, inspection, input.trusted ? deps.git(folderPath) : null)));
+    const activePacket = inspection.active ? packets.find((p) => p.dir === inspection.active?.dir) ?? null : null;
+    const acks = await readAllAcks(outputDir, activePacket);
+    const live = collectRisks(inspection.snapshot, inspection.clean ? { findings: inspection.clean.findings } : null);
+    const texts = await readSources([...(activePacket?.packet.open_risks ?? []), ...live].map((r) => path.resolve(workbenchDir, r.source)), folderPath);
+    const dirs = { folder: folderPath, repoRoot: git?.ok ? git.facts.root : null, workbenchDir };
+    const risks = mergeRisks(activePacket?.packet.open_risks ?? [], live, acks, (r) => locateRisk(r, dirs, texts));
+    const { phase, phaseMessage } = phaseOf(input.trusted, inspection);
+    return {
+      ...base,
+      phase,
+      phaseMessage,
+      snapshot: inspection.snapshot,
+      diagnostics: inspection.diagnostics,
+      git,
+      clean: inspection.clean ? { clean: inspection.clean.clean, checks: inspection.clean.checks, findings: inspection.clean.findings } : null,
+      packets,
+      activePacket,
+      risks,
+    };
+  } catch (err) {
+    return {
+      ...base,
+      phase: 'error',
+      phaseMessage: `Reading the workbench failed: ${err instanceof Error ? err.message : String(err)}`,
+      snapshot: null,
+      diagnostics: [],
+      git: null,
+      clean: null,
+      packets: [],
+      activePacket: null,
+      risks: [],
+    };
+  }
+}
+
+type ReadOnlyInspection = Pick<Inspection, 'snapshot' | 'diagnostics' | 'packets' | 'active' | 'clean'> & { git: { ok: false; error: null } };
+
+/** The untrusted path: artifacts and packets are read, git is not run, nothing is written. */
+async function readOnly(workbenchDir: string, outputDir: string, options: LoadInput['settings']['options']): Promise<ReadOnlyInspection> {
+  const [snapshot, listed] = await Promise.all([
+    loadWorkbench(workbenchDir, { feedbackK: options.feedbackK, maxCommands: options.maxCommands }),
+    listPackets(outputDir),
+  ]);
+  const active = activePacketFor(listed.packets, snapshot.agentState?.branch ?? null, topicOf(snapshot));
+  return { snapshot, diagnostics: [...snapshot.diagnostics, ...listed.diagnostics], packets: listed.packets, active, clean: null, git: { ok: false, error: null } };
+}
+
+function phaseOf(trusted: boolean, i: Inspection | ReadOnlyInspection): { phase: UiPhase; phaseMessage: string | null } {
+  if (!trusted) return { phase: 'untrusted', phaseMessage: 'This workspace is not trusted, so Session Handoff runs no git and writes nothing.' };
+  if (i.git.ok) return { phase: 'ready', phaseMessage: null };
+  const err = i.git.error;
+  if (!err) return { phase: 'error', phaseMessage: 'Git facts are unavailable.' };
+  const phase: UiPhase = err.code === 'not-a-repository' ? 'notRepo' : err.code === 'git-missing' ? 'gitMissing' : 'error';
+  return { phase, phaseMessage: err.message };
+}
+
+/** A packet with its freshness; HEAD distance is asked of git only for active packets (the others are history). */
+async function entryOf(p: StoredPacket, i: Inspection | ReadOnlyInspection, git: GitClient | null): Promise<PacketEntry> {
+  const facts = i.git.ok ? i.git.facts : null;
+  let commitsSince: number | null = null;
+  if (git && facts?.head && p.packet.status === 'active' && p.packet.head_commit && p.packet.head_commit !== facts.head) {
+    commitsSince = await git.commitsBetween(p.packet.head_commit, facts.head).catch(() => null);
+  }
+  const freshness = assessFreshness(p.packet, { facts, commitsSince, inputs: i.snapshot.sources });
+  return { id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness };
+}
+
+/** Acknowledgements made before a packet existed (output dir) and those next to the active packet. */
+async function readAllAcks(outputDir: string, active: PacketEntry | null): Promise<Map<string, Ack>> {
+  const files = await Promise.all([readAcks(outputDir), ...(active ? [readAcks(active.dir)] : [])]);
+  const merged = new Map<string, Ack>();
+  for (const f of files) if (f.ok) for (const [id, ack] of ackIndex(f.value)) if (!merged.has(id)) merged.set(id, ack);
+  return merged;
+}
+
+/** Reads the risk source artifacts once per refresh (inside the folder, bounded in size). */
+async function readSources(files: string[], folder: string): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  for (const file of new Set(files)) {
+    if (path.relative(folder, file).startsWith('..') || !/\.(json|jsonl|md|txt)$/i.test(file)) continue;
+    try {
+      const stat = await fs.stat(file);
+      if (stat.size <= MAX_LOCATE_BYTES) texts.set(file, await fs.readFile(file, 'utf8'));
+    } catch {
+      // A vanished source just has no line.
+    }
+  }
+  return texts;
+}

@@ -1,0 +1,88 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CheckResult, CleanFinding } from '../../core/clean/types';
+import { Disposable } from '../disposable';
+import type { Services } from '../services';
+import type { WorkbenchUiState } from '../state/types';
+
+export type CleanNode =
+  | { kind: 'check'; check: CheckResult; folderUri: vscode.Uri }
+  | { kind: 'finding'; finding: CleanFinding; folderUri: vscode.Uri }
+  | { kind: 'path'; path: string; file: string; parentId: string; folderUri: vscode.Uri };
+
+/**
+ * The Clean State view: the five checks of the active folder, each with its findings and their
+ * paths. Empty (and so showing a welcome message) until the state is `ready`.
+ */
+export class CleanStateProvider extends Disposable implements vscode.TreeDataProvider<CleanNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<CleanNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly services: Services) {
+    super();
+    this._register(services.state.onDidChange((s) => s.folder.uri.toString() === this.state()?.folder.uri.toString() && this.changed.fire(undefined)));
+    this._register(services.state.onDidChangeActiveFolder(() => this.changed.fire(undefined)));
+  }
+
+  private state(): WorkbenchUiState | undefined {
+    return this.services.state.get();
+  }
+
+  getChildren(node?: CleanNode): CleanNode[] {
+    const s = this.state();
+    if (!s || s.phase !== 'ready' || !s.clean) return [];
+    const folderUri = s.folder.uri;
+    if (!node) return s.clean.checks.map((check) => ({ kind: 'check', check, folderUri }));
+    if (node.kind === 'check') return node.check.findings.map((finding) => ({ kind: 'finding', finding, folderUri }));
+    if (node.kind === 'finding') {
+      const root = s.git?.ok ? s.git.facts.root : s.folder.uri.fsPath;
+      return (node.finding.paths ?? []).map((p) => ({ kind: 'path', path: p, file: path.resolve(root, p), parentId: findingId(node.finding), folderUri }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: CleanNode): vscode.TreeItem {
+    if (node.kind === 'check') {
+      const { check } = node;
+      const item = new vscode.TreeItem(
+        check.title,
+        check.findings.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+      );
+      item.id = `check:${check.check}`;
+      item.description = check.summary;
+      item.iconPath = check.passed
+        ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
+        : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+      item.contextValue = `check ${check.passed ? 'passed' : 'failed'}`;
+      item.tooltip = new vscode.MarkdownString(`**${check.title}**: ${check.passed ? 'passing' : 'failing'}\n\n${check.summary}`);
+      item.accessibilityInformation = { label: `${check.title}, ${check.passed ? 'passing' : 'failing'}: ${check.summary}` };
+      return item;
+    }
+    if (node.kind === 'finding') {
+      const { finding } = node;
+      const hasPaths = (finding.paths?.length ?? 0) > 0;
+      const item = new vscode.TreeItem(
+        finding.detail,
+        hasPaths ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+      );
+      item.id = findingId(finding);
+      item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+      item.contextValue = finding.fix ? 'finding fixable' : 'finding';
+      const tip = new vscode.MarkdownString();
+      tip.appendText(finding.detail);
+      if (finding.fix) tip.appendMarkdown('\n\n**Fix:** ').appendText(finding.fix);
+      item.tooltip = tip;
+      return item;
+    }
+    const item = new vscode.TreeItem(vscode.Uri.file(node.file), vscode.TreeItemCollapsibleState.None);
+    item.id = `${node.parentId}:${node.file}`;
+    item.label = node.path;
+    item.contextValue = 'path openable';
+    item.command = { command: 'sessionHandoff.openLocation', title: 'Open', arguments: [{ file: node.file }] };
+    return item;
+  }
+}
+
+function findingId(f: CleanFinding): string {
+  return `finding:${f.check}:${f.detail}`;
+}

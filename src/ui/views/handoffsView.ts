@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../disposable';
+import type { Services } from '../services';
+import type { PacketEntry, WorkbenchUiState } from '../state/types';
+import { groupPackets } from './grouping';
+
+/** The argument the Handoffs view passes to Open / Copy Restart Prompt / Archive. */
+export interface PacketNode {
+  kind: 'packet';
+  packetId: string;
+  folderUri: vscode.Uri;
+  entry: PacketEntry;
+}
+export type HandoffNode = { kind: 'key'; key: string; label: string; entries: PacketEntry[] } | PacketNode;
+
+/** The Handoffs view: every packet of the output dir, grouped per branch + topic. */
+export class HandoffsProvider extends Disposable implements vscode.TreeDataProvider<HandoffNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<HandoffNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly services: Services) {
+    super();
+    this._register(services.state.onDidChange((s) => s.folder.uri.toString() === this.state()?.folder.uri.toString() && this.changed.fire(undefined)));
+    this._register(services.state.onDidChangeActiveFolder(() => this.changed.fire(undefined)));
+  }
+
+  private state(): WorkbenchUiState | undefined {
+    return this.services.state.get();
+  }
+
+  getChildren(node?: HandoffNode): HandoffNode[] {
+    const s = this.state();
+    if (!s || !s.trusted || s.phase === 'loading') return [];
+    if (!node) {
+      const branch = s.git?.ok ? s.git.facts.branch : null;
+      return groupPackets(s.packets, branch).map((g) => ({ kind: 'key', ...g }));
+    }
+    if (node.kind === 'key') {
+      return node.entries.map((entry) => ({ kind: 'packet', packetId: entry.id, folderUri: s.folder.uri, entry }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: HandoffNode): vscode.TreeItem {
+    if (node.kind === 'key') {
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `key:${node.key}`;
+      item.iconPath = new vscode.ThemeIcon('git-branch');
+      item.contextValue = 'handoffKey';
+      return item;
+    }
+    const { packet, freshness } = node.entry;
+    const item = new vscode.TreeItem(node.packetId, vscode.TreeItemCollapsibleState.None);
+    item.id = `packet:${node.entry.dir}`;
+    const stale = packet.status === 'active' && freshness.stale;
+    item.description = [packet.status, stale ? `stale: ${freshness.reasons[0] ?? 'out of date'}` : '', packet.generated_at.slice(0, 16).replace('T', ' ')]
+      .filter(Boolean)
+      .join(' · ');
+    item.iconPath = stale
+      ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+      : packet.status === 'active'
+        ? new vscode.ThemeIcon('book', new vscode.ThemeColor('charts.green'))
+        : new vscode.ThemeIcon(packet.status === 'archived' ? 'archive' : 'history', new vscode.ThemeColor('disabledForeground'));
+    item.contextValue = ['packet', packet.status, stale ? 'stale' : 'fresh'].join(' ');
+    const tip = new vscode.MarkdownString();
+    tip.appendMarkdown('**Next action:** ').appendText(packet.next_action);
+    tip.appendMarkdown('\n\n').appendText(packet.summary.slice(0, 400));
+    tip.appendMarkdown(`\n\n*${packet.status}*`);
+    if (packet.superseded_by) tip.appendMarkdown(' by ').appendText(packet.superseded_by);
+    if (stale) tip.appendMarkdown('\n\n**Stale:** ').appendText(freshness.reasons.join('; '));
+    item.tooltip = tip;
+    item.accessibilityInformation = {
+      label: `Handoff ${node.packetId}, ${packet.status}${stale ? `, stale: ${freshness.reasons.join('; ')}` : ''}`,
+    };
+    item.command = { command: 'sessionHandoff.openPacket', title: 'Open Handoff', arguments: [node] };
+    return item;
+  }
+}

@@ -1,0 +1,106 @@
+import * as vscode from 'vscode';
+import type { Severity } from '../../core/packet/schema';
+import { Disposable } from '../disposable';
+import type { Services } from '../services';
+import { badgeCount } from '../state/risks';
+import type { UiRisk, WorkbenchUiState } from '../state/types';
+import { groupRisks } from './grouping';
+import type { RiskGroup } from './grouping';
+
+export type RiskNode =
+  | { kind: 'group'; group: RiskGroup; count: number }
+  | { kind: 'risk'; uiRisk: UiRisk; folderUri: vscode.Uri };
+
+const GROUP_LABEL: Record<RiskGroup, string> = {
+  block: 'Block',
+  high: 'High',
+  warn: 'Warn',
+  info: 'Info',
+  acknowledged: 'Acknowledged',
+};
+
+const SEVERITY_ICON: Record<Severity, [string, string]> = {
+  block: ['error', 'problemsErrorIcon.foreground'],
+  high: ['warning', 'problemsErrorIcon.foreground'],
+  warn: ['warning', 'problemsWarningIcon.foreground'],
+  info: ['info', 'problemsInfoIcon.foreground'],
+};
+
+/**
+ * The Open Risks view: the active packet's risks plus live ones, grouped by severity, with a badge
+ * counting unacknowledged `block`/`high` risks.
+ */
+export class RisksProvider extends Disposable implements vscode.TreeDataProvider<RiskNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<RiskNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly badgeChanged = this._register(new vscode.EventEmitter<number>());
+  /** Fires with the new badge count when the shown risks change. */
+  readonly onDidChangeBadge = this.badgeChanged.event;
+
+  constructor(private readonly services: Services) {
+    super();
+    const update = () => {
+      this.changed.fire(undefined);
+      this.badgeChanged.fire(this.badge());
+    };
+    this._register(services.state.onDidChange((s) => s.folder.uri.toString() === this.state()?.folder.uri.toString() && update()));
+    this._register(services.state.onDidChangeActiveFolder(update));
+  }
+
+  private state(): WorkbenchUiState | undefined {
+    return this.services.state.get();
+  }
+
+  /** The number of unacknowledged block/high risks of the active folder. */
+  badge(): number {
+    const s = this.state();
+    return s && s.trusted ? badgeCount(s.risks) : 0;
+  }
+
+  getChildren(node?: RiskNode): RiskNode[] {
+    const s = this.state();
+    if (!s || !s.trusted || s.phase === 'loading') return [];
+    const groups = groupRisks(s.risks);
+    if (!node) return groups.map((g) => ({ kind: 'group', group: g.group, count: g.risks.length }));
+    if (node.kind === 'group') {
+      const g = groups.find((x) => x.group === node.group);
+      return (g?.risks ?? []).map((uiRisk) => ({ kind: 'risk', uiRisk, folderUri: s.folder.uri }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: RiskNode): vscode.TreeItem {
+    if (node.kind === 'group') {
+      const item = new vscode.TreeItem(GROUP_LABEL[node.group], vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `group:${node.group}`;
+      item.description = String(node.count);
+      item.contextValue = `riskGroup ${node.group}`;
+      item.accessibilityInformation = { label: `${GROUP_LABEL[node.group]}: ${node.count} risks` };
+      return item;
+    }
+    const { risk, ack, location, origin } = node.uiRisk;
+    const item = new vscode.TreeItem(risk.detail, vscode.TreeItemCollapsibleState.None);
+    item.id = `risk:${origin}:${risk.id}`;
+    item.description = [risk.source, risk.owner].filter(Boolean).join(' · ');
+    const [icon, color] = ack ? ['pass', 'testing.iconPassed'] : SEVERITY_ICON[risk.severity];
+    item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
+    item.contextValue = ['risk', risk.severity, origin, ack ? 'acknowledged' : 'unacknowledged', location ? 'openable' : '']
+      .filter(Boolean)
+      .join(' ');
+    const tip = new vscode.MarkdownString();
+    tip.appendMarkdown(`**${risk.severity}** · `).appendText(risk.id);
+    tip.appendMarkdown('\n\n').appendText(risk.detail);
+    tip.appendMarkdown('\n\n*Source:* ').appendText(risk.source + (origin === 'live' ? ' (live)' : ' (packet)'));
+    if (risk.owner) tip.appendMarkdown('\n\n*Owner:* ').appendText(risk.owner);
+    if (risk.verify) tip.appendMarkdown('\n\n*Verify:* ').appendText(risk.verify);
+    if (ack) tip.appendMarkdown('\n\n*Acknowledged by* ').appendText(`${ack.by} at ${ack.at}`);
+    item.tooltip = tip;
+    item.accessibilityInformation = {
+      label: `${risk.severity} risk: ${risk.detail}. Source ${risk.source}${ack ? `. Acknowledged by ${ack.by}` : ''}`,
+    };
+    if (location) {
+      item.command = { command: 'sessionHandoff.openLocation', title: 'Open Source', arguments: [location] };
+    }
+    return item;
+  }
+}
