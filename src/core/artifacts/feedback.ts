@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import type { Diagnostic } from '../diagnostics';
 import { isTestCommand, normalizeCommand, outcomeOf } from './commands';
 import { decodeText, parseJsonLocated, zodMessage } from './readJson';
+import type { FeedbackRecord } from './schemas';
 import { FeedbackRecordSchema } from './schemas';
 import type { ArtifactSource, IndexedRecord, WorkbenchSnapshot } from './snapshot';
 
@@ -58,9 +59,13 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
       if (isLast) return report({ file, line, message: 'partial last line (no newline, not valid JSON) skipped — the agent may still be writing it' });
       return report({ file, line, message: parsed.message });
     }
-    const checked = FeedbackRecordSchema.safeParse(parsed.value);
-    if (!checked.success) return report({ file, line, message: zodMessage(checked.error).message });
-    const rec: IndexedRecord = { index, record: checked.data };
+    let record = quickRecord(parsed.value);
+    if (!record) {
+      const checked = FeedbackRecordSchema.safeParse(parsed.value);
+      if (!checked.success) return report({ file, line, message: zodMessage(checked.error).message });
+      record = checked.data;
+    }
+    const rec: IndexedRecord = { index, record };
     total++;
     ring.push(rec);
     if (ring.length > k) ring.shift();
@@ -69,8 +74,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
       // The newest failures are the most useful; drop the oldest beyond the cap.
       if (failures.length > cap) failures.shift();
     }
-    const key = normalizeCommand(rec.record.command);
-    const isTest = isTestCommand(rec.record.command);
+    const { key, isTest } = classify(rec.record.command);
     if (isTest) lastTestRun = rec;
     if ((isTest || watch.has(key)) && (lastRunOf.has(key) || lastRunOf.size < MAX_TRACKED || watch.has(key))) {
       lastRunOf.delete(key);
@@ -102,7 +106,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
         }
         if (nl === -1) break;
         if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB skipped` });
-        else take(index, Buffer.concat(pending), false);
+        else take(index, pending.length === 1 ? pending[0]! : Buffer.concat(pending), false);
         index++;
         pending = [];
         pendingBytes = 0;
@@ -130,6 +134,42 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
     source: { file, sha256: hash.digest('hex') },
     diagnostics,
   };
+}
+
+const isNullableNumber = (v: unknown): boolean => v === undefined || v === null || typeof v === 'number';
+const isNullableString = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
+
+/**
+ * The common, well-formed record checked by hand: zod builds an issue object for every failed union
+ * branch, which dominates the cost on a million-line log. Anything unusual goes through zod for its
+ * message. The schema has no defaults or transforms, so a record that passes is already its output.
+ */
+function quickRecord(v: unknown): FeedbackRecord | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const r = v as Record<string, unknown>;
+  const cmd = r['command'];
+  const cmdOk = typeof cmd === 'string' || (Array.isArray(cmd) && cmd.every((a) => typeof a === 'string'));
+  const exit = r['exit_code'];
+  const exitOk = exit === undefined || exit === null || Number.isInteger(exit);
+  const started = r['started_at'];
+  const startedOk = isNullableNumber(started) || typeof started === 'string';
+  const ok = cmdOk && exitOk && startedOk && isNullableNumber(r['duration_ms']) &&
+    ['agent_note', 'stdout_tail', 'stderr_tail', 'error'].every((k) => isNullableString(r[k]));
+  return ok ? (r as FeedbackRecord) : null;
+}
+
+/** Agents repeat the same few commands; remember their key and test-runner verdict. */
+const classifyCache = new Map<string, { key: string; isTest: boolean }>();
+function classify(command: string | string[]): { key: string; isTest: boolean } {
+  const raw = Array.isArray(command) ? `a:${command.join('\u0000')}` : `s:${command}`;
+  let hit = classifyCache.get(raw);
+  if (!hit) {
+    const key = normalizeCommand(command);
+    hit = { key, isTest: isTestCommand(key) };
+    if (classifyCache.size >= 2000) classifyCache.clear();
+    classifyCache.set(raw, hit);
+  }
+  return hit;
 }
 
 function evictOldestUnwatched(map: Map<string, IndexedRecord>, watch: Set<string>): void {

@@ -19,11 +19,13 @@ export function lineAt(text: string, offset: number): number {
   return line;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Decodes bytes as strict UTF-8 and refuses NUL bytes, so binary garbage is named as such. */
 export function decodeText(bytes: Uint8Array): { ok: true; text: string } | { ok: false; message: string } {
   if (bytes.includes(0)) return { ok: false, message: 'binary content (NUL bytes), not JSON text' };
   try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '') };
+    return { ok: true, text: strictUtf8.decode(bytes).replace(/^\uFEFF/, '') };
   } catch {
     return { ok: false, message: 'binary content (invalid UTF-8), not JSON text' };
   }

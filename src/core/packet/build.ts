@@ -92,7 +92,8 @@ export function buildPacket(input: PacketInput): BuildResult {
     ? git.changedFiles.map((c) => ({ ...c }))
     : [...new Set(agent?.touched_files ?? [])].map((p) => ({ path: p, kind: 'touched' as const }));
   const prereqs = collectPrereqs(snapshot, changed);
-  const lkgUnknown = git && !git.lastKnownGoodCommit && git.lkgUnknownReason ? [`last known good commit unknown: ${git.lkgUnknownReason}`] : [];
+  // Say why there is no last known good commit, so the next session does not assume HEAD is safe.
+  const lkgNote = git && !git.lastKnownGoodCommit && git.lkgUnknownReason ? ` Last known good commit unknown: ${git.lkgUnknownReason}.` : '';
 
   const packet: Packet = {
     schema_version: 1,
@@ -106,7 +107,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     status: 'active',
     superseded_by: null,
     generated_at: generatedAt(commands, git),
-    summary: composeSummary(snapshot, failed, branch),
+    summary: `${composeSummary(snapshot, failed, branch)}${lkgNote}`,
     changed_files: changed,
     commands_run: commands,
     commands_omitted: snapshot.feedback?.omitted ?? 0,
@@ -124,7 +125,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     },
     decisions: collectDecisions(snapshot),
     assumptions_to_validate: collectAssumptions(snapshot),
-    questions_for_human: [...collectQuestions(snapshot), ...lkgUnknown],
+    questions_for_human: collectQuestions(snapshot),
     next_session_prereqs: prereqs,
     clean_state: input.clean ? { clean: input.clean.clean, findings: input.clean.findings.map((f) => ({ ...f })) } : null,
     context: contextField(input.context),

@@ -33,6 +33,7 @@ export function collectAssumptions(snapshot: WorkbenchSnapshot): { text: string;
   return (snapshot.agentState?.assumptions ?? []).map((a) => textOf(a)).filter(Boolean).map((text) => ({ text, verified: false as const }));
 }
 
+/** Questions the agent left for a human, as plain text. */
 export function collectQuestions(snapshot: WorkbenchSnapshot): string[] {
   return (snapshot.agentState?.questions_for_human ?? []).map((q) => textOf(q)).filter(Boolean);
 }

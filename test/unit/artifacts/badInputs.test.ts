@@ -128,6 +128,24 @@ describe('loader: feedback_record.jsonl', () => {
     assert.ok(snap.feedback!.kept.some((k) => k.index === 2 && k.record.exit_code === 1));
   });
 
+  it('validates every field of a record, keeping unknown fields of good ones', async () => {
+    const recs = [
+      { command: ['a'], exit_code: 1.5 },
+      { command: 'b', exit_code: 0, duration_ms: 'fast' },
+      { command: 'c', exit_code: 0, agent_note: 7 },
+      { command: 'd', exit_code: 0, started_at: '2025-11-29T07:00:00Z', truncations: { stdout: 1 } },
+    ];
+    const dir = await setLog(`${recs.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const snap = await loadWorkbench(dir, LOAD);
+    const diags = snap.diagnostics.filter((d) => d.file === 'feedback_record.jsonl');
+    assert.deepEqual(diags.map((d) => d.line), [1, 2, 3]);
+    assert.match(diags[0]!.message, /`exit_code`/);
+    assert.match(diags[1]!.message, /`duration_ms`/);
+    assert.match(diags[2]!.message, /`agent_note`/);
+    assert.equal(snap.feedback?.total, 1);
+    assert.deepEqual((snap.feedback!.kept[0]!.record as Record<string, unknown>)['truncations'], { stdout: 1 });
+  });
+
   it('an empty log is a diagnostic, and the packet still builds', async () => {
     const dir = await setLog('');
     const snap = await loadWorkbench(dir, LOAD);
