@@ -5,6 +5,7 @@ import { agentLabel, describeReading } from '../../core/context/format';
 import type { MeterReading } from '../../core/context/meter';
 import { ContextMeter } from '../../core/context/meter';
 import { DIR_FLAGS, JSON_FLAG, workspaceDirOf } from '../common';
+import { readState, stateJson, stateLines } from './statusParts';
 import type { CommandSpec, FlagSpec, FlagValues } from '../types';
 import { EXIT_OK, UsageError } from '../types';
 
@@ -52,8 +53,14 @@ export async function readContext(workspaceDir: string, flags: FlagValues, env: 
   return meter.read();
 }
 
+/** The clean-state and packet part, from the workbench state (git, clean checks, packets). */
+export const summarizeWorkbench: WorkbenchSummarizer = async (workspaceDir, flags) => {
+  const state = await readState(workspaceDir, flags);
+  return { lines: stateLines(state), json: stateJson(state) };
+};
+
 /** Builds `handoff status`; `summarize` supplies the clean-state and packet part. */
-export function statusCommand(summarize?: WorkbenchSummarizer): CommandSpec {
+export function statusCommand(summarize: WorkbenchSummarizer | undefined = summarizeWorkbench): CommandSpec {
   return {
     name: 'status',
     summary: 'context usage, wrap-up level, clean state and the active packet on one screen',

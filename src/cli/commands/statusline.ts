@@ -10,7 +10,10 @@ import type { StatuslineInput } from '../../core/context/statuslineInput';
 import { parseStatuslineInput, usageFromStatusline } from '../../core/context/statuslineInput';
 import type { ContextResult } from '../../core/context/types';
 import { atomicWrite } from '../../core/fsx';
+import { outputDirOf } from '../../core/workflow/paths';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
+import { cleanWord, packetWord, readState, statusOptionsOf } from './statusParts';
+import { cachedWords } from './statuslineCache';
 
 /** A chained statusLine command gets this long before its output is dropped. */
 const CHAIN_TIMEOUT_MS = 2000;
@@ -89,8 +92,15 @@ async function ourLine(stdin: string, flags: FlagValues, io: CliIO, extras?: Sta
   return statuslineText(reading, level, more);
 }
 
+/** `clean · handoff fresh` from the workbench state. */
+export const workbenchExtras: StatuslineExtras = (workspaceDir, flags) =>
+  cachedWords(workspaceDir, outputDirOf(workspaceDir, statusOptionsOf(flags)), async () => {
+    const state = await readState(workspaceDir, flags);
+    return [cleanWord(state), packetWord(state)];
+  });
+
 /** Builds the command; `extras` supplies the clean-state and packet parts. */
-export function statuslineCommand(extras?: StatuslineExtras): CommandSpec {
+export function statuslineCommand(extras: StatuslineExtras | undefined = workbenchExtras): CommandSpec {
   return {
     name: 'statusline',
     summary: 'Claude Code statusLine bridge: records context usage, prints one short line',

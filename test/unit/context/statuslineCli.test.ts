@@ -57,6 +57,18 @@ describe('handoff statusline / status (bundled CLI)', function () {
     assert.equal(reading.sessionId, 'sess-42');
   });
 
+  it('adds the clean state and the packet from the workbench when ok', async () => {
+    const dir = await makeTempDir('ctx-cli-repo-');
+    await fs.writeFile(path.join(dir, 'feedback_record.jsonl'), '{"command":"npm test","exit_code":0,"started_at":"2026-11-20T09:00:00Z"}\n');
+    const git = (...a: string[]) => assert.equal(spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...a], { cwd: dir }).status, 0);
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-qm', 'init');
+    assert.equal(cli(['statusline'], input(dir)).out, 'ctx 49% · clean · no handoff\n');
+    const notGit = await makeTempDir('ctx-cli-');
+    assert.equal(cli(['statusline'], input(notGit)).out, 'ctx 49% · no git · no handoff\n');
+  });
+
   it('names handoff generate at wrap-up', async () => {
     const dir = await makeTempDir('ctx-cli-');
     const r = cli(['statusline'], input(dir, { context_window: { context_window_size: 200_000, current_usage: { input_tokens: 124_000 } } }));
