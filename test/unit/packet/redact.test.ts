@@ -1,5 +1,13 @@
 import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { loadWorkbench } from '../../../src/core/artifacts/loader';
+import { DEFAULT_OPTIONS } from '../../../src/core/options';
+import { buildPacket, serializePacket } from '../../../src/core/packet/build';
 import { redact, redactDeep } from '../../../src/core/redact';
+import { renderMarkdown } from '../../../src/core/render/markdown';
+import { renderRestartPrompt } from '../../../src/core/render/prompt';
+import { makeTempDir } from '../helpers/fixtures';
 
 /** [kind, input, the secret that must not survive, text that must survive]. */
 const TABLE: [string, string, string, string][] = [
@@ -44,5 +52,27 @@ describe('redact', () => {
   it('redactDeep reaches nested strings and keeps structure', () => {
     const v = redactDeep({ a: ['x sk-live-abcdefghijklmnop'], b: { c: 'password=p4ss', n: 3 } });
     assert.deepEqual(v, { a: ['x sk-…[REDACTED]'], b: { c: 'password=[REDACTED]', n: 3 } });
+  });
+});
+
+describe('redaction across the packet', () => {
+  it('masks secrets in every field that comes from agent-written files', async () => {
+    const dir = await makeTempDir();
+    const s = 'ghp_SECRETSECRETSECRETSECRET01';
+    await fs.writeFile(path.join(dir, 'agent_state.json'), JSON.stringify({
+      summary: `pushed with ${s}`, next_action: `export GITHUB_TOKEN=${s} and push`, touched_files: [`notes-${s}.txt`],
+      decisions: [`rejected: hard-coding ${s}`], assumptions: [{ text: `token ${s} still valid` }], blockers: [`revoke ${s}`],
+      questions_for_human: [`rotate ${s}?`], open_risks: [{ id: 'leak', severity: 'high', detail: `leaked ${s}`, verify: `gh auth status --token ${s}` }],
+    }));
+    await fs.writeFile(path.join(dir, 'verification_report.json'), JSON.stringify({ passed: false, findings: [{ code: 'x', severity: 'block', detail: `saw ${s}` }] }));
+    await fs.writeFile(path.join(dir, 'feedback_record.jsonl'), `${JSON.stringify({ command: ['git', 'push', `https://${s}@github.com/o/r`], exit_code: 1, agent_note: s, stderr_tail: `denied for ${s}` })}\n`);
+    const snapshot = await loadWorkbench(dir, { feedbackK: 5, maxCommands: 30 });
+    const r = buildPacket({ snapshot, options: DEFAULT_OPTIONS, packetId: 'p', git: null, clean: null, allowDirty: false, context: null });
+    assert.ok(r.ok);
+    if (!r.ok) return;
+    for (const text of [serializePacket(r.packet), renderMarkdown(r.packet), renderRestartPrompt(r.packet, { firstTurn: `use ${s}` })]) {
+      assert.ok(!text.includes('SECRETSECRET'), text);
+    }
+    assert.equal(r.packet.failed_attempts.length, 1);
   });
 });
