@@ -62,18 +62,27 @@ export function claudeProjectSlug(cwd: string): string {
 }
 
 /**
- * Reads the first complete lines of a file, at most `maxBytes` — enough for the cwd and session id
- * without reading a transcript of hundreds of MB.
+ * Reads a file's first lines in 64 KiB steps until `accept` returns a value for one of them, at most
+ * `maxBytes` — enough for the cwd and session id without reading a transcript of hundreds of MB.
  */
-export async function readHeadLines(file: string, maxBytes = 256 * 1024, maxLines = 50): Promise<string[]> {
+export async function scanHead<T>(file: string, accept: (line: string) => T | undefined, maxBytes = 256 * 1024): Promise<T | undefined> {
   const handle = await fs.open(file, 'r');
   try {
-    const buf = Buffer.allocUnsafe(maxBytes);
-    const { bytesRead } = await handle.read(buf, 0, maxBytes, 0);
-    const text = buf.toString('utf8', 0, bytesRead);
-    const lines = text.split('\n');
-    if (bytesRead === maxBytes || !text.endsWith('\n')) lines.pop(); // the last one may be cut
-    return lines.filter((l) => l.trim()).slice(0, maxLines);
+    let pending = '';
+    let pos = 0;
+    while (pos < maxBytes) {
+      const buf = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes - pos));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      const lines = (pending + buf.toString('utf8', 0, bytesRead)).split('\n');
+      pending = lines.pop() ?? ''; // the last piece may be cut
+      for (const line of lines) {
+        const v = line.trim() ? accept(line) : undefined;
+        if (v !== undefined) return v;
+      }
+    }
+    return undefined;
   } finally {
     await handle.close();
   }
@@ -89,30 +98,38 @@ function parseObject(line: string): Record<string, unknown> | undefined {
 }
 
 async function claudeHead(file: string): Promise<Head> {
-  for (const line of await readHeadLines(file)) {
-    if (!line.includes('"cwd"')) continue;
+  const head = await scanHead(file, (line): Head | undefined => {
+    if (!line.includes('"cwd"')) return undefined;
     const o = parseObject(line);
-    if (o && typeof o['cwd'] === 'string') {
-      return { cwd: o['cwd'], ...(typeof o['sessionId'] === 'string' ? { sessionId: o['sessionId'] } : {}) };
-    }
-  }
-  return {};
+    if (!o || typeof o['cwd'] !== 'string') return undefined;
+    return {
+      cwd: o['cwd'],
+      ...(typeof o['sessionId'] === 'string' ? { sessionId: o['sessionId'] } : {}),
+      // A sub-agent's own transcript: every line is a sidechain, so it never holds the session's reading.
+      subAgent: o['isSidechain'] === true,
+    };
+  });
+  return head ?? {};
 }
 
 async function codexHead(file: string): Promise<Head> {
   // session_meta is the first line, but it may carry the full base instructions: allow a few MB.
-  for (const line of await readHeadLines(file, 4 * 1024 * 1024, 5)) {
-    const o = parseObject(line);
-    const payload = o?.['payload'] as Record<string, unknown> | undefined;
-    if (o?.['type'] !== 'session_meta' || !payload) continue;
-    return {
-      ...(typeof payload['cwd'] === 'string' ? { cwd: payload['cwd'] } : {}),
-      ...(typeof payload['id'] === 'string' ? { sessionId: payload['id'] } : {}),
-      // Sub-agent rollouts (review, compaction helpers…) carry an object source: not the session.
-      subAgent: typeof payload['source'] === 'object' && payload['source'] !== null,
-    };
-  }
-  return {};
+  const head = await scanHead(
+    file,
+    (line): Head | undefined => {
+      const o = parseObject(line);
+      const payload = o?.['payload'] as Record<string, unknown> | undefined;
+      if (o?.['type'] !== 'session_meta' || !payload) return {};
+      return {
+        ...(typeof payload['cwd'] === 'string' ? { cwd: payload['cwd'] } : {}),
+        ...(typeof payload['id'] === 'string' ? { sessionId: payload['id'] } : {}),
+        // Sub-agent rollouts (review, compaction helpers…) carry an object source: not the session.
+        subAgent: typeof payload['source'] === 'object' && payload['source'] !== null,
+      };
+    },
+    4 * 1024 * 1024,
+  );
+  return head ?? {};
 }
 
 async function statOrNull(p: string): Promise<Stats | null> {

@@ -53,6 +53,22 @@ describe('SessionDiscovery', () => {
     assert.equal(found[0]?.sessionId, 'inner');
   });
 
+  it('skips a sub-agent transcript (all sidechain) even when it is the newest', async () => {
+    const h = await homes();
+    await writeAt(transcript(h, h.folder, 'main'), claudeCall({ cwd: h.folder, sessionId: 'main' }), minutesAgo(5));
+    await writeAt(transcript(h, h.folder, 'agent-1'), claudeCall({ cwd: h.folder, sessionId: 'main', sidechain: true }), minutesAgo(1));
+    const found = await new SessionDiscovery({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).find();
+    assert.equal(found[0]?.file, transcript(h, h.folder, 'main'));
+  });
+
+  it('reads a session_meta line longer than one head chunk', async () => {
+    const h = await homes();
+    const meta = JSON.stringify({ timestamp: 't', type: 'session_meta', payload: { id: 'big', cwd: h.folder, source: 'cli', base_instructions: { text: 'i'.repeat(200_000) } } });
+    await writeAt(rollout(h, '2026/11/22', 'big'), `${meta}\n${codexTokens(20_000)}`, minutesAgo(3));
+    const found = await new SessionDiscovery({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex, now: () => NOW }).find();
+    assert.equal(found[0]?.sessionId, 'big');
+  });
+
   it('ignores sub-agent Codex rollouts and days outside the window', async () => {
     const h = await homes();
     await writeAt(rollout(h, '2026/11/22', 'main'), codexMeta({ id: 'main', cwd: h.folder }) + codexTokens(40_000), minutesAgo(20));
