@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { ZodType, ZodTypeDef } from 'zod';
 import type { Diagnostic } from '../diagnostics';
 import { readFeedback } from './feedback';
 import type { ReadResult } from './readJson';
@@ -36,23 +37,23 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
     return r.value;
   };
   /** The first candidate that exists wins, even when it is bad: a broken file is reported, not skipped. */
-  const first = async <T>(candidates: string[], schema: Parameters<typeof readJsonArtifact<T>>[2]) => {
+  const first = async <T>(candidates: string[], schema: ZodType<T, ZodTypeDef, unknown>): Promise<{ value: T; file: string } | null> => {
     for (const file of candidates) {
       const r = await readJsonArtifact(path.join(root, file), file, schema);
-      if (r.kind !== 'missing') {
-        const value = settle(r);
-        return value ? { ...value, file } : null;
-      }
+      if (r.kind === 'missing') continue;
+      const value = settle(r);
+      return value ? { value, file } : null;
     }
     return null;
   };
+  const withFile = <T extends object>(r: { value: T; file: string } | null): (T & { file: string }) | null => (r ? { ...r.value, file: r.file } : null);
 
-  const agentState = await first(['agent_state.json'], AgentStateSchema);
-  const featureList = await first(['feature_list.json', 'task_board.json'], FeatureListSchema);
+  const agentState = (await first(['agent_state.json'], AgentStateSchema))?.value ?? null;
+  const featureList = withFile(await first(['feature_list.json', 'task_board.json'], FeatureListSchema));
   const taskIds = [safeId(agentState?.active_task_id), safeId(featureList?.active)].filter((x): x is string => !!x);
   const alt = (folder: string): string[] => [...new Set(taskIds)].map((id) => `outputs/${folder}/${id}.json`);
-  const verification = await first(['verification_report.json', ...alt('verification')], VerificationReportSchema);
-  const review = await first(['review_report.json', ...alt('review')], ReviewReportSchema);
+  const verification = withFile(await first(['verification_report.json', ...alt('verification')], VerificationReportSchema));
+  const review = withFile(await first(['review_report.json', ...alt('review')], ReviewReportSchema));
 
   const watchCommands = [
     ...(opts.watchCommands ?? []),
@@ -68,14 +69,9 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
     diagnostics.push(...fb.diagnostics);
   }
 
-  let agent = agentState;
-  if (agent) {
-    const { file: _file, ...rest } = agent;
-    agent = rest as typeof agent;
-  }
   return {
     dir: root,
-    agentState: agent,
+    agentState,
     verification,
     review,
     featureList,
