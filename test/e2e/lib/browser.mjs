@@ -8,9 +8,10 @@ import { onCleanup } from './cleanup.mjs';
 
 /**
  * Launches headless chromium; it is closed by the run's cleanup if the caller does not close it.
+ * @param {string} [tag] put on chromium's command line so a check can find this run's browser (pgrep -f)
  * @returns {Promise<import('playwright-core').Browser>}
  */
-export async function launchBrowser() {
+export async function launchBrowser(tag) {
   const exe = chromiumPath();
   if (!fs.existsSync(exe)) {
     throw new Error(`chromium not found at ${exe}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
@@ -21,7 +22,7 @@ export async function launchBrowser() {
     executablePath: exe,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', ...(tag ? [`--handoff-run=${tag}`] : [])],
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: `${home}/.config`, XDG_CACHE_HOME: `${home}/.cache` },
   });
   const unregister = onCleanup(() => browser.close().catch(() => {}));

@@ -24,7 +24,7 @@ const NOISE = new RegExp([
  * @param {string} [opts.testsPath] suite entry exporting run() (default: out/test/integration/index.js)
  * @param {string} [opts.grep] only tests whose full title matches
  * @param {number} [opts.timeoutMs] whole-suite timeout
- * @returns {Promise<{passed: number, failed: number}>}
+ * @returns {Promise<{passed: number, failed: number, tests: {title: string, state: string, error?: string}[]}>}
  */
 export async function runInHost(opts = {}) {
   const extensionPath = opts.extensionPath ?? repoRoot;
@@ -42,6 +42,8 @@ export async function runInHost(opts = {}) {
   let passed = 0;
   let failed = 0;
   let note = '';
+  /** @type {{title: string, state: string, error?: string}[]} */
+  let tests = [];
   try {
     const { page } = await newWorkbenchPage(run.browser, run.cs.base, run.consoleLog);
     const log = fs.createWriteStream(path.join(run.runDir, 'inhost-output.log'));
@@ -63,7 +65,7 @@ export async function runInHost(opts = {}) {
     clearTimeout(timer);
     lap(`suite finished (exit code ${code})`);
     const summary = readSummary(run.testEnv.HANDOFF_TEST_RESULTS);
-    if (summary) ({ passed, failed } = summary);
+    if (summary) ({ passed, failed, tests } = summary);
     if (code === 'timeout') { failed += 1; note = ` (suite timed out after ${timeoutMs / 1000} s)`; }
     else if (code !== 0 && failed === 0) { failed = 1; note = ' (the suite did not run: see the log above)'; }
     else if (!summary) { failed += 1; note = ' (the suite wrote no summary)'; }
@@ -78,13 +80,13 @@ export async function runInHost(opts = {}) {
     await run.close();
   }
   console.log(`\ninhost: ${passed} passed, ${failed} failed${note}`);
-  return { passed, failed };
+  return { passed, failed, tests };
 }
 
 function readSummary(file) {
   try {
     const r = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return { passed: Number(r.passed) || 0, failed: Number(r.failed) || 0 };
+    return { passed: Number(r.passed) || 0, failed: Number(r.failed) || 0, tests: Array.isArray(r.tests) ? r.tests : [] };
   } catch {
     return null;
   }

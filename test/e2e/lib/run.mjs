@@ -19,10 +19,11 @@ export function lap(msg) {
  * @param {object} opts
  * @param {string} opts.name tier name, used for kept logs (`test-results/<name>-…`)
  * @param {Record<string, string>} [opts.env] extra environment for code-server and its extension hosts
+ * @param {boolean} [opts.browser] launch chromium (default true)
  * `workspace` is a fresh test workspace (its path is HANDOFF_TEST_WORKSPACE in the extension host);
  * `newWorkspace()` makes another one, with its own transcript in the same agent home.
  */
-export async function openRun({ name, env = {} }) {
+export async function openRun({ name, env = {}, browser: withBrowser = true }) {
   const runDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `handoff-${name}-`)));
   const removeRunDir = () => {
     if (process.env.HANDOFF_KEEP_RUN) console.log(`run folder kept: ${runDir}`);
@@ -49,8 +50,8 @@ export async function openRun({ name, env = {} }) {
     ...env,
   };
   const cs = await startCodeServer({ runDir, env: testEnv });
-  lap(`code-server up on ${cs.base}`);
-  const browser = await launchBrowser();
+  lap(`code-server up on ${cs.base} (run folder ${runDir})`);
+  const browser = withBrowser ? await launchBrowser(path.basename(runDir)) : null;
   const consoleLog = path.join(runDir, 'browser-console.log');
 
   /** Copies the run's logs to test-results/ so a failure can be read after the run folder is gone. */
@@ -62,7 +63,7 @@ export async function openRun({ name, env = {} }) {
     console.log(`logs kept in ${path.relative(process.cwd(), resultsDir) || '.'}/${name}-*.log`);
   };
   const close = async () => {
-    await browser.close().catch(() => {});
+    await browser?.close().catch(() => {});
     await cs.stop();
     unregisterRm();
     removeRunDir();
