@@ -18,20 +18,31 @@ import { cachedWords } from './statuslineCache';
 /** A chained statusLine command gets this long before its output is dropped. */
 const CHAIN_TIMEOUT_MS = 2000;
 
-/** Runs the user's previous statusLine command through the shell with the same stdin; its stdout, or ''. */
+/**
+ * Runs the user's previous statusLine command through the shell with the same stdin; its stdout, or ''.
+ * A command that hangs is killed with its whole process group so the statusline still answers.
+ */
 export function runChained(command: string, stdin: string, cwd: string, env: Record<string, string | undefined>): Promise<string> {
   return new Promise((resolve) => {
     let out = '';
     let settled = false;
+    const group = process.platform !== 'win32';
+    const child = spawn(command, { shell: true, cwd, env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'], detached: group });
     const done = () => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(out);
     };
-    const child = spawn(command, { shell: true, cwd, env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'] });
     const timer = setTimeout(() => {
-      child.kill();
+      try {
+        if (group && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+      child.stdout.destroy();
+      child.unref();
       done();
     }, CHAIN_TIMEOUT_MS);
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));

@@ -85,6 +85,16 @@ describe('handoff statusline / status (bundled CLI)', function () {
     assert.equal(lines.length, 3);
   });
 
+  it('still answers when the chained command hangs', async () => {
+    const dir = await makeTempDir('ctx-cli-');
+    const started = Date.now();
+    const r = cli(['statusline', '--chain', 'echo early; sleep 30; echo late'], input(dir));
+    assert.ok(Date.now() - started < 10_000, 'the hanging command was not cut off');
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^early\nctx 49%/);
+    assert.doesNotMatch(r.out, /late/);
+  });
+
   it('reads the transcript when the input carries no usage', async () => {
     const dir = await makeTempDir('ctx-cli-');
     const transcript = path.join(dir, 't.jsonl');
