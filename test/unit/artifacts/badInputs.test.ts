@@ -146,6 +146,18 @@ describe('loader: feedback_record.jsonl', () => {
     assert.deepEqual((snap.feedback!.kept[0]!.record as Record<string, unknown>)['truncations'], { stdout: 1 });
   });
 
+  it('skips a line longer than 1 MB without buffering it, and keeps counting lines', async () => {
+    const all = await lines();
+    const huge = `{"command": "x", "stdout_tail": "${'y'.repeat(2 * 1024 * 1024)}", "exit_code": 0}`;
+    const dir = await setLog(`${[all[0], huge, ...all.slice(1)].join('\n')}\n`);
+    const snap = await loadWorkbench(dir, LOAD);
+    assert.equal(snap.feedback?.total, 12);
+    const d = snap.diagnostics.find((x) => x.file === 'feedback_record.jsonl');
+    assert.equal(d?.line, 2);
+    assert.match(d!.message, /longer than 1 MB/);
+    assert.equal(snap.feedback!.kept[snap.feedback!.kept.length - 1]!.index, 12);
+  });
+
   it('an empty log is a diagnostic, and the packet still builds', async () => {
     const dir = await setLog('');
     const snap = await loadWorkbench(dir, LOAD);

@@ -85,3 +85,18 @@ describe('handoff CLI', () => {
     assert.match(none.stderr, /run `handoff generate` first/);
   });
 });
+
+describe('handoff CLI options', () => {
+  it('--output-dir and --k change where the packet goes and how many records it keeps', async () => {
+    const dir = await copyFixture('workbench-refund');
+    const r = handoff(['generate', '--dir', dir, '--output-dir', 'handoffs', '--k', '2', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { json: string };
+    assert.equal(out.json, path.join(dir, 'handoffs', 'refund-s3', 'handoff.json'));
+    const packet = JSON.parse(await fs.readFile(out.json, 'utf8')) as { commands_run: { index: number }[] };
+    assert.deepEqual(packet.commands_run.map((c) => c.index), [1, 4, 5, 9, 10, 11]);
+    const bad = handoff(['generate', '--dir', dir, '--k', '0']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--k must be a whole number/);
+  });
+});
