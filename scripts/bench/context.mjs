@@ -18,7 +18,8 @@ const require = createRequire(import.meta.url);
 
 // Bundle the real reader from src/ so the benchmark measures the shipped code.
 const bundle = path.join(dir, 'claude.cjs');
-await esbuild.build({ entryPoints: ['src/core/context/claude.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
+const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+await esbuild.build({ entryPoints: [path.join(repo, 'src/core/context/claude.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
 const { claudeTranscriptReader, claudeParser } = require(bundle);
 
 let n = 0;
