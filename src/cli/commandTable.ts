@@ -1,4 +1,8 @@
+import { archiveCommand } from './commands/archive';
+import { checkCommand } from './commands/check';
 import { generateCommand } from './commands/generate';
+import { hookCommand } from './commands/hook';
+import { listCommand } from './commands/list';
 import { promptCommand } from './commands/prompt';
 import { showCommand } from './commands/show';
 import { statusCommand } from './commands/status';
@@ -8,6 +12,10 @@ import type { CommandSpec } from './types';
 /** Every `handoff` subcommand, in help order. Add a command: one file under commands/, one line here. */
 export const COMMANDS: CommandSpec[] = [
   generateCommand,
+  checkCommand,
+  listCommand,
+  archiveCommand,
+  hookCommand,
   promptCommand,
   showCommand,
   statusCommand(),

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { generateHandoff } from '../../core/workflow/generate';
+import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, JSON_FLAG, K_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED } from '../types';
@@ -8,27 +9,41 @@ import { EXIT_OK, EXIT_REFUSED } from '../types';
 export const generateCommand: CommandSpec = {
   name: 'generate',
   summary: 'write the handoff packet (handoff.json + handoff.md) for the workbench',
-  usage: 'generate [--dir DIR] [--output-dir DIR] [--k N] [--json]',
-  flags: [...DIR_FLAGS, K_FLAG, JSON_FLAG],
+  usage: 'generate [--dir DIR] [--output-dir DIR] [--k N] [--allow-dirty] [--json]',
+  flags: [
+    ...DIR_FLAGS,
+    K_FLAG,
+    { name: 'allow-dirty', type: 'boolean', help: 'write the packet on a dirty workbench; every finding becomes a block risk' },
+    JSON_FLAG,
+  ],
   async run({ flags, io }) {
     const workspaceDir = await workspaceDirOf(flags, io);
-    const outcome = await generateHandoff({ workspaceDir, options: optionsOf(flags) });
+    const outcome = await generateHandoff({
+      workspaceDir,
+      options: optionsOf(flags),
+      allowDirty: flags['allow-dirty'] === true,
+      gitClient: createGitClient(workspaceDir),
+    });
     printDiagnostics(io, outcome.diagnostics);
     if (outcome.kind === 'refused') {
-      if (flags['json']) io.stdout(`${JSON.stringify({ kind: 'refused', reason: outcome.reason }, null, 2)}\n`);
+      const findings = outcome.findings ?? [];
+      if (flags['json']) io.stdout(`${JSON.stringify({ kind: 'refused', reason: outcome.reason, findings }, null, 2)}\n`);
       io.stderr(`handoff: refused: ${outcome.reason}\n`);
+      for (const f of findings) io.stderr(`  - ${f.check}: ${f.detail} (fix: ${f.fix})\n`);
       return EXIT_REFUSED;
     }
     const json = path.join(outcome.packetDir, 'handoff.json');
     const md = path.join(outcome.packetDir, 'handoff.md');
     if (flags['json']) {
       const { kind, packetDir, packet } = outcome;
-      io.stdout(`${JSON.stringify({ kind, packetDir, json, md, packetId: packet.packet_id, sessionId: packet.session_id }, null, 2)}\n`);
+      const superseded = outcome.superseded ?? [];
+      io.stdout(`${JSON.stringify({ kind, packetDir, json, md, packetId: packet.packet_id, sessionId: packet.session_id, superseded }, null, 2)}\n`);
     } else if (outcome.kind === 'unchanged') {
       io.stdout(`unchanged: ${json} already holds this packet (inputs did not change); nothing written\n`);
     } else {
       io.stdout(`wrote ${json}\nwrote ${md}\n`);
     }
+    if (!flags['json']) for (const id of outcome.superseded ?? []) io.stdout(`superseded ${id}\n`);
     return EXIT_OK;
   },
 };

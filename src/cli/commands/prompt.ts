@@ -1,4 +1,6 @@
 import { renderRestartPrompt } from '../../core/render/prompt';
+import { freshnessNow } from '../../core/workflow/freshness';
+import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, optionsOf, workspaceDirOf } from '../common';
 import { newestOrExplain } from '../newest';
 import type { CommandSpec } from '../types';
@@ -15,7 +17,9 @@ export const promptCommand: CommandSpec = {
     const options = optionsOf(flags);
     const newest = await newestOrExplain(workspaceDir, options, io);
     if (!newest) return EXIT_REFUSED;
-    io.stdout(renderRestartPrompt(newest.packet, { firstTurn: options.firstTurn }));
+    // A stale packet's prompt opens with why it is stale, so the next session reviews before acting.
+    const freshness = await freshnessNow(workspaceDir, options, newest.packet, createGitClient(workspaceDir));
+    io.stdout(renderRestartPrompt(newest.packet, { firstTurn: options.firstTurn, freshness }));
     return EXIT_OK;
   },
 };

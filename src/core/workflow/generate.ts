@@ -5,11 +5,18 @@ import type { CleanFinding } from '../clean/types';
 import type { ContextResult } from '../context/types';
 import type { Diagnostic } from '../diagnostics';
 import { readIfExists } from '../fsx';
+import type { GitClient, GitError } from '../gitPort';
 import type { HandoffOptions } from '../options';
-import type { GitInput, PacketInput } from '../packet/build';
+import type { BuildResult, GitInput, PacketInput } from '../packet/build';
 import { buildPacket, deriveSessionId, safeSegment } from '../packet/build';
 import type { Packet } from '../packet/schema';
+import { PacketSchema } from '../packet/schema';
 import { PACKET_JSON, PACKET_MD, packetContentHash, renderPacketFiles, writePacket } from '../packet/write';
+import { withLock, type LockOptions } from '../registry/lock';
+import { supersedeOthers } from '../registry/registry';
+import { CLEAN_STATE_FILE, writeCleanState } from './check';
+import { computeGitInput } from './gitInputs';
+import { inspectWorkbench, ownPathsOf } from './inspect';
 import { outputDirOf, packetDirOf, workbenchDirOf } from './paths';
 
 export interface GenerateArgs {
@@ -18,25 +25,86 @@ export interface GenerateArgs {
   options: HandoffOptions;
   /** The user accepted a dirty workbench: findings become `block` risks instead of a refusal. */
   allowDirty?: boolean;
+  /**
+   * Git for the clean-state check and the packet's git fields (usually `createGitClient(workspaceDir)`).
+   * Without it (or without a repository) the packet has no git facts.
+   */
+  gitClient?: GitClient | null;
+  /** Overrides the git fields computed through `gitClient`. */
   git?: GitInput | null;
+  /** Overrides the clean report computed through `gitClient`. */
   clean?: { clean: boolean; findings: CleanFinding[] } | null;
   context?: ContextResult | null;
+  lock?: LockOptions;
 }
 
 export type GenerateOutcome =
-  | { kind: 'written' | 'unchanged'; packetDir: string; packet: Packet; diagnostics: Diagnostic[] }
-  | { kind: 'refused'; reason: string; diagnostics: Diagnostic[] };
+  | {
+      kind: 'written' | 'unchanged';
+      packetDir: string;
+      packet: Packet;
+      diagnostics: Diagnostic[];
+      /** Packets of the same branch + topic this one superseded. */
+      superseded?: string[];
+    }
+  | { kind: 'refused'; reason: string; diagnostics: Diagnostic[]; findings?: CleanFinding[] };
 
-/** Everything the packet needs besides the artifacts. The one place to add git, clean and context sources. */
+/** Everything the packet needs besides the artifacts. The one place git, clean and context are gathered. */
 export interface GatheredInputs {
+  snapshot: WorkbenchSnapshot;
+  diagnostics: Diagnostic[];
   git: GitInput | null;
   clean: { clean: boolean; findings: CleanFinding[] } | null;
   context: ContextResult | null;
+  /** Why git facts are missing, when a git client was given but git could not answer. */
+  gitError: GitError | null;
 }
 
-/** Collects the non-artifact inputs; today they come from the caller as plain data. */
-export async function gatherInputs(args: GenerateArgs, _snapshot: WorkbenchSnapshot): Promise<GatheredInputs> {
-  return { git: args.git ?? null, clean: args.clean ?? null, context: args.context ?? null };
+/** Loads the workbench and collects git facts, the clean report and the context reading. */
+export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> {
+  const { options } = args;
+  const context = args.context ?? null;
+  if (!args.gitClient) {
+    const snapshot = await loadWorkbench(workbenchDirOf(args.workspaceDir, options), {
+      feedbackK: options.feedbackK,
+      maxCommands: options.maxCommands,
+    });
+    return { snapshot, diagnostics: [...snapshot.diagnostics], git: args.git ?? null, clean: args.clean ?? null, context, gitError: null };
+  }
+  const sessionId = context?.known ? context.sessionId : undefined;
+  const insp = await inspectWorkbench(args.workspaceDir, options, args.gitClient, sessionId ? { sessionId } : {});
+  if (!insp.git.ok) {
+    return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git: args.git ?? null, clean: args.clean ?? null, context, gitError: insp.git.error };
+  }
+  const clean = args.clean ?? (insp.clean ? { clean: insp.clean.clean, findings: insp.clean.findings } : null);
+  const git =
+    args.git ??
+    (await computeGitInput({
+      git: args.gitClient,
+      facts: insp.git.facts,
+      base: insp.git.base,
+      snapshot: insp.snapshot,
+      workbenchDir: insp.workbenchDir,
+      ownPaths: ownPathsOf(insp.git.facts.root, insp.workbenchDir, insp.outputDir),
+      previous: insp.previous?.packet ?? null,
+      clean: clean?.clean ?? null,
+    }));
+  return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git, clean, context, gitError: null };
+}
+
+/** Builds the packet; a missing last known good commit also becomes an open risk (issue 3). */
+function build(input: PacketInput): BuildResult {
+  const built = buildPacket(input);
+  const reason = input.git && !input.git.lastKnownGoodCommit ? input.git.lkgUnknownReason : undefined;
+  if (!built.ok || !reason || built.packet.open_risks.some((r) => r.id === 'git:no-last-known-good')) return built;
+  const risk = {
+    id: 'git:no-last-known-good',
+    severity: 'warn' as const,
+    detail: `No last known good commit: ${reason}. Do not assume HEAD is safe to build on.`,
+    source: 'git',
+    owner: 'agent' as const,
+  };
+  return { ok: true, packet: PacketSchema.parse({ ...built.packet, open_risks: [...built.packet.open_risks, risk] }) };
 }
 
 /**
@@ -45,7 +113,7 @@ export async function gatherInputs(args: GenerateArgs, _snapshot: WorkbenchSnaps
  */
 async function choosePacketId(outputDir: string, base: PacketInput): Promise<PacketInput> {
   const first = { ...base, packetId: safeSegment(deriveSessionId(base)) };
-  const built = buildPacket(first);
+  const built = build(first);
   if (!built.ok) return first;
   const dir = packetDirOf(outputDir, first.packetId);
   const existing = await readIfExists(path.join(dir, PACKET_JSON));
@@ -57,27 +125,52 @@ async function choosePacketId(outputDir: string, base: PacketInput): Promise<Pac
 
 /**
  * The generate workflow shared by the CLI and the extension: load the workbench, gather git/clean/
- * context inputs, refuse when dirty (unless allowed) or when there is no next action, then write the
- * packet — or report it unchanged.
+ * context inputs, refuse when dirty (unless allowed) or when there is no next action, then — under
+ * the output dir's lock — write the packet (or report it unchanged) and supersede the previous
+ * active packet of the same branch + topic.
  */
 export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutcome> {
   const { options } = args;
-  const snapshot = await loadWorkbench(workbenchDirOf(args.workspaceDir, options), {
-    feedbackK: options.feedbackK,
-    maxCommands: options.maxCommands,
-  });
-  const diagnostics = [...snapshot.diagnostics];
-  const inputs = await gatherInputs(args, snapshot);
+  const inputs = await gatherInputs(args);
+  const { snapshot, diagnostics } = inputs;
   const allowDirty = args.allowDirty ?? false;
   if (inputs.clean && !inputs.clean.clean && !allowDirty) {
-    const what = inputs.clean.findings.map((f) => f.check).filter((c, i, a) => a.indexOf(c) === i).join(', ');
-    return { kind: 'refused', reason: `the workbench is not clean (${what}); fix the findings or accept them with --allow-dirty`, diagnostics };
+    const findings = inputs.clean.findings;
+    const what = findings.map((f) => f.check).filter((c, i, a) => a.indexOf(c) === i).join(', ');
+    return {
+      kind: 'refused',
+      reason: `the workbench is not clean (${findings.length} finding${findings.length === 1 ? '' : 's'}: ${what}); fix the findings or accept them with --allow-dirty`,
+      diagnostics,
+      findings,
+    };
   }
   const outputDir = outputDirOf(args.workspaceDir, options);
   const base: PacketInput = { snapshot, options, packetId: '', git: inputs.git, clean: inputs.clean, allowDirty, context: inputs.context };
-  const input = await choosePacketId(outputDir, base);
-  const built = buildPacket(input);
-  if (!built.ok) return { kind: 'refused', reason: built.reason, diagnostics };
-  const written = await writePacket(outputDir, built.packet);
-  return { kind: written.kind, packetDir: written.packetDir, packet: built.packet, diagnostics };
+  // Refuse before taking the lock: a refusal must not even create the output dir.
+  const probe = build({ ...base, packetId: 'probe' });
+  if (!probe.ok) return { kind: 'refused', reason: probe.reason, diagnostics };
+  // Choosing the folder, writing and superseding happen under one lock: concurrent runs never leave
+  // two active packets for one branch + topic, nor a torn file.
+  const result = await withLock(
+    outputDir,
+    async () => {
+      const input = await choosePacketId(outputDir, base);
+      const built = build(input);
+      if (!built.ok) return { kind: 'refused' as const, reason: built.reason, diagnostics };
+      const written = await writePacket(outputDir, built.packet);
+      const superseded = await supersedeOthers(outputDir, built.packet);
+      if (args.gitClient && inputs.clean && !args.clean) {
+        await writeCleanState(path.join(outputDir, CLEAN_STATE_FILE), inputs.clean);
+      }
+      return { kind: written.kind, packetDir: written.packetDir, packet: built.packet, diagnostics, superseded };
+    },
+    args.lock,
+  );
+  if (result.kind !== 'refused' && inputs.gitError) {
+    diagnostics.push({
+      file: 'git',
+      message: `${inputs.gitError.message} The packet has no git facts and the clean state was not checked.`,
+    });
+  }
+  return result;
 }

@@ -6,6 +6,7 @@ import type { CleanReport } from '../clean/types';
 import type { Diagnostic } from '../diagnostics';
 import { GitError, type GitClient, type GitFacts } from '../gitPort';
 import type { HandoffOptions } from '../options';
+import { deriveSessionId } from '../packet/build';
 import { LOCK_FILE } from '../registry/lock';
 import { activePacketFor, latestPacketFor, listPackets } from '../registry/registry';
 import { outputDirOf, workbenchDirOf } from './paths';
@@ -38,7 +39,10 @@ export interface Inspection {
   packets: StoredPacket[];
   /** The active packet for the current branch + topic. */
   active: StoredPacket | null;
-  /** The newest non-archived packet for the current branch + topic (the previous session). */
+  /**
+   * The newest non-archived packet of an earlier session on this branch + topic: its head_commit is
+   * this session's base. This session's own packets are skipped, so regenerating is deterministic.
+   */
   previous: StoredPacket | null;
   git: GitView | { ok: false; error: GitError };
   /** Null when git is unavailable: the checks need it. */
@@ -58,8 +62,14 @@ function asGitError(err: unknown): GitError {
 /**
  * Reads everything one refresh needs: the artifacts, the packets, git facts and the clean report.
  * Never throws for a missing git or a non-repository: that comes back as `git.ok === false`.
+ * `sessionId` overrides the session id derived from the artifacts (e.g. the context reading's).
  */
-export async function inspectWorkbench(workspaceDir: string, options: HandoffOptions, git: GitClient): Promise<Inspection> {
+export async function inspectWorkbench(
+  workspaceDir: string,
+  options: HandoffOptions,
+  git: GitClient,
+  opts: { sessionId?: string } = {},
+): Promise<Inspection> {
   const workbenchDir = workbenchDirOf(workspaceDir, options);
   const outputDir = outputDirOf(workspaceDir, options);
   const [snapshot, listed] = await Promise.all([
@@ -68,6 +78,9 @@ export async function inspectWorkbench(workspaceDir: string, options: HandoffOpt
   ]);
   const diagnostics = [...snapshot.diagnostics, ...listed.diagnostics];
   const topic = topicOf(snapshot);
+  const sessionId = opts.sessionId?.trim() || deriveSessionId({ snapshot, context: null });
+  const previousOf = (branch: string | null): StoredPacket | null =>
+    latestPacketFor(listed.packets.filter((p) => p.packet.session_id !== sessionId), branch, topic);
   const base = { workbenchDir, outputDir, snapshot, diagnostics, topic, packets: listed.packets };
   let facts: GitFacts;
   try {
@@ -77,13 +90,13 @@ export async function inspectWorkbench(workspaceDir: string, options: HandoffOpt
     return {
       ...base,
       active: activePacketFor(listed.packets, fallbackBranch, topic),
-      previous: latestPacketFor(listed.packets, fallbackBranch, topic),
+      previous: previousOf(fallbackBranch),
       git: { ok: false, error: asGitError(err) },
       clean: null,
     };
   }
   const active = activePacketFor(listed.packets, facts.branch, topic);
-  const previous = latestPacketFor(listed.packets, facts.branch, topic);
+  const previous = previousOf(facts.branch);
   let sessionBase: string | null = null;
   let baseSource: GitView['baseSource'] = 'none';
   const prevHead = previous?.packet.head_commit ?? null;

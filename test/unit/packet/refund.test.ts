@@ -130,7 +130,14 @@ describe('generate determinism', () => {
     // The first packet is never replaced: the session's later packet gets its own folder.
     assert.notEqual(changed.packetDir, first.packetDir);
     assert.match(path.basename(changed.packetDir), /^refund-s3-[0-9a-f]{8}$/);
-    assert.deepEqual(await fs.readFile(jsonPath), bytes1);
+    // ...and the first one is only marked superseded by it (one active packet per branch + topic).
+    const firstAfter = JSON.parse(await fs.readFile(jsonPath, 'utf8'));
+    assert.deepEqual(
+      { ...firstAfter, status: 'active', superseded_by: null },
+      JSON.parse(bytes1.toString('utf8')),
+    );
+    assert.equal(firstAfter.status, 'superseded');
+    assert.equal(firstAfter.superseded_by, path.basename(changed.packetDir));
     assert.match(await fs.readFile(path.join(changed.packetDir, 'handoff.json'), 'utf8'), /2 failed, 5 passed/);
     const again = await generateHandoff({ workspaceDir: dir, options: DEFAULT_OPTIONS });
     assert.equal(again.kind, 'unchanged');

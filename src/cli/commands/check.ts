@@ -1,0 +1,40 @@
+import type { CheckResult } from '../../core/clean/types';
+import { runCleanCheck } from '../../core/workflow/check';
+import { createGitClient } from '../../git/gitClient';
+import { DIR_FLAGS, JSON_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
+import type { CliIO, CommandSpec } from '../types';
+import { EXIT_OK, EXIT_REFUSED, EXIT_USAGE } from '../types';
+
+function printCheck(io: CliIO, c: CheckResult): void {
+  io.stdout(`${c.passed ? 'PASS' : 'FAIL'}  ${c.title}: ${c.summary}\n`);
+  for (const f of c.passed ? [] : c.findings) {
+    if (f.detail !== c.summary) io.stdout(`      - ${f.detail}\n`);
+    io.stdout(`        fix: ${f.fix}\n`);
+  }
+}
+
+/** `handoff check`: the five clean-state checks; exit 1 when dirty, 2 without git. */
+export const checkCommand: CommandSpec = {
+  name: 'check',
+  summary: 'run the five clean-state checks and write clean_state.json (exit 1 when dirty)',
+  usage: 'check [--dir DIR] [--output-dir DIR] [--json]',
+  flags: [...DIR_FLAGS, JSON_FLAG],
+  async run({ flags, io }) {
+    const workspaceDir = await workspaceDirOf(flags, io);
+    const result = await runCleanCheck(workspaceDir, optionsOf(flags), createGitClient(workspaceDir));
+    printDiagnostics(io, result.diagnostics);
+    if (!result.ok) {
+      io.stderr(`handoff check: ${result.error.message}\n`);
+      return EXIT_USAGE;
+    }
+    const { report } = result;
+    if (flags['json']) {
+      io.stdout(`${JSON.stringify({ clean: report.clean, file: result.file, checks: report.checks, findings: report.findings }, null, 2)}\n`);
+    } else {
+      report.checks.forEach((c) => printCheck(io, c));
+      const n = report.findings.length;
+      io.stdout(report.clean ? `\nclean: wrote ${result.file}\n` : `\ndirty: ${n} finding${n === 1 ? '' : 's'}; wrote ${result.file}\n`);
+    }
+    return report.clean ? EXIT_OK : EXIT_REFUSED;
+  },
+};
