@@ -83,7 +83,7 @@ export function buildPacket(input: PacketInput): BuildResult {
   const kept = snapshot.feedback?.kept ?? [];
   const commands = commandsRun(kept);
   const failed = failedAttempts(kept);
-  const next = decideNextAction(snapshot, failed);
+  const next = decideNextAction(snapshot, failed, commands);
   if (!next.ok) return { ok: false, reason: next.reason };
 
   const agent = snapshot.agentState;

@@ -1,5 +1,5 @@
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
-import type { FailedAttempt } from './schema';
+import type { CommandRun, FailedAttempt } from './schema';
 
 export type NextAction =
   | { ok: true; text: string; source: 'agent_state' | 'derived' }
@@ -12,11 +12,13 @@ const firstLine = (s: string): string => (s.split('\n').map((l) => l.trim()).fin
  * command (named with its failure) or a blocking verification finding. With nothing concrete to say,
  * a refusal whose reason tells the user what to record — a packet without a next step is just a report.
  */
-export function decideNextAction(snapshot: WorkbenchSnapshot, failed: FailedAttempt[]): NextAction {
+export function decideNextAction(snapshot: WorkbenchSnapshot, failed: FailedAttempt[], commands: CommandRun[] = []): NextAction {
   const recorded = snapshot.agentState?.next_action?.trim();
   if (recorded) return { ok: true, text: recorded, source: 'agent_state' };
 
-  const newest = failed[failed.length - 1];
+  // A failure that a later run of the same command fixed is history, not the next step.
+  const fixedLater = (f: FailedAttempt): boolean => commands.some((c) => c.index > f.index && c.command === f.command && c.outcome === 'ok');
+  const newest = [...failed].reverse().find((f) => !fixedLater(f));
   if (newest) {
     const why =
       newest.outcome === 'failed'

@@ -48,6 +48,18 @@ describe('next action and refusal', () => {
     assert.ok(!r.packet.next_action.includes('lint'));
   });
 
+  it('skips a failure that a later run of the same command fixed', async () => {
+    const dir = await workbench({
+      'feedback_record.jsonl': [
+        { command: ['npm', 'run', 'lint'], exit_code: 1, stderr_tail: 'lint error' },
+        { command: ['npm', 'test'], exit_code: 1, stderr_tail: 'red' },
+        { command: ['npm', 'test'], exit_code: 0 },
+      ].map((r) => JSON.stringify(r)).join('\n'),
+    });
+    const r = await build(dir);
+    assert.ok(r.ok && /`npm run lint`/.test(r.packet.next_action), r.ok ? r.packet.next_action : r.reason);
+  });
+
   it('a newest timeout asks to check for partial effects before re-running', async () => {
     const dir = await workbench({ 'feedback_record.jsonl': JSON.stringify({ command: 'make migrate', exit_code: null, error: 'timed out' }) });
     const r = await build(dir);
