@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { generateHandoff } from '../../core/workflow/generate';
+import { workbenchDirOf } from '../../core/workflow/paths';
+import { createGitClient } from '../../git/gitClient';
 import type { GenerateOutcome } from '../../core/workflow/generate';
-import type { PanelController } from '../panel/panelController';
 import type { Services } from '../services';
 import { UserFacingError } from './boundary';
 import type { ConfirmDirty } from './dirtyModal';
@@ -10,7 +11,6 @@ import type { PacketArg } from './packetRef';
 import { folderOf, stateOf } from './packetRef';
 
 export interface GenerateDeps {
-  panels: PanelController;
   /** The dirty-workbench modal; a getter so tests can swap the edge without re-registering. */
   confirmDirty: () => ConfirmDirty;
 }
@@ -20,7 +20,7 @@ export type GenerateResult = { kind: GenerateOutcome['kind'] | 'cancelled'; pack
 
 /**
  * `sessionHandoff.generateHandoff` (and `regenerate`): checks the workbench first; when dirty, asks
- * through the modal (Generate Anyway → findings become block risks; Show Clean State → reveal the
+ * through the modal with the findings (Generate Anyway → findings become block risks; Show Clean State → reveal the
  * view); generates with a progress notification; opens the panel on the result.
  */
 export function generateHandoffCommand(services: Services, deps: GenerateDeps): (arg?: PacketArg) => Promise<GenerateResult> {
@@ -32,36 +32,37 @@ export function generateHandoffCommand(services: Services, deps: GenerateDeps): 
         run: () => vscode.commands.executeCommand('workbench.trust.manage'),
       });
     }
-    // A fresh check, not the last published state: the decision must match the tree right now.
-    await services.state.refresh(folder, 'generate');
-    const state = await stateOf(services, folder);
-    let allowDirty = false;
-    if (state.clean && !state.clean.clean) {
-      const choice = await deps.confirmDirty()(folder.name, state.clean.findings);
+    const settings = services.config.get(folder.uri);
+    // The context reading at generation goes into the packet: wait for the folder's first state so
+    // that a generate right after start-up does not record "no reading" where there is one.
+    const { context } = await stateOf(services, folder);
+    const run = (allowDirty: boolean, title: string) =>
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () =>
+        generateHandoff({
+          workspaceDir: folder.uri.fsPath,
+          options: settings.options,
+          allowDirty,
+          gitClient: createGitClient(folder.uri.fsPath),
+          context,
+        }),
+      );
+    // The core checks the workbench itself, right now, and refuses with the findings when it is dirty:
+    // the modal then shows exactly what the check found, not an older published state.
+    let outcome = await run(false, `Checking the workbench in ${folder.name}…`);
+    if (outcome.kind === 'refused' && outcome.findings?.length) {
+      const choice = await deps.confirmDirty()(folder.name, outcome.findings);
       if (choice === 'showCleanState') {
         await vscode.commands.executeCommand('sessionHandoff.cleanState.focus');
         return { kind: 'cancelled' };
       }
       if (choice !== 'generateAnyway') return { kind: 'cancelled' };
-      allowDirty = true;
-      services.log.info('generate', `generating on a dirty workbench (${state.clean.findings.length} findings accepted)`);
+      services.log.info('generate', `generating on a dirty workbench (${outcome.findings.length} findings accepted)`);
+      outcome = await run(true, `Generating handoff for ${folder.name}…`);
     }
-    const settings = services.config.get(folder.uri);
-    const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Generating handoff for ${folder.name}…`, cancellable: false },
-      () =>
-        generateHandoff({
-          workspaceDir: folder.uri.fsPath,
-          options: settings.options,
-          allowDirty,
-          clean: state.clean ? { clean: state.clean.clean, findings: [...state.clean.findings] } : null,
-          context: state.context,
-        }),
-    );
     for (const d of outcome.diagnostics) services.log.warn('generate', `${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
-    if (outcome.kind === 'refused') return refused(services, state.workbenchDir, outcome.reason);
+    if (outcome.kind === 'refused') return refused(services, workbenchDirOf(folder.uri.fsPath, settings.options), outcome.reason);
     const id = path.basename(outcome.packetDir);
-    services.log.info('generate', `${outcome.kind}: ${outcome.packetDir}`);
+    services.log.info('generate', `${outcome.kind}: ${outcome.packetDir}${outcome.superseded?.length ? ` (superseded ${outcome.superseded.join(', ')})` : ''}`);
     await services.state.refresh(folder, 'generated');
     await vscode.commands.executeCommand('sessionHandoff.openActiveHandoff', { folderUri: folder.uri });
     const message = outcome.kind === 'written' ? `Handoff ${id} written.` : `Nothing changed since handoff ${id}; no new packet was written.`;

@@ -30,7 +30,7 @@ export function registerPacketCommands(services: Services, context: vscode.Exten
   const panels = new PanelController(services);
   context.subscriptions.push(panels);
   let confirm: ConfirmDirty = confirmDirtyModal;
-  const generate = generateHandoffCommand(services, { panels, confirmDirty: () => confirm });
+  const generate = generateHandoffCommand(services, { confirmDirty: () => confirm });
   const open = openPacketCommand(services, panels);
   const handlers: Record<string, (...args: never[]) => Promise<unknown>> = {
     'sessionHandoff.generateHandoff': generate,

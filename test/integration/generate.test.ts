@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { CleanFinding } from '../../src/core/clean/types';
+import { outputDir, packetCommands, readPacket, removeOutputs } from './helpers/packetHarness';
+import { inHostEnv } from './helpers/testEnv';
+
+describe('Generate Handoff (in the extension host)', () => {
+  const scratch = () => path.join(inHostEnv().workspace, 'notes.tmp');
+
+  before(async () => {
+    await removeOutputs();
+    // An untracked temp file: the working tree and temp-artifact checks both fail.
+    await fs.writeFile(scratch(), 'scratch\n');
+  });
+
+  after(async () => {
+    await fs.rm(scratch(), { force: true });
+    if (!process.env.HANDOFF_KEEP_RUN) await removeOutputs();
+    await vscode.commands.executeCommand('sessionHandoff.refresh');
+  });
+
+  it('asks before generating on a dirty workbench and writes nothing when declined', async () => {
+    const api = await packetCommands();
+    let seen: readonly CleanFinding[] = [];
+    const restore = api.overrideConfirmDirty(async (_folder, findings) => {
+      seen = findings;
+      return undefined;
+    });
+    try {
+      const r = await vscode.commands.executeCommand<{ kind: string }>('sessionHandoff.generateHandoff');
+      assert.equal(r?.kind, 'cancelled');
+    } finally {
+      restore.dispose();
+    }
+    assert.ok(seen.length > 0, 'the modal got the findings');
+    const dirtyPaths = seen.flatMap((f) => f.paths ?? []);
+    assert.ok(dirtyPaths.includes('notes.tmp'), `findings name notes.tmp: ${JSON.stringify(seen)}`);
+    assert.equal(existsSync(outputDir()) && (await fs.readdir(outputDir())).some((d) => existsSync(path.join(outputDir(), d, 'handoff.json'))), false);
+  });
+
+  it('Generate Anyway writes the packet with every finding as a block risk and opens the panel', async () => {
+    const api = await packetCommands();
+    let asked = 0;
+    const restore = api.overrideConfirmDirty(async () => {
+      asked++;
+      return 'generateAnyway';
+    });
+    let r: { kind: string; packetId?: string } | undefined;
+    try {
+      r = await vscode.commands.executeCommand<{ kind: string; packetId?: string }>('sessionHandoff.generateHandoff');
+    } finally {
+      restore.dispose();
+    }
+    assert.equal(asked, 1);
+    assert.equal(r?.kind, 'written');
+    assert.ok(r?.packetId);
+    const packet = await readPacket(r.packetId);
+    const fixtureState = JSON.parse(await fs.readFile(path.join(inHostEnv().workspace, 'agent_state.json'), 'utf8')) as { next_action: string };
+    assert.equal(packet.next_action, fixtureState.next_action);
+    const blocks = packet.open_risks.filter((x) => x.severity === 'block' && x.source === 'clean_state');
+    assert.ok(blocks.some((b) => (b.paths ?? []).includes('notes.tmp')), `clean-state block risks: ${JSON.stringify(blocks)}`);
+    const shown = api.panels.panel?.lastMessage;
+    assert.equal(shown?.type, 'render');
+    assert.equal(shown?.type === 'render' && shown.model.packet.packet_id, r.packetId);
+  });
+
+  it('reports an unchanged packet instead of writing another one', async () => {
+    const api = await packetCommands();
+    const restore = api.overrideConfirmDirty(async () => 'generateAnyway');
+    try {
+      const before = await fs.readdir(outputDir());
+      const r = await vscode.commands.executeCommand<{ kind: string }>('sessionHandoff.generateHandoff');
+      assert.equal(r?.kind, 'unchanged');
+      assert.deepEqual(await fs.readdir(outputDir()), before);
+    } finally {
+      restore.dispose();
+    }
+  });
+});
