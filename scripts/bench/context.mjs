@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
-const RUNS = 7;
+const RUNS = 15;
 const BIG = Number(process.env.HANDOFF_BENCH_BIG_MB ?? 500) * 1024 * 1024;
 const SMALL = 50 * 1024;
 
@@ -45,6 +45,10 @@ async function writeTranscript(file, bytes) {
   for (let i = 0; i < 3; i++) out.write(`${JSON.stringify({ type: 'user', isSidechain: false, message: { role: 'user', content: 'y'.repeat(2500) } })}\n`);
   out.end();
   await once(out, 'finish');
+  // Flush to disk first: background writeback of hundreds of MB would otherwise slow the timed reads.
+  const fd = fs.openSync(file, 'r+');
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
   return fs.statSync(file).size;
 }
 
@@ -53,20 +57,26 @@ function median(xs) {
   return s[Math.floor(s.length / 2)];
 }
 
-async function timeReading(file) {
-  const times = [];
-  let bytes = 0;
-  let result;
-  for (let i = 0; i < RUNS; i++) {
-    globalThis.gc?.();
-    const t0 = performance.now();
-    const reader = claudeTranscriptReader(file);
-    result = await reader.read();
-    times.push(performance.now() - t0);
-    bytes = reader.stats.bytesRead;
-  }
+async function readOnce(file) {
+  globalThis.gc?.();
+  const t0 = performance.now();
+  const reader = claudeTranscriptReader(file);
+  const result = await reader.read();
+  const ms = performance.now() - t0;
   if (!result.known) throw new Error(`no reading from ${file}: ${result.reason}`);
-  return { ms: median(times), bytes, used: result.usedTokens };
+  return { ms, bytes: reader.stats.bytesRead, used: result.usedTokens };
+}
+
+/** Alternates the two files so that load on the machine hits both alike; medians of each. */
+async function timeReadings(small, big) {
+  const s = [];
+  const b = [];
+  for (let i = 0; i < RUNS; i++) {
+    s.push(await readOnce(small));
+    b.push(await readOnce(big));
+  }
+  const summary = (xs) => ({ ms: median(xs.map((x) => x.ms)), bytes: xs[0].bytes, used: xs[0].used });
+  return [summary(s), summary(b)];
 }
 
 async function timeFullParse(file) {
@@ -90,8 +100,7 @@ try {
   const bigSize = await writeTranscript(big, BIG);
   console.log(`wrote ${mb(bigSize)} synthetic transcript in ${fmt(performance.now() - t0)}`);
 
-  const s = await timeReading(small);
-  const b = await timeReading(big);
+  const [s, b] = await timeReadings(small, big);
   const full = await timeFullParse(big);
   if (full.used !== b.used) throw new Error(`tail reading (${b.used}) disagrees with the full parse (${full.used})`);
 
