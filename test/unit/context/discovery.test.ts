@@ -53,6 +53,17 @@ describe('SessionDiscovery', () => {
     assert.equal(found[0]?.sessionId, 'inner');
   });
 
+  it('reads each head once and caches it by mtime and size', async () => {
+    const h = await homes();
+    const file = await writeAt(transcript(h, h.folder, 'main'), claudeCall({ cwd: h.folder, sessionId: 'aaaa' }), minutesAgo(5));
+    const d = new SessionDiscovery({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex });
+    assert.equal((await d.find())[0]?.sessionId, 'aaaa');
+    // Same size and mtime, different head: a cached discovery does not look again.
+    await writeAt(file, claudeCall({ cwd: h.folder, sessionId: 'bbbb' }), minutesAgo(5));
+    assert.equal((await d.find())[0]?.sessionId, 'aaaa');
+    assert.equal((await new SessionDiscovery({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).find())[0]?.sessionId, 'bbbb');
+  });
+
   it('skips a sub-agent transcript (all sidechain) even when it is the newest', async () => {
     const h = await homes();
     await writeAt(transcript(h, h.folder, 'main'), claudeCall({ cwd: h.folder, sessionId: 'main' }), minutesAgo(5));
