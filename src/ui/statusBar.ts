@@ -30,9 +30,8 @@ export class StatusBarController extends Disposable {
     }
     this.view = statusView(s);
     this.item.text = this.view.text;
-    const tip = new vscode.MarkdownString(this.view.tooltip, true);
-    tip.isTrusted = { enabledCommands: ['sessionHandoff.generateHandoff', 'sessionHandoff.openActiveHandoff'] };
-    this.item.tooltip = tip;
+    // Not trusted: the tooltip holds agent-written text and needs no command links.
+    this.item.tooltip = new vscode.MarkdownString(this.view.tooltip, true);
     this.item.backgroundColor =
       this.view.background === 'error'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

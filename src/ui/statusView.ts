@@ -10,36 +10,41 @@ export interface StatusView {
   accessibility: string;
 }
 
+/** Agent- and git-derived text goes into Markdown: escape it so it renders as written. */
+function esc(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
 /** The status bar text, tooltip and background for a folder's state. */
 export function statusView(s: WorkbenchUiState | undefined): StatusView {
   if (!s) return { text: '$(loading~spin) Handoff', tooltip: 'Session Handoff: reading the workbench…', background: null, accessibility: 'Session Handoff: loading' };
   const c = s.context;
   const pct = c.known ? `${Math.round(c.percent)}%` : '—';
   const clean = !s.trusted || !s.clean ? '' : s.clean.clean ? ' $(pass)' : ' $(warning)';
-  const lines: string[] = [`**Session Handoff** · ${s.folder.name}`, ''];
+  const lines: string[] = [`**Session Handoff** · ${esc(s.folder.name)}`, ''];
   if (c.known) {
     lines.push(
       `Context: **${c.percent.toFixed(1)}%** used (${SOURCE_NAME[c.source]})`,
-      `- Session: \`${c.sessionId}\``,
+      `- Session: ${esc(c.sessionId)}`,
       `- Tokens: ${c.usedTokens.toLocaleString('en-US')} of ${c.windowTokens.toLocaleString('en-US')}`,
       `- Agent compacts at ≈ ${Math.round(c.compactAtPercent)}%`,
     );
     if (s.budget === 'wrap-up') lines.push('', '$(warning) Time to wrap up: generate a handoff while the context is clean.');
     if (s.budget === 'urgent') lines.push('', '$(error) Wrap up now: the agent will compact soon.');
   } else {
-    lines.push(`Context: unknown — ${c.reason}`);
+    lines.push(`Context: unknown — ${esc(c.reason)}`);
   }
   lines.push('');
   if (!s.trusted) lines.push('Clean state: not checked (untrusted workspace).');
-  else if (!s.clean) lines.push(`Clean state: ${s.phaseMessage ?? 'not checked yet'}`);
+  else if (!s.clean) lines.push(`Clean state: ${esc(s.phaseMessage ?? 'not checked yet')}`);
   else if (s.clean.clean) lines.push('Clean state: $(pass) clean');
   else {
     const failing = s.clean.checks.filter((ch) => !ch.passed).map((ch) => ch.title);
     lines.push(`Clean state: $(warning) ${s.clean.findings.length} finding(s) — ${failing.join(', ')}`);
   }
   const a = s.activePacket;
-  lines.push(a ? `Handoff: \`${a.id}\`${a.freshness.stale ? ` (stale: ${a.freshness.reasons.join('; ')})` : ' (fresh)'}` : 'Handoff: none yet for this branch.');
-  lines.push('', a ? 'Click to open the handoff.' : 'Click to generate a handoff.');
+  lines.push('', a ? `Handoff: ${esc(a.id)}${a.freshness.stale ? ` — **stale**: ${esc(a.freshness.reasons.join(' '))}` : ' (fresh)'}` : 'Handoff: none yet for this branch.');
+  lines.push('', a ? 'Click to open the handoff.' : 'Click to open the handoff panel and generate one.');
   return {
     text: `$(dashboard) ${pct}${clean}`,
     tooltip: lines.join('\n'),

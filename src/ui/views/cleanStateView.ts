@@ -48,7 +48,8 @@ export class CleanStateProvider extends Disposable implements vscode.TreeDataPro
         check.title,
         check.findings.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
       );
-      item.id = `check:${check.check}`;
+      // The verdict is part of the id: a check that starts failing is drawn anew, expanded.
+      item.id = `check:${check.check}:${check.passed ? 'pass' : 'fail'}`;
       item.description = check.summary;
       item.iconPath = check.passed
         ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))

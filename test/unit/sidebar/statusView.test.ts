@@ -46,7 +46,7 @@ describe('status bar view', () => {
     assert.match(v.text, /\b50%/);
     assert.equal(v.background, 'warning');
     assert.match(v.tooltip, /49\.6%/);
-    assert.match(v.tooltip, /sess-42/);
+    assert.match(v.tooltip, /sess\\-42/);
     assert.match(v.tooltip, /99,200 of 200,000/);
     assert.match(v.tooltip, /compacts at ≈ 84%/);
     assert.match(v.tooltip, /Working tree/);
@@ -64,6 +64,13 @@ describe('status bar view', () => {
     assert.doesNotMatch(v.text, /0%/);
     assert.match(v.tooltip, /no session found/);
     assert.equal(v.background, null);
+  });
+
+  it('escapes agent-written text in the Markdown tooltip', () => {
+    const r = reading(10);
+    const v = statusView(state(r.known ? { ...r, sessionId: '[x](command:evil)' } : r));
+    assert.ok(v.tooltip.includes('\\[x\\]\\(command:evil\\)'), v.tooltip);
+    assert.doesNotMatch(v.tooltip, /[^\\]\[x\]/);
   });
 
   it('shows the clean glyph when the workbench is clean', () => {
