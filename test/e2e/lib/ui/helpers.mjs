@@ -107,11 +107,13 @@ export function createUi(page, ctx) {
      * @param {string} title
      */
     async openContainer(title) {
-      const item = page.locator(`.part.activitybar .action-item a[aria-label^="${title}"], .part.activitybar .action-label[aria-label^="${title}"]`).first();
+      const item = page.locator('.part.activitybar .action-item', {
+        has: page.locator(`.action-label[aria-label^="${title}"]`),
+      }).first();
       await item.waitFor({ state: 'visible' });
-      const li = item.locator('xpath=ancestor-or-self::li[1]');
-      if ((await li.getAttribute('aria-checked').catch(() => null)) !== 'true'
-        && !(await li.getAttribute('class').catch(() => ''))?.includes('checked')) await item.click();
+      // Clicking the active container would collapse the side bar.
+      if (!(await item.getAttribute('class'))?.split(/\s+/).includes('checked')) await item.click();
+      await page.locator('.part.sidebar .composite.title', { hasText: title }).first().waitFor({ state: 'visible' });
     },
 
     /**
@@ -127,7 +129,7 @@ export function createUi(page, ctx) {
     },
 
     /**
-     * Rows of a tree view, as their visible text (label + description), top to bottom.
+     * Rows of a tree view, as their visible text (label, description, badge joined by spaces), top to bottom.
      * @param {string} viewTitle
      * @param {{min?: number, timeout?: number}} [opts] wait until at least `min` rows are drawn (default 1)
      * @returns {Promise<string[]>}
@@ -136,7 +138,13 @@ export function createUi(page, ctx) {
       const pane = await ui.view(viewTitle);
       const rows = pane.locator('.monaco-list-row');
       await waitFor(async () => (await rows.count()) >= min, timeout, `${min} row(s) in "${viewTitle}"`);
-      return (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      // Label, description and badges are separate elements: join their texts with spaces.
+      return rows.evaluateAll((els) => els.map((el) => {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        const parts = [];
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.textContent?.trim()) parts.push(n.textContent.trim());
+        return parts.join(' ');
+      }));
     },
 
     /**
