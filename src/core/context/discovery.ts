@@ -3,6 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GENERIC_USAGE_FILE } from './generic';
+import type { Head } from './heads';
+import { claudeHead, codexHead } from './heads';
 import type { ContextSource } from './types';
 
 /** One agent log that belongs to the workspace folder. */
@@ -33,11 +35,6 @@ export interface DiscoveryOptions {
   now?: () => Date;
 }
 
-interface Head {
-  cwd?: string;
-  sessionId?: string;
-  subAgent?: boolean;
-}
 
 /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function defaultClaudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -59,77 +56,6 @@ export function isInsideFolder(folder: string, cwd: string): boolean {
 /** Claude Code's project folder name for a cwd: every non-alphanumeric character becomes `-`. */
 export function claudeProjectSlug(cwd: string): string {
   return path.resolve(cwd).replace(/[^a-zA-Z0-9]/g, '-');
-}
-
-/**
- * Reads a file's first lines in 64 KiB steps until `accept` returns a value for one of them, at most
- * `maxBytes` — enough for the cwd and session id without reading a transcript of hundreds of MB.
- */
-export async function scanHead<T>(file: string, accept: (line: string) => T | undefined, maxBytes = 256 * 1024): Promise<T | undefined> {
-  const handle = await fs.open(file, 'r');
-  try {
-    let pending = '';
-    let pos = 0;
-    while (pos < maxBytes) {
-      const buf = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes - pos));
-      const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
-      if (bytesRead === 0) break;
-      pos += bytesRead;
-      const lines = (pending + buf.toString('utf8', 0, bytesRead)).split('\n');
-      pending = lines.pop() ?? ''; // the last piece may be cut
-      for (const line of lines) {
-        const v = line.trim() ? accept(line) : undefined;
-        if (v !== undefined) return v;
-      }
-    }
-    return undefined;
-  } finally {
-    await handle.close();
-  }
-}
-
-function parseObject(line: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(line);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function claudeHead(file: string): Promise<Head> {
-  const head = await scanHead(file, (line): Head | undefined => {
-    if (!line.includes('"cwd"')) return undefined;
-    const o = parseObject(line);
-    if (!o || typeof o['cwd'] !== 'string') return undefined;
-    return {
-      cwd: o['cwd'],
-      ...(typeof o['sessionId'] === 'string' ? { sessionId: o['sessionId'] } : {}),
-      // A sub-agent's own transcript: every line is a sidechain, so it never holds the session's reading.
-      subAgent: o['isSidechain'] === true,
-    };
-  });
-  return head ?? {};
-}
-
-async function codexHead(file: string): Promise<Head> {
-  // session_meta is the first line, but it may carry the full base instructions: allow a few MB.
-  const head = await scanHead(
-    file,
-    (line): Head | undefined => {
-      const o = parseObject(line);
-      const payload = o?.['payload'] as Record<string, unknown> | undefined;
-      if (o?.['type'] !== 'session_meta' || !payload) return {};
-      return {
-        ...(typeof payload['cwd'] === 'string' ? { cwd: payload['cwd'] } : {}),
-        ...(typeof payload['id'] === 'string' ? { sessionId: payload['id'] } : {}),
-        // Sub-agent rollouts (review, compaction helpers…) carry an object source: not the session.
-        subAgent: typeof payload['source'] === 'object' && payload['source'] !== null,
-      };
-    },
-    4 * 1024 * 1024,
-  );
-  return head ?? {};
 }
 
 async function statOrNull(p: string): Promise<Stats | null> {

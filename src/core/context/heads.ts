@@ -1,0 +1,81 @@
+import { promises as fs } from 'node:fs';
+
+/** What discovery needs from the top of an agent log. */
+export interface Head {
+  cwd?: string;
+  sessionId?: string;
+  subAgent?: boolean;
+}
+
+/**
+ * Reads a file's first lines in 64 KiB steps until `accept` returns a value for one of them, at most
+ * `maxBytes` — enough for the cwd and session id without reading a transcript of hundreds of MB.
+ */
+export async function scanHead<T>(file: string, accept: (line: string) => T | undefined, maxBytes = 256 * 1024): Promise<T | undefined> {
+  const handle = await fs.open(file, 'r');
+  try {
+    let pending = '';
+    let pos = 0;
+    while (pos < maxBytes) {
+      const buf = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes - pos));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      const lines = (pending + buf.toString('utf8', 0, bytesRead)).split('\n');
+      pending = lines.pop() ?? ''; // the last piece may be cut
+      for (const line of lines) {
+        const v = line.trim() ? accept(line) : undefined;
+        if (v !== undefined) return v;
+      }
+    }
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(line);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cwd and session of a Claude Code transcript, from its first line that has a cwd. */
+export async function claudeHead(file: string): Promise<Head> {
+  const head = await scanHead(file, (line): Head | undefined => {
+    if (!line.includes('"cwd"')) return undefined;
+    const o = parseObject(line);
+    if (!o || typeof o['cwd'] !== 'string') return undefined;
+    return {
+      cwd: o['cwd'],
+      ...(typeof o['sessionId'] === 'string' ? { sessionId: o['sessionId'] } : {}),
+      // A sub-agent's own transcript: every line is a sidechain, so it never holds the session's reading.
+      subAgent: o['isSidechain'] === true,
+    };
+  });
+  return head ?? {};
+}
+
+/** The cwd and session of a Codex rollout, from its `session_meta` first line. */
+export async function codexHead(file: string): Promise<Head> {
+  // session_meta is the first line, but it may carry the full base instructions: allow a few MB.
+  const head = await scanHead(
+    file,
+    (line): Head | undefined => {
+      const o = parseObject(line);
+      const payload = o?.['payload'] as Record<string, unknown> | undefined;
+      if (o?.['type'] !== 'session_meta' || !payload) return {};
+      return {
+        ...(typeof payload['cwd'] === 'string' ? { cwd: payload['cwd'] } : {}),
+        ...(typeof payload['id'] === 'string' ? { sessionId: payload['id'] } : {}),
+        // Sub-agent rollouts (review, compaction helpers…) carry an object source: not the session.
+        subAgent: typeof payload['source'] === 'object' && payload['source'] !== null,
+      };
+    },
+    4 * 1024 * 1024,
+  );
+  return head ?? {};
+}
