@@ -86,7 +86,8 @@ export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> 
       snapshot: insp.snapshot,
       workbenchDir: insp.workbenchDir,
       ownPaths: ownPathsOf(insp.git.facts.root, insp.workbenchDir, insp.outputDir),
-      previous: insp.previous?.packet ?? null,
+      // The last known good commit may come from this session's own active packet too.
+      previous: insp.active?.packet ?? insp.previous?.packet ?? null,
       clean: clean?.clean ?? null,
     }));
   return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git, clean, context, gitError: null };

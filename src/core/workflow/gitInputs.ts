@@ -13,7 +13,7 @@ export interface GitInputArgs {
   snapshot: WorkbenchSnapshot;
   workbenchDir: string;
   ownPaths: string[];
-  /** The previous packet for this branch + topic, if any. */
+  /** The newest packet for this branch + topic (its last known good commit is the fallback), if any. */
   previous: Packet | null;
   /** Whether the clean-state checks passed (null when they did not run). */
   clean: boolean | null;
