@@ -1,4 +1,4 @@
-import { claudeTranscriptReader } from './claude';
+import { claudeCompactAtPercent, claudeTranscriptReader, round1 } from './claude';
 import { codexRolloutReader } from './codex';
 import type { DiscoveryOptions, SessionCandidate } from './discovery';
 import { SessionDiscovery } from './discovery';
@@ -41,7 +41,7 @@ export class ContextMeter {
   /** Finds the sessions and brings every reading up to date. Never throws for missing or bad files. */
   async read(): Promise<MeterReading> {
     const found = await this.discovery.find();
-    const candidates = await Promise.all(found.map(async (c) => ({ ...c, result: await this.readOne(c) })));
+    const candidates = withKnownWindow(await Promise.all(found.map(async (c) => ({ ...c, result: await this.readOne(c) }))), this.options.windowOverride);
     // Readers of logs that are no longer candidates hold offsets and state for nothing.
     const live = new Set(found.map((c) => c.file));
     for (const file of [...this.readers.keys()]) if (!live.has(file)) this.readers.delete(file);
@@ -75,4 +75,24 @@ export class ContextMeter {
     const result = await reader.read();
     return result.known || !c.sessionId || result.sessionId ? result : { ...result, sessionId: c.sessionId };
   }
+}
+
+/**
+ * A Claude transcript does not say how large the window is (a 1M-context session looks like a 200k one
+ * until it passes 200k); the statusLine bridge does. When `context_usage.json` comes from the same
+ * Claude session, its window is used for the transcript's reading too, unless the user set one.
+ */
+function withKnownWindow(candidates: CandidateReading[], windowOverride: number | undefined): CandidateReading[] {
+  if (windowOverride) return candidates;
+  const bridge = candidates.find((c) => c.result.known && c.result.source === 'generic' && c.result.agent === 'claude');
+  if (!bridge?.result.known) return candidates;
+  const { sessionId, windowTokens } = bridge.result;
+  return candidates.map((c) => {
+    const r = c.result;
+    if (c.source !== 'claude' || !r.known || r.sessionId !== sessionId || r.windowTokens === windowTokens) return c;
+    return {
+      ...c,
+      result: { ...r, windowTokens, percent: round1((r.usedTokens / windowTokens) * 100), compactAtPercent: claudeCompactAtPercent(windowTokens) },
+    };
+  });
 }

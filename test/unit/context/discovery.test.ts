@@ -112,6 +112,21 @@ describe('ContextMeter', () => {
     assert.ok((cost?.bytesRead ?? Infinity) <= line.length + 512);
   });
 
+  it('takes the window of a 1M Claude session from the statusLine bridge of the same session', async () => {
+    const h = await homes();
+    await writeAt(transcript(h, h.folder, 's1'), claudeCall({ cwd: h.folder, sessionId: 's1', input: 150_000 }), minutesAgo(1));
+    const bridge = { source: 'claude', session_id: 's1', used_tokens: 149_000, context_window: 1_000_000, updated_at: minutesAgo(2).toISOString() };
+    await writeAt(path.join(h.folder, 'context_usage.json'), JSON.stringify(bridge), minutesAgo(2));
+    const m = await new ContextMeter({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).read();
+    assert.ok(m.current.known && m.current.source === 'claude');
+    assert.equal(m.current.windowTokens, 1_000_000);
+    assert.equal(m.current.percent, 15);
+    // Another session's bridge file does not change the window.
+    await writeAt(path.join(h.folder, 'context_usage.json'), JSON.stringify({ ...bridge, session_id: 'other' }), minutesAgo(3));
+    const m2 = await new ContextMeter({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).read();
+    assert.ok(m2.current.known && m2.current.windowTokens === 200_000 && m2.current.percent === 75);
+  });
+
   it('says why when no session is found, instead of 0 %', async () => {
     const h = await homes();
     const m = await new ContextMeter({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).read();
