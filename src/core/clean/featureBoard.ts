@@ -1,6 +1,6 @@
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CheckResult, CleanFinding } from './types';
-import { commandText } from './command';
+import { normalizeCommand } from '../artifacts/commands';
 
 /**
  * Feature board: at most one feature in progress, `active` agrees with the board, and no `done`
@@ -50,14 +50,14 @@ export function checkFeatureBoard(snapshot: WorkbenchSnapshot): CheckResult {
   const lastRunOf = snapshot.feedback?.lastRunOf ?? {};
   for (const f of board.features) {
     if (f.status !== 'done' || !f.done_when) continue;
-    const run = lastRunOf[commandText(f.done_when)];
+    const run = lastRunOf[normalizeCommand(f.done_when)];
     if (run && run.record.exit_code !== 0) {
       const how = run.record.exit_code == null ? 'did not finish' : `failed with exit ${run.record.exit_code}`;
       findings.push({
         check: 'feature-board',
-        detail: `${f.id} is done, but its done_when command \`${commandText(f.done_when)}\` last ${how} (feedback_record.jsonl line ${run.index + 1}).`,
+        detail: `${f.id} is done, but its done_when command \`${normalizeCommand(f.done_when)}\` last ${how} (feedback_record.jsonl line ${run.index + 1}).`,
         paths: [file],
-        fix: `Re-run \`${commandText(f.done_when)}\` until it passes, or set ${f.id} back to in_progress.`,
+        fix: `Re-run \`${normalizeCommand(f.done_when)}\` until it passes, or set ${f.id} back to in_progress.`,
       });
     }
   }

@@ -1,6 +1,7 @@
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CheckResult } from './types';
-import { commandText, testTargets } from './command';
+import { normalizeCommand } from '../artifacts/commands';
+import { testTargets } from './command';
 
 /** Texts where a session records what is still broken: open risks, blockers, verification findings. */
 function riskTexts(snapshot: WorkbenchSnapshot): string[] {
@@ -41,7 +42,7 @@ export function checkTests(snapshot: WorkbenchSnapshot): CheckResult {
       ],
     };
   }
-  const cmd = commandText(last.record.command);
+  const cmd = normalizeCommand(last.record.command);
   const where = `feedback_record.jsonl line ${last.index + 1}`;
   const exit = last.record.exit_code;
   if (exit === 0) {

@@ -1,7 +1,7 @@
 import type { FeedbackRecord } from '../../../src/core/artifacts/schemas';
 import type { IndexedRecord, WorkbenchSnapshot } from '../../../src/core/artifacts/snapshot';
 import { AgentStateSchema, FeatureListSchema, VerificationReportSchema } from '../../../src/core/artifacts/schemas';
-import { commandText } from '../../../src/core/clean/command';
+import { isTestCommand, normalizeCommand } from '../../../src/core/artifacts/commands';
 import type { GitFacts } from '../../../src/core/gitPort';
 
 /** A snapshot with nothing in it; tests add only what they are about. */
@@ -25,8 +25,8 @@ export function snapshotWith(parts: {
   if (parts.feedback) {
     const indexed: IndexedRecord[] = parts.feedback.map((record, index) => ({ index, record }));
     const lastRunOf: Record<string, IndexedRecord> = {};
-    for (const r of indexed) lastRunOf[commandText(r.record.command)] = r;
-    const tests = indexed.filter((r) => /\b(pytest|npm test|jest|go test|cargo test)\b/.test(commandText(r.record.command)));
+    for (const r of indexed) lastRunOf[normalizeCommand(r.record.command)] = r;
+    const tests = indexed.filter((r) => isTestCommand(r.record.command));
     s.feedback = { kept: indexed, total: indexed.length, omitted: 0, lastTestRun: tests.at(-1) ?? null, lastRunOf };
   }
   return s;
