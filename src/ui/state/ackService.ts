@@ -1,4 +1,5 @@
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { readAcks, writeAck } from '../../core/acks';
 import type { Ack } from '../../core/acks';
 import { UserFacingError } from '../commands/boundary';
@@ -44,12 +45,20 @@ export class SidecarAckService implements AckService {
     return written.value.acks.find((a) => a.risk_id === ack.risk_id) ?? ack;
   }
 
+  /**
+   * The packet's acknowledgements plus those recorded in the output dir before any packet existed
+   * (the packet dir's parent), as the Open Risks view shows them; the packet's own record wins.
+   */
   async read(packetDir: string): Promise<Ack[]> {
-    const r = await readAcks(packetDir);
-    if (!r.ok) {
-      this.log.warn('acks', `${r.error.file}: ${r.error.message}`);
-      return [];
+    const merged = new Map<string, Ack>();
+    for (const dir of [packetDir, path.dirname(packetDir)]) {
+      const r = await readAcks(dir);
+      if (!r.ok) {
+        this.log.warn('acks', `${r.error.file}: ${r.error.message}`);
+        continue;
+      }
+      for (const a of r.value.acks) if (!merged.has(a.risk_id)) merged.set(a.risk_id, a);
     }
-    return r.value.acks;
+    return [...merged.values()];
   }
 }
