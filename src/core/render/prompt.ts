@@ -29,7 +29,7 @@ export function renderRestartPrompt(p: Packet, extra: PromptExtra = {}): string 
   const stale = extra.freshness?.stale === true;
   const lines: string[] = [];
   if (stale) {
-    const why = extra.freshness?.reasons.length ? extra.freshness.reasons.join('; ') : 'the workspace moved on since it was written';
+    const why = extra.freshness?.reasons.length ? extra.freshness.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') : 'the workspace moved on since it was written';
     lines.push(`WARNING: this handoff packet is **stale** — ${clip(why, 400)}. Treat it as history, not as the current state.`, '');
   }
   lines.push(`You are continuing work handed off from a previous session (${p.session_id}, topic ${p.topic}).`);
