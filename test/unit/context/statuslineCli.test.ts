@@ -60,11 +60,14 @@ describe('handoff statusline / status (bundled CLI)', function () {
   it('adds the clean state and the packet from the workbench when ok', async () => {
     const dir = await makeTempDir('ctx-cli-repo-');
     await fs.writeFile(path.join(dir, 'feedback_record.jsonl'), '{"command":"npm test","exit_code":0,"started_at":"2026-11-20T09:00:00Z"}\n');
+    await fs.writeFile(path.join(dir, 'agent_state.json'), JSON.stringify({ schema_version: 1, active_task_id: null, touched_files: [], assumptions: [], blockers: [], next_action: 'Ship it' }));
     const git = (...a: string[]) => assert.equal(spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...a], { cwd: dir }).status, 0);
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-qm', 'init');
     assert.equal(cli(['statusline'], input(dir)).out, 'ctx 49% · clean · no handoff\n');
+    assert.equal(cli(['generate', '--dir', dir], '').code, 0);
+    assert.equal(cli(['statusline'], input(dir)).out, 'ctx 49% · clean · handoff fresh\n');
     const notGit = await makeTempDir('ctx-cli-');
     assert.equal(cli(['statusline'], input(notGit)).out, 'ctx 49% · no git · no handoff\n');
   });
