@@ -63,19 +63,29 @@ export function createUi(page, ctx) {
      * Opens the palette and types `label`; returns the row whose label matches exactly (the palette stays
      * open: press Escape or click the row).
      * @param {string} label
+     * @param {number} [timeout]
      * @returns {Promise<Locator>}
      */
-    async paletteRow(label) {
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
+    async paletteRow(label, timeout = 20000) {
       const input = page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible' });
-      await input.fill(`>${label}`);
       const row = page.locator('.quick-input-list .monaco-list-row', {
         has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(label)}$`) }),
       }).first();
-      await row.waitFor({ state: 'visible' });
-      return row;
+      // The palette reads the command list when it opens; right after start-up an extension's
+      // commands can be missing from it, so reopen it until the row shows.
+      const t0 = Date.now();
+      for (;;) {
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`>${label}`);
+        try {
+          await row.waitFor({ state: 'visible', timeout: 4000 });
+          return row;
+        } catch (e) {
+          if (Date.now() - t0 > timeout) throw new Error(`"${label}" is not in the command palette`, { cause: e });
+        }
+      }
     },
 
     /**

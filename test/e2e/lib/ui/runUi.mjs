@@ -41,6 +41,11 @@ export async function runUi(opts = {}) {
     for (const [i, file] of files.entries()) {
       const label = path.basename(file, '.ui.mjs');
       console.log(`\n  ${label}`);
+      // Failure screenshots of an earlier run of this file would be mistaken for this run's.
+      const shots = path.join(resultsDir, 'ui');
+      if (fs.existsSync(shots)) {
+        for (const f of fs.readdirSync(shots)) if (f.startsWith(`${label}--`)) fs.rmSync(path.join(shots, f));
+      }
       let steps;
       try {
         ({ steps } = await import(pathToFileURL(file).href));
