@@ -14,6 +14,9 @@ const EMPTY_TREE: Record<string, string> = {
 
 /** Files larger than this, or with NUL bytes, are not read for added lines. */
 const MAX_UNTRACKED_BYTES = 1024 * 1024;
+/** An unignored dependency folder must not turn a check into a full read of it. */
+const MAX_UNTRACKED_FILES = 2000;
+const MAX_UNTRACKED_TOTAL = 32 * 1024 * 1024;
 
 const OPERATION_MARKERS: [string, GitOperation][] = [
   ['MERGE_HEAD', 'merge'],
@@ -124,10 +127,13 @@ export function createGitClient(cwd: string): GitClient {
 
   const untrackedLines = async (root: string, files: string[]): Promise<AddedLine[]> => {
     const lines: AddedLine[] = [];
-    for (const file of files) {
+    let total = 0;
+    for (const file of files.slice(0, MAX_UNTRACKED_FILES)) {
       const abs = path.join(root, file);
       const stat = await fs.stat(abs).catch(() => null);
       if (!stat?.isFile() || stat.size > MAX_UNTRACKED_BYTES) continue;
+      total += stat.size;
+      if (total > MAX_UNTRACKED_TOTAL) break;
       const buf = await fs.readFile(abs).catch(() => null);
       if (!buf || buf.includes(0)) continue;
       const texts = buf.toString('utf8').split(/\r?\n/);

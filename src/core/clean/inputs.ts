@@ -23,6 +23,14 @@ export function isOwnPath(p: string, ownPaths: readonly string[]): boolean {
   return ownPaths.some((own) => own !== '' && own !== '.' && isUnder(p, own));
 }
 
+/** Findings carry at most this many paths: enough to act on, small enough for a packet. */
+export const MAX_FINDING_PATHS = 100;
+
+/** The paths a finding carries (capped; the detail says how many there are in all). */
+export function findingPaths(paths: readonly string[]): string[] {
+  return paths.slice(0, MAX_FINDING_PATHS);
+}
+
 /** Lists at most `max` paths for a one-line detail, saying how many more there are. */
 export function listPaths(paths: readonly string[], max = 5): string {
   const shown = paths.slice(0, max).join(', ');

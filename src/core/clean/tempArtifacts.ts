@@ -1,7 +1,7 @@
 import type { CheckResult, CleanFinding } from './types';
 import { compilePatterns, findCommentedOutBlocks, findDebugPrints, type DebugHit } from './codeSmells';
 import { globMatcher } from './glob';
-import { isOwnPath, listPaths, type CleanInputs } from './inputs';
+import { findingPaths, isOwnPath, listPaths, type CleanInputs } from './inputs';
 
 function located(hits: readonly DebugHit[]): string {
   return listPaths(hits.map((h) => `${h.path}:${h.line}`));
@@ -21,7 +21,7 @@ export function checkTempArtifacts(
     findings.push({
       check: 'temp-artifacts',
       detail: `${temp.length} temporary file${temp.length === 1 ? '' : 's'}: ${listPaths(temp)}.`,
-      paths: temp,
+      paths: findingPaths(temp),
       fix: 'Delete them (or add them to .gitignore if they are meant to stay local).',
     });
   }
@@ -32,7 +32,7 @@ export function checkTempArtifacts(
     findings.push({
       check: 'temp-artifacts',
       detail: `${prints.length} debug print${prints.length === 1 ? '' : 's'} added this session: ${located(prints)} (\`${(prints[0] as DebugHit).text.slice(0, 60)}\`).`,
-      paths: [...new Set(prints.map((h) => h.path))],
+      paths: findingPaths([...new Set(prints.map((h) => h.path))]),
       fix: 'Remove the debug prints (or turn them into real logging) and commit.',
     });
   }
@@ -41,7 +41,7 @@ export function checkTempArtifacts(
     findings.push({
       check: 'temp-artifacts',
       detail: `${blocks.length} commented-out code block${blocks.length === 1 ? '' : 's'} added this session: ${located(blocks)}.`,
-      paths: [...new Set(blocks.map((h) => h.path))],
+      paths: findingPaths([...new Set(blocks.map((h) => h.path))]),
       fix: 'Delete the commented-out code; git keeps the history.',
     });
   }

@@ -1,5 +1,5 @@
 import type { CheckResult, CleanFinding } from './types';
-import { isOwnPath, listPaths, type CleanInputs } from './inputs';
+import { findingPaths, isOwnPath, listPaths, type CleanInputs } from './inputs';
 
 const OPERATION_FIX: Record<string, string> = {
   merge: 'Finish the merge (`git commit`) or abort it (`git merge --abort`).',
@@ -30,7 +30,7 @@ export function checkWorkingTree(input: Pick<CleanInputs, 'facts' | 'ownPaths'>)
     findings.push({
       check: 'working-tree',
       detail: `${uncommitted.length} uncommitted change${uncommitted.length === 1 ? '' : 's'}: ${listPaths(uncommitted)}.`,
-      paths: uncommitted,
+      paths: findingPaths(uncommitted),
       fix: 'Commit the changes, or stash them with a message: `git stash push -m "<why>"`.',
     });
   }
@@ -38,7 +38,7 @@ export function checkWorkingTree(input: Pick<CleanInputs, 'facts' | 'ownPaths'>)
     findings.push({
       check: 'working-tree',
       detail: `${untracked.length} untracked file${untracked.length === 1 ? '' : 's'}: ${listPaths(untracked)}.`,
-      paths: untracked,
+      paths: findingPaths(untracked),
       fix: 'Commit them, delete them, or add them to .gitignore.',
     });
   }

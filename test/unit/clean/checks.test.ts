@@ -49,6 +49,13 @@ describe('clean-state checks (pure)', () => {
     });
   });
 
+  it('caps the paths a finding carries but counts them all', () => {
+    const status = Array.from({ length: 150 }, (_, i) => ({ path: `gen/f${i}.js`, kind: 'untracked' as const, staged: false }));
+    const r = checkWorkingTree({ facts: cleanFacts({ status }), ownPaths: own });
+    assert.equal(r.findings[0]?.paths?.length, 100);
+    assert.match(r.findings[0]?.detail ?? '', /^150 untracked files: .* and 145 more\.$/);
+  });
+
   describe('temp artifacts', () => {
     it('flags temp files and debug prints and commented-out blocks in added lines only', () => {
       const r = checkTempArtifacts(inputs({
