@@ -101,4 +101,17 @@ export const steps = [
       assert.deepEqual(dialogs, [], 'no alert ran');
     },
   },
+  {
+    name: 'the panel survives a window reload (serializer) and still shows the packet',
+    fn: async (ui) => {
+      await ui.page.evaluate(() => { window.__beforeReload = true; });
+      await ui.runCommand('Developer: Reload Window');
+      await ui.waitFor(() => ui.page.evaluate(() => window.__beforeReload !== true).catch(() => false), 30000, 'the window to reload');
+      await ui.workbenchReady();
+      const next = ui.webview().locator('[data-testid="next-action"]');
+      await next.waitFor({ state: 'visible', timeout: 60000 });
+      assert.match(await next.innerText(), NEXT_ACTION);
+      assert.match(await ui.webview().locator('[data-testid="summary"]').innerText(), /Refunds <img/);
+    },
+  },
 ];
