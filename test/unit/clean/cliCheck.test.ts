@@ -53,4 +53,15 @@ describe('handoff check (real process, real git)', () => {
     assert.equal(noGit.stderr.trim().split('\n').length, 1);
     assert.match(noGit.stderr, /^handoff check: Git is not installed or not on PATH/);
   });
+
+  it('generate outside a repository still writes the packet and says why it has no git facts', async () => {
+    const r = make();
+    await fs.rm(path.join(r.dir, '.git'), { recursive: true, force: true });
+    const res = handoff(['generate', '--dir', r.dir, '--json']);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stderr, /^git: .* is not inside a git repository.*The packet has no git facts and the clean state was not checked\.$/m);
+    const packet = JSON.parse(await fs.readFile(JSON.parse(res.stdout).json, 'utf8')) as { head_commit: unknown; clean_state: unknown };
+    assert.equal(packet.head_commit, null);
+    assert.equal(packet.clean_state, null);
+  });
 });
