@@ -19,7 +19,7 @@ export type GitOperation = 'merge' | 'rebase' | 'cherry-pick' | 'revert' | 'bise
 export interface GitFacts {
   /** Absolute repository root. */
   root: string;
-  /** Current branch, or null when HEAD is detached or the repository has no commit. */
+  /** Current branch (for a repository without commits, the branch its first commit will be on), or null when HEAD is detached. */
   branch: string | null;
   head: string | null;
   detached: boolean;
