@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CleanFinding } from '../../core/clean/types';
+import { findingsDetail } from './findingsDetail';
 
 export type DirtyChoice = 'generateAnyway' | 'showCleanState' | undefined;
 
@@ -8,17 +9,6 @@ export type ConfirmDirty = (folderName: string, findings: readonly CleanFinding[
 
 export const GENERATE_ANYWAY = 'Generate Anyway';
 export const SHOW_CLEAN_STATE = 'Show Clean State';
-
-/** The modal's detail text: one line per finding with its first paths, capped so the dialog stays readable. */
-export function findingsDetail(findings: readonly CleanFinding[], max = 8): string {
-  const lines = findings.slice(0, max).map((f) => {
-    const paths = f.paths?.length ? ` (${f.paths.slice(0, 3).join(', ')}${f.paths.length > 3 ? ', …' : ''})` : '';
-    return `• ${f.check}: ${f.detail}${paths}`;
-  });
-  if (findings.length > max) lines.push(`… and ${findings.length - max} more`);
-  lines.push('', 'Generate Anyway records every finding as a block risk in the packet.');
-  return lines.join('\n');
-}
 
 /** The real modal: the findings, with Generate Anyway and Show Clean State (Cancel is implicit). */
 export const confirmDirtyModal: ConfirmDirty = async (folderName, findings) => {
