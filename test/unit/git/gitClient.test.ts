@@ -131,6 +131,7 @@ describe('createGitClient on real repositories', () => {
     const git = createGitClient(r.dir);
     const facts = await git.facts();
     assert.equal(facts.head, null);
+    assert.equal(facts.branch, 'main', 'the unborn branch is named');
     assert.equal(facts.detached, false);
     assert.equal(facts.status[0]?.kind, 'untracked');
     assert.equal(await git.sessionBase(), null);
