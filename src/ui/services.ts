@@ -22,7 +22,7 @@ export interface StateService {
 export interface AckService {
   /** Acknowledges a risk of the folder's state as the current user; refreshes the state. */
   acknowledge(state: WorkbenchUiState, risk: UiRisk, note?: string): Promise<Ack>;
-  /** The acknowledgements of a packet folder (empty when none or unreadable). */
+  /** The acknowledgements of a packet folder, plus those made before any packet (empty when none or unreadable). */
   read(packetDir: string): Promise<Ack[]>;
 }
 

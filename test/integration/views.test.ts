@@ -89,7 +89,10 @@ describe('sidebar views (in the extension host)', () => {
       await fs.mkdir(dirs[1]!, { recursive: true });
       await fs.writeFile(path.join(dirs[0]!, 'handoff.json'), JSON.stringify(buildTestPacket({ ...base, packet_id: 'test-view-old', status: 'superseded', superseded_by: 'test-view-new', head_commit: head })));
       await fs.writeFile(path.join(dirs[1]!, 'handoff.json'), JSON.stringify(buildTestPacket({ ...base, packet_id: 'test-view-new', generated_at: '2026-02-01T00:00:00.000Z', head_commit: 'f'.repeat(40) })));
-      await stateWhere(api, (x) => x.packets.filter((p) => p.id.startsWith('test-view-')).length === 2, 'both test packets listed');
+      await stateWhere(api, (x) => x.packets.filter((p) => p.id.startsWith('test-view-')).length === 2, 'both test packets listed').catch((err: Error) => {
+        const now = api.services.state.get(s.folder);
+        throw new Error(`${err.message}; listed: ${now?.packets.map((p) => p.id).join(', ')}; diagnostics: ${now?.diagnostics.map((d) => `${d.file}: ${d.message}`).join('; ')}`);
+      });
       const provider = api.views.handoffs;
       const key = provider.getChildren().find((n) => n.kind === 'key' && n.label.includes('T-view'));
       assert.ok(key);

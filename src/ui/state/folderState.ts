@@ -23,6 +23,8 @@ export class FolderState extends Disposable {
   private context: Awaited<ReturnType<ContextPort['read']>> = { result: { known: false, reason: 'Not read yet.' }, candidates: [] };
   private readonly watchers: vscode.Disposable[] = [];
   private transcriptWatcher: { file: string; watcher: vscode.Disposable } | undefined;
+  private watchedGitRoot = '';
+  private loggedDiagnostics = '';
   private readonly full = this._register(new Debouncer(400, () => this.runFull()));
   private readonly contextOnly = this._register(new Debouncer(150, () => this.runContext()));
 
@@ -66,7 +68,6 @@ export class FolderState extends Disposable {
   private async runFull(): Promise<void> {
     try {
       this.context = await this.meter.read();
-      this.followTranscript();
       const state = await this.ports.load({
         folder: this.folder,
         settings: this.settings,
@@ -74,7 +75,15 @@ export class FolderState extends Disposable {
         context: this.context,
       });
       if (this.isDisposed) return;
+      this.logDiagnostics(state);
       this.current = state;
+      // The repository may live above the folder: watch its .git once it is known.
+      const root = state.git?.ok ? state.git.facts.root : this.folder.uri.fsPath;
+      if (root !== this.watchedGitRoot) {
+        this.disposeWatchers();
+        this.watch();
+      }
+      this.followTranscript();
       this.publish(state);
     } catch (err) {
       this.log.error('state', `${this.folder.name}: refresh failed`, err);
@@ -118,11 +127,21 @@ export class FolderState extends Disposable {
     add(new vscode.RelativePattern(workbench, ARTIFACT_GLOB), 'artifact');
     add(new vscode.RelativePattern(output, '**/*'), 'output');
     // HEAD moves on checkout, the index on add/commit; refs on commit. Git may live above the folder.
-    const gitDir = vscode.Uri.file(path.join(this.current?.git?.ok ? this.current.git.facts.root : this.folder.uri.fsPath, '.git'));
+    this.watchedGitRoot = this.current?.git?.ok ? this.current.git.facts.root : this.folder.uri.fsPath;
+    const gitDir = vscode.Uri.file(path.join(this.watchedGitRoot, '.git'));
     add(new vscode.RelativePattern(gitDir, '{HEAD,index,refs/heads/**}'), 'git');
     // Working-tree edits change the clean state (untracked files, temp artifacts); VS Code already
     // watches the folder, so this costs no extra OS watches. The debounce absorbs bursts.
     add(new vscode.RelativePattern(this.folder, '**/*'), 'file');
+  }
+
+  /** Input problems (bad JSON lines, invalid fields) go to the log once, with file and line. */
+  private logDiagnostics(state: WorkbenchUiState): void {
+    const text = state.diagnostics.map((d) => `${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`).join('\n');
+    if (text === this.loggedDiagnostics) return;
+    this.loggedDiagnostics = text;
+    for (const line of text ? text.split('\n') : []) this.log.warn('workbench', line);
+    if (state.phase !== 'ready' && state.phaseMessage) this.log.info('state', `${this.folder.name}: ${state.phaseMessage}`);
   }
 
   /** Watches the transcript the reading came from, so appends move the meter without polling. */
