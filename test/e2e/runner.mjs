@@ -3,7 +3,7 @@
 //        node test/e2e/runner.mjs ui [--no-build] [test/e2e/ui/<file>.ui.mjs …]
 // Exit code 0 only when every test passed; code-server and chromium are always stopped.
 import { spawnSync } from 'node:child_process';
-import { runCleanups } from './lib/cleanup.mjs';
+import { runCleanups, shuttingDownNow } from './lib/cleanup.mjs';
 import { runInHost } from './lib/inhost.mjs';
 import { repoRoot } from './lib/paths.mjs';
 import { runUi } from './lib/ui/runUi.mjs';
@@ -30,10 +30,13 @@ try {
   if (!flags.has('--no-build')) build();
   result = tier === 'inhost' ? await runInHost({ grep }) : await runUi({ files });
 } catch (e) {
+  // Ctrl-C closes the browser under the running tier: the signal handler reports and exits (130).
+  if (shuttingDownNow()) await new Promise(() => {});
   console.error(`\n${tier}: ${e instanceof Error ? e.message : e}`);
   console.log(`${tier}: 0 passed, 1 failed (the harness could not run the tier)`);
   result = { passed: 0, failed: 1 };
 } finally {
   await runCleanups();
 }
+if (shuttingDownNow()) await new Promise(() => {});
 process.exit(result.failed > 0 || result.passed === 0 ? 1 : 0);

@@ -4,6 +4,7 @@
 //    or chromium of the run is left.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { runCleanups } from './lib/cleanup.mjs';
 import { runInHost } from './lib/inhost.mjs';
@@ -50,6 +51,7 @@ await check('an extension whose activate() throws fails the in-host tier', async
   const runDir = lines.map((l) => /run folder (\S+)\)/.exec(l)?.[1]).find(Boolean);
   assert.ok(runDir, 'the run printed its folder');
   assert.deepEqual(processesWith(path.basename(runDir)), [], 'no process of the run is left');
+  assert.equal(fs.existsSync(runDir), false, 'the run folder is removed');
 });
 
 await check('Ctrl-C during the in-host tier stops code-server, the extension host and chromium', async () => {
@@ -77,6 +79,7 @@ await check('Ctrl-C during the in-host tier stops code-server, the extension hos
   const code = await new Promise((r) => child.on('exit', (c, s) => r(c ?? s)));
   assert.equal(code, 130, 'the runner exits with 130 on SIGINT');
   assert.deepEqual(processesWith(tag), [], 'no process of the interrupted run is left');
+  assert.equal(fs.existsSync(runDir), false, 'the run folder is removed');
 });
 
 await runCleanups();

@@ -21,6 +21,8 @@ export async function launchBrowser(tag) {
   const browser = await chromium.launch({
     executablePath: exe,
     headless: true,
+    // The run's own signal handling closes the browser after code-server; Playwright's would exit first.
+    handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', ...(tag ? [`--handoff-run=${tag}`] : [])],
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: `${home}/.config`, XDG_CACHE_HOME: `${home}/.cache` },

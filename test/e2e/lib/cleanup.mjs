@@ -6,11 +6,18 @@
 const cleaners = new Set();
 /** @type {Set<number>} process-group ids to SIGKILL on exit */
 const groups = new Set();
+/** @type {Set<() => void>} synchronous last-resort cleaners (e.g. removing a run folder) */
+const exitCleaners = new Set();
 let installed = false;
 let shuttingDown = false;
 
 function killGroupSync(pgid) {
   try { process.kill(-pgid, 'SIGKILL'); } catch { /* already gone */ }
+}
+
+/** True once a signal or an uncaught error started the shutdown (its handler sets the exit code). */
+export function shuttingDownNow() {
+  return shuttingDown;
 }
 
 /** Runs every registered cleaner once, newest first; errors are reported, never thrown. */
@@ -45,7 +52,10 @@ function install() {
   };
   process.on('uncaughtException', onError);
   process.on('unhandledRejection', onError);
-  process.on('exit', () => { for (const g of groups) killGroupSync(g); });
+  process.on('exit', () => {
+    for (const g of groups) killGroupSync(g);
+    for (const fn of exitCleaners) { try { fn(); } catch { /* exiting anyway */ } }
+  });
 }
 
 /**
@@ -56,6 +66,17 @@ export function onCleanup(fn) {
   install();
   cleaners.add(fn);
   return () => cleaners.delete(fn);
+}
+
+/**
+ * Registers a synchronous cleaner that runs when the process exits however it exits (after the tracked
+ * process groups are killed); returns a function that unregisters it.
+ * @param {() => void} fn
+ */
+export function onExitSync(fn) {
+  install();
+  exitCleaners.add(fn);
+  return () => exitCleaners.delete(fn);
 }
 
 /**

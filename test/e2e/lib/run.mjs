@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser } from './browser.mjs';
-import { onCleanup } from './cleanup.mjs';
+import { onCleanup, onExitSync } from './cleanup.mjs';
 import { startCodeServer } from './codeServer.mjs';
 import { fixturesDir, resultsDir } from './paths.mjs';
 import { createAgentHome, createTestWorkspace } from './workspace.mjs';
@@ -30,6 +30,8 @@ export async function openRun({ name, env = {}, browser: withBrowser = true }) {
     else fs.rmSync(runDir, { recursive: true, force: true });
   };
   const unregisterRm = onCleanup(removeRunDir);
+  // Also when something exits the process before the async cleanup reaches the folder.
+  const unregisterRmSync = onExitSync(() => { if (!process.env.HANDOFF_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true }); });
   const agentHome = createAgentHome(runDir);
   let count = 0;
   /** A fresh workspace (git repo + fixture workbench + transcript for it in the agent home). */
@@ -66,6 +68,7 @@ export async function openRun({ name, env = {}, browser: withBrowser = true }) {
     await browser?.close().catch(() => {});
     await cs.stop();
     unregisterRm();
+    unregisterRmSync();
     removeRunDir();
   };
   return { runDir, agentHome, workspace, newWorkspace, testEnv, cs, browser, consoleLog, keepLogs, close };
