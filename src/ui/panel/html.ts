@@ -19,14 +19,13 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-/** The CSP the panel runs under: nothing but our nonce'd script, our styles and the codicon font. */
+/** The CSP the panel runs under: nothing but our nonce'd script, our styles and the codicon font (no images at all). */
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     `style-src ${cspSource}`,
     `font-src ${cspSource}`,
-    `img-src ${cspSource}`,
   ].join('; ');
 }
 

@@ -99,6 +99,8 @@ export const steps = [
       assert.equal(await body.evaluate((b) => b.querySelectorAll('img').length), 0, 'no element was created from the text');
       assert.equal(await summary.evaluate((el) => el.children.length), 0, 'the summary is a single text node');
       assert.deepEqual(dialogs, [], 'no alert ran');
+      const csp = await ui.webview().locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+      assert.match(csp ?? '', /^default-src 'none'; script-src 'nonce-[A-Za-z0-9+/=]{16,}'; style-src [^;]+; font-src [^;]+$/);
     },
   },
   {
