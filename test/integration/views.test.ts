@@ -9,7 +9,7 @@ import type { RiskNode } from '../../src/ui/views/risksView';
 import type { CleanNode } from '../../src/ui/views/cleanStateView';
 import { buildTestPacket } from '../unit/helpers/packetBuilder';
 import { extensionApi, stateWhere } from './helpers/extensionApi';
-import { inHostEnv } from './helpers/testEnv';
+import { inHostEnv, waitFor } from './helpers/testEnv';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
@@ -58,6 +58,12 @@ describe('sidebar views (in the extension host)', () => {
     const item = provider.getTreeItem(target);
     assert.match(String(item.contextValue), /\bunacknowledged\b/);
     assert.equal(item.command?.command, 'sessionHandoff.openLocation');
+    // Clicking the row opens the source artifact at the line that mentions the risk.
+    await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
+    const editor = await waitFor(() => vscode.window.activeTextEditor, 5000, 'an editor');
+    assert.equal(editor.document.uri.fsPath, path.join(inHostEnv().workspace, 'verification_report.json'));
+    assert.match(editor.document.lineAt(editor.selection.active.line).text, /exit 1 on pytest/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     const badgeBefore = provider.badge();
     assert.ok(badgeBefore >= 1);
 
