@@ -6,6 +6,7 @@ import type { StateService } from '../services';
 import { FolderState } from './folderState';
 import type { StatePorts } from './ports';
 import type { WorkbenchUiState } from './types';
+import { pickActiveFolder } from './activeFolder';
 
 /**
  * One refresh pipeline per workspace folder, and the notion of the active folder (the one of the
@@ -74,8 +75,7 @@ export class WorkbenchStateService extends Disposable implements StateService {
   private updateActive(): void {
     const uri = vscode.window.activeTextEditor?.document.uri;
     const fromEditor = uri ? vscode.workspace.getWorkspaceFolder(uri) : undefined;
-    // Keep the last folder while an editor outside any folder (or none) is active.
-    const next = fromEditor ?? (this.active && this.folders.has(this.active.uri.toString()) ? this.active : vscode.workspace.workspaceFolders?.[0]);
+    const next = pickActiveFolder(fromEditor, this.active, vscode.workspace.workspaceFolders ?? []);
     if (next?.uri.toString() === this.active?.uri.toString()) return;
     this.active = next;
     this.activeChanged.fire(next);
