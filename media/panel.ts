@@ -55,6 +55,9 @@ const toolbar = h(
   button('open-md', 'markdown', 'Open handoff.md', { type: 'openMarkdown' }),
   button('regenerate', 'refresh', 'Regenerate', { type: 'regenerate' }),
 );
+/** A visible one-line notice for a request that failed (e.g. a changed file that no longer exists). */
+const notice = h('span', { class: 'notice', attrs: { id: 'notice', role: 'status', 'aria-live': 'polite' } });
+toolbar.append(notice);
 const content = h('main', { attrs: { id: 'content' } });
 
 function renderPacket(model: PanelModel): void {
@@ -121,7 +124,9 @@ function onMessage(msg: HostMessage): void {
       flashCopied(msg.what === 'prompt' ? 'copy-prompt' : 'copy-json');
       break;
     case 'failed':
-      live.textContent = msg.message;
+      notice.textContent = msg.message;
+      clearTimeout(timers.get('notice'));
+      timers.set('notice', setTimeout(() => (notice.textContent = ''), 6000));
       break;
   }
 }

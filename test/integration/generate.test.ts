@@ -78,4 +78,30 @@ describe('Generate Handoff (in the extension host)', () => {
       restore.dispose();
     }
   });
+
+  it('refuses a workbench with no next action to hand over and writes nothing', async () => {
+    const ws = inHostEnv().workspace;
+    const files = ['agent_state.json', 'feedback_record.jsonl', 'verification_report.json'].map((f) => path.join(ws, f));
+    const saved = await Promise.all(files.map((f) => fs.readFile(f, 'utf8')));
+    await removeOutputs();
+    try {
+      const state = JSON.parse(saved[0] ?? '{}') as Record<string, unknown>;
+      delete state.next_action;
+      await fs.writeFile(files[0] ?? '', JSON.stringify(state));
+      await fs.writeFile(files[1] ?? '', '');
+      await fs.rm(files[2] ?? '');
+      const api = await packetCommands();
+      const restore = api.overrideConfirmDirty(async () => 'generateAnyway');
+      try {
+        const r = await vscode.commands.executeCommand<{ kind: string; reason?: string }>('sessionHandoff.generateHandoff');
+        assert.equal(r?.kind, 'refused');
+        assert.match(r?.reason ?? '', /next_action.*agent_state\.json/);
+      } finally {
+        restore.dispose();
+      }
+      assert.equal(existsSync(outputDir()) && (await fs.readdir(outputDir())).some((d) => existsSync(path.join(outputDir(), d, 'handoff.json'))), false);
+    } finally {
+      await Promise.all(files.map((f, i) => fs.writeFile(f, saved[i] ?? '')));
+    }
+  });
 });

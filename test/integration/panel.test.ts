@@ -62,6 +62,17 @@ describe('handoff panel (in the extension host)', () => {
     assert.ok(failed?.type === 'failed' && /outside the workspace/.test(failed.message), JSON.stringify(answers.list));
   });
 
+  it('opens a changed file of the packet in an editor, and says so when one is gone', async () => {
+    const view = (await packetCommands()).panels.panel;
+    assert.ok(view);
+    await view.receive({ type: 'openFile', path: 'panel-notes.tmp' });
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === scratch(), 10000, 'panel-notes.tmp in an editor');
+    const answers = recordPosts(view);
+    await view.receive({ type: 'openFile', path: 'payments/refund.py' });
+    answers.dispose();
+    assert.ok(answers.list.some((m) => m.type === 'failed' && /no longer exists/.test(m.message)), JSON.stringify(answers.list));
+  });
+
   it('copies the restart prompt into the clipboard and tells the page', async () => {
     await vscode.env.clipboard.writeText('');
     const view = (await packetCommands()).panels.panel;

@@ -16,7 +16,7 @@ export interface GenerateDeps {
 }
 
 /** What the command resolves with, for callers that chain on it (tests, the panel). */
-export type GenerateResult = { kind: GenerateOutcome['kind'] | 'cancelled'; packetId?: string };
+export type GenerateResult = { kind: GenerateOutcome['kind'] | 'cancelled'; packetId?: string; reason?: string };
 
 /**
  * `sessionHandoff.generateHandoff` (and `regenerate`): checks the workbench first; when dirty, asks
@@ -74,16 +74,17 @@ export function generateHandoffCommand(services: Services, deps: GenerateDeps): 
 /** A refusal is one sentence; when the next action is missing, the action opens agent_state.json. */
 function refused(services: Services, workbenchDir: string, reason: string): GenerateResult {
   services.log.warn('generate', `refused: ${reason}`);
-  const sentence = `No handoff written: ${reason.replace(/\.$/, '')}.`;
   if (/next.?action|agent_state/i.test(reason)) {
+    // The full reason (what could not be derived) is in the log; the user needs the one step to take.
+    const sentence = 'No handoff written: record one concrete next step as "next_action" in agent_state.json.';
     const file = vscode.Uri.file(path.join(workbenchDir, 'agent_state.json'));
     void vscode.window.showWarningMessage(sentence, 'Open agent_state.json').then((pick) => {
       if (pick) void vscode.window.showTextDocument(file);
     });
   } else {
-    void vscode.window.showWarningMessage(sentence, 'Show Clean State').then((pick) => {
+    void vscode.window.showWarningMessage(`No handoff written: ${reason.replace(/\.$/, '')}.`, 'Show Clean State').then((pick) => {
       if (pick) void vscode.commands.executeCommand('sessionHandoff.cleanState.focus');
     });
   }
-  return { kind: 'refused' };
+  return { kind: 'refused', reason };
 }
