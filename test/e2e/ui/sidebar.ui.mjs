@@ -150,4 +150,18 @@ export const steps = [
       await ui.waitFor(acknowledged, 30000, 'the acknowledgement after a reload');
     },
   },
+  {
+    name: 'Handoffs shows a packet written by the CLI as active, then marks it stale when HEAD moves',
+    fn: async (ui) => {
+      execFileSync(process.execPath, [path.join(ui.extensionPath, 'dist', 'cli.js'), 'generate', '--dir', ui.workspace, '--allow-dirty'], { encoding: 'utf8' });
+      await showContainer(ui);
+      await ui.waitFor(async () => (await ui.treeRows('Handoffs')).some((r) => /feat\/upi-refund · T-004/.test(r)), 20000, 'the branch + topic group');
+      await ui.waitFor(async () => (await ui.treeRows('Handoffs')).some((r) => /active/.test(r) && !/stale/.test(r)), 20000, 'an active, fresh packet');
+      fs.writeFileSync(path.join(ui.workspace, 'CHANGELOG.md'), '# changes\n');
+      git(ui.workspace, 'add', 'CHANGELOG.md');
+      git(ui.workspace, 'commit', '-q', '-m', 'Note the change');
+      await ui.waitFor(async () => (await ui.treeRows('Handoffs')).some((r) => /active · stale: HEAD moved 1 commit/.test(r)), 20000, 'the packet marked stale');
+      await docImage(ui, 'handoffs', (to) => ui.page.locator('.part.sidebar').screenshot({ path: to }));
+    },
+  },
 ];
