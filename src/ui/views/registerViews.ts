@@ -14,15 +14,17 @@ export class SidebarViews extends Disposable {
   readonly risks: RisksProvider;
   readonly handoffs: HandoffsProvider;
   private readonly risksView: vscode.TreeView<unknown>;
+  private readonly allViews: vscode.TreeView<unknown>[];
 
   constructor(private readonly services: Services) {
     super();
     this.cleanState = this._register(new CleanStateProvider(services));
     this.risks = this._register(new RisksProvider(services));
     this.handoffs = this._register(new HandoffsProvider(services));
-    this._register(vscode.window.createTreeView('sessionHandoff.cleanState', { treeDataProvider: this.cleanState, showCollapseAll: true }));
+    const clean = this._register(vscode.window.createTreeView('sessionHandoff.cleanState', { treeDataProvider: this.cleanState, showCollapseAll: true }));
     this.risksView = this._register(vscode.window.createTreeView('sessionHandoff.openRisks', { treeDataProvider: this.risks }) as vscode.TreeView<unknown>);
-    this._register(vscode.window.createTreeView('sessionHandoff.handoffs', { treeDataProvider: this.handoffs, showCollapseAll: true }));
+    const handoffs = this._register(vscode.window.createTreeView('sessionHandoff.handoffs', { treeDataProvider: this.handoffs, showCollapseAll: true }));
+    this.allViews = [clean as vscode.TreeView<unknown>, this.risksView, handoffs as vscode.TreeView<unknown>];
     this._register(this.risks.onDidChangeBadge((n) => this.setBadge(n)));
     this._register(services.state.onDidChange(() => this.updateContext()));
     this._register(services.state.onDidChangeActiveFolder(() => this.updateContext()));
@@ -36,6 +38,9 @@ export class SidebarViews extends Disposable {
   private updateContext(): void {
     const s = this.services.state.get();
     void vscode.commands.executeCommand('setContext', 'sessionHandoff.state', s?.phase ?? 'loading');
+    // In a multi-root workspace the views show the active editor's folder: say which.
+    const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    for (const v of this.allViews) v.description = multi ? s?.folder.name : undefined;
     this.setBadge(this.risks.badge());
   }
 }
