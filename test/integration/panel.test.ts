@@ -106,6 +106,24 @@ describe('handoff panel (in the extension host)', () => {
     }, 10000, 'the panel to show the acknowledgement');
   });
 
+  it('turns stale live when an input artifact changes, and fresh again when it is restored', async () => {
+    const view = (await packetCommands()).panels.panel;
+    assert.ok(view);
+    const review = path.join(inHostEnv().workspace, 'review_report.json');
+    const original = await fs.readFile(review, 'utf8');
+    const freshness = () => (view.lastMessage?.type === 'render' ? view.lastMessage.model.freshness : null);
+    try {
+      await fs.writeFile(review, `${original}\n`);
+      await vscode.commands.executeCommand('sessionHandoff.refresh');
+      const stale = await waitFor(() => (freshness()?.stale ? freshness() : null), 10000, 'a stale render');
+      assert.ok(stale.reasons.some((r) => r.includes('review_report.json')), JSON.stringify(stale.reasons));
+    } finally {
+      await fs.writeFile(review, original);
+    }
+    await vscode.commands.executeCommand('sessionHandoff.refresh');
+    await waitFor(() => freshness()?.stale === false, 10000, 'a fresh render again');
+  });
+
   it('archives the packet on disk and the panel stops showing it as active', async () => {
     const view = (await packetCommands()).panels.panel;
     assert.ok(view);
