@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { Parsed } from './diagnostics';
+import type { Diagnostic, Parsed } from './diagnostics';
 import { atomicWrite, readIfExists } from './fsx';
 
 /**
@@ -71,4 +71,23 @@ export async function writeAck(packetDir: string, ack: Ack): Promise<Parsed<AckF
 /** Acknowledgements by risk id, for quick lookups in views and prompts. */
 export function ackIndex(file: AckFile): Map<string, Ack> {
   return new Map(file.acks.map((a) => [a.risk_id, a]));
+}
+
+/**
+ * The acknowledgements that apply to a packet: its own sidecar plus those recorded in the output dir
+ * (the packet dir's parent) before any packet existed; the packet's own record wins. A corrupt
+ * sidecar is reported and skipped, never fatal.
+ */
+export async function readPacketAcks(packetDir: string): Promise<{ acks: Ack[]; diagnostics: Diagnostic[] }> {
+  const merged = new Map<string, Ack>();
+  const diagnostics: Diagnostic[] = [];
+  for (const dir of [packetDir, path.dirname(packetDir)]) {
+    const r = await readAcks(dir);
+    if (!r.ok) {
+      diagnostics.push(r.error);
+      continue;
+    }
+    for (const a of r.value.acks) if (!merged.has(a.risk_id)) merged.set(a.risk_id, a);
+  }
+  return { acks: [...merged.values()], diagnostics };
 }

@@ -4,7 +4,7 @@ import type { LevelChange } from '../core/context/budget';
 import type { ContextReading } from '../core/context/types';
 import { Disposable, toDisposable } from './disposable';
 import type { Services } from './services';
-import { displayed } from './state/contextPort';
+import { asShown } from '../core/context/format';
 
 /** How long Snooze silences the prompt; afterwards the current level may prompt once more. */
 export const SNOOZE_MS = 15 * 60_000;
@@ -54,7 +54,7 @@ export class WrapUpPrompter extends Disposable {
     const reading = this.lastReading;
     const timer = setTimeout(() => {
       if (reading) this.tracker.reset(reading.source, reading.sessionId);
-      if (this.lastReading) this.tracker.update(displayed(this.lastReading));
+      if (this.lastReading) this.tracker.update(asShown(this.lastReading));
     }, ms);
     this._register(toDisposable(() => clearTimeout(timer)));
     this.services.log.info('wrapUp', `snoozed for ${Math.round(ms / 60_000)} min`);
@@ -70,7 +70,7 @@ export class WrapUpPrompter extends Disposable {
     this.lastReading = reading;
     this.reportConfig(reading);
     // Tracked even while disabled or snoozed: turning prompts back on must not replay old crossings.
-    this.tracker.update(displayed(reading));
+    this.tracker.update(asShown(reading));
   }
 
   /** A threshold at or above the agent's compaction point is a configuration error: say so once. */

@@ -1,3 +1,4 @@
+import { readPacketAcks } from '../../core/acks';
 import { renderRestartPrompt } from '../../core/render/prompt';
 import { currentPacket } from '../../core/workflow/freshness';
 import { outputDirOf } from '../../core/workflow/paths';
@@ -21,8 +22,17 @@ export const promptCommand: CommandSpec = {
       io.stderr(`handoff: no packet in ${outputDirOf(workspaceDir, options)} yet; run \`handoff generate\` first\n`);
       return EXIT_REFUSED;
     }
-    // A stale packet's prompt opens with why it is stale, so the next session reviews before acting.
-    io.stdout(renderRestartPrompt(current.stored.packet, { firstTurn: options.firstTurn, freshness: current.freshness }));
+    // A stale packet's prompt opens with why it is stale, so the next session reviews before acting;
+    // risks a person acknowledged (in the editor's Open Risks view) are marked as such.
+    const { acks, diagnostics: ackDiagnostics } = await readPacketAcks(current.stored.dir);
+    printDiagnostics(io, ackDiagnostics);
+    io.stdout(
+      renderRestartPrompt(current.stored.packet, {
+        firstTurn: options.firstTurn,
+        freshness: current.freshness,
+        acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
+      }),
+    );
     return EXIT_OK;
   },
 };

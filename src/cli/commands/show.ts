@@ -1,21 +1,29 @@
 import { serializePacket } from '../../core/packet/build';
 import { renderMarkdown } from '../../core/render/markdown';
-import { DIR_FLAGS, JSON_FLAG, optionsOf, workspaceDirOf } from '../common';
-import { newestOrExplain } from '../newest';
+import { currentPacket } from '../../core/workflow/freshness';
+import { outputDirOf } from '../../core/workflow/paths';
+import { createGitClient } from '../../git/gitClient';
+import { DIR_FLAGS, JSON_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED } from '../types';
 
-/** `handoff show`: print the newest packet as markdown, or as its JSON. */
+/** `handoff show`: print the current branch + topic's packet (else the newest) as markdown, or its JSON. */
 export const showCommand: CommandSpec = {
   name: 'show',
-  summary: 'print the newest packet (markdown, or the JSON with --json)',
+  summary: 'print the active packet for this branch (else the newest) as markdown, or the JSON with --json',
   usage: 'show [--dir DIR] [--output-dir DIR] [--json]',
   flags: [...DIR_FLAGS, JSON_FLAG],
   async run({ flags, io }) {
     const workspaceDir = await workspaceDirOf(flags, io);
-    const newest = await newestOrExplain(workspaceDir, optionsOf(flags), io);
-    if (!newest) return EXIT_REFUSED;
-    io.stdout(flags['json'] ? serializePacket(newest.packet) : renderMarkdown(newest.packet));
+    const options = optionsOf(flags);
+    const { current, diagnostics } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir));
+    printDiagnostics(io, diagnostics);
+    if (!current) {
+      io.stderr(`handoff: no packet in ${outputDirOf(workspaceDir, options)} yet; run \`handoff generate\` first\n`);
+      return EXIT_REFUSED;
+    }
+    const packet = current.stored.packet;
+    io.stdout(flags['json'] ? serializePacket(packet) : renderMarkdown(packet));
     return EXIT_OK;
   },
 };

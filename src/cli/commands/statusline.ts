@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Budget } from '../../core/context/budget';
 import { budgetLevel, checkBudget, DEFAULT_BUDGET } from '../../core/context/budget';
 import { claudeTranscriptReader } from '../../core/context/claude';
-import { statuslineText } from '../../core/context/format';
+import { asShown, statuslineText } from '../../core/context/format';
 import { formatGenericUsage, GENERIC_USAGE_FILE, parseGenericUsage } from '../../core/context/generic';
 import type { StatuslineInput } from '../../core/context/statuslineInput';
 import { parseStatuslineInput, usageFromStatusline } from '../../core/context/statuslineInput';
@@ -98,7 +98,7 @@ async function ourLine(stdin: string, flags: FlagValues, io: CliIO, extras?: Sta
   const dir = path.resolve(io.cwd, parsed.dir);
   const workbench = path.resolve(dir, typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.');
   const reading = await readingOf(parsed.input, workbench);
-  const level = budgetLevel(reading, budgetOf(flags));
+  const level = budgetLevel(asShown(reading), budgetOf(flags));
   const more = extras && (level === 'ok' || level === undefined) ? await extras(dir, flags).catch(() => []) : [];
   return statuslineText(reading, level, more);
 }

@@ -2,9 +2,18 @@ import type { BudgetLevel, ContextResult } from './types';
 
 const AGENT_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI' };
 
-/** `49%` (rounded down, so it never shows a threshold before the level reaches it), or `—` when unknown. */
+/**
+ * The reading as people see it: a whole percent. Levels are judged on this value too, so the meter
+ * never shows `50%` in plain colours while the wrap-up threshold is 50 % — the status bar and the
+ * statusline therefore always agree.
+ */
+export function asShown(r: ContextResult): ContextResult {
+  return r.known ? { ...r, percent: Math.round(r.percent) } : r;
+}
+
+/** `50%` for a 49.6 % reading, or `—` when unknown (never a made-up 0 %). */
 export function shortPercent(r: ContextResult): string {
-  return r.known ? `${Math.floor(r.percent)}%` : '—';
+  return r.known ? `${Math.round(r.percent)}%` : '—';
 }
 
 /** The agent behind a reading, for people: `Claude Code`, `Codex CLI`, or the generic file's source. */

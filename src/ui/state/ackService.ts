@@ -1,6 +1,5 @@
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { readAcks, writeAck } from '../../core/acks';
+import { readPacketAcks, writeAck } from '../../core/acks';
 import type { Ack } from '../../core/acks';
 import { UserFacingError } from '../commands/boundary';
 import type { Log } from '../log';
@@ -45,20 +44,10 @@ export class SidecarAckService implements AckService {
     return written.value.acks.find((a) => a.risk_id === ack.risk_id) ?? ack;
   }
 
-  /**
-   * The packet's acknowledgements plus those recorded in the output dir before any packet existed
-   * (the packet dir's parent), as the Open Risks view shows them; the packet's own record wins.
-   */
+  /** The acknowledgements that apply to a packet (see `readPacketAcks`); unreadable sidecars are logged. */
   async read(packetDir: string): Promise<Ack[]> {
-    const merged = new Map<string, Ack>();
-    for (const dir of [packetDir, path.dirname(packetDir)]) {
-      const r = await readAcks(dir);
-      if (!r.ok) {
-        this.log.warn('acks', `${r.error.file}: ${r.error.message}`);
-        continue;
-      }
-      for (const a of r.value.acks) if (!merged.has(a.risk_id)) merged.set(a.risk_id, a);
-    }
-    return [...merged.values()];
+    const { acks, diagnostics } = await readPacketAcks(packetDir);
+    for (const d of diagnostics) this.log.warn('acks', `${d.file}: ${d.message}`);
+    return acks;
   }
 }

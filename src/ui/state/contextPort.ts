@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { budgetLevel } from '../../core/context/budget';
+import { asShown } from '../../core/context/format';
 import { ContextMeter } from '../../core/context/meter';
 import type { BudgetLevel, ContextResult } from '../../core/context/types';
 import type { UiSettings } from '../config';
@@ -30,15 +31,8 @@ export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSe
   };
 }
 
-/**
- * The reading as the status bar shows it: a whole percent. Levels are judged on this value so the
- * meter never shows `50%` in plain colours while the wrap-up threshold is 50 %.
- */
-export function displayed(result: ContextResult): ContextResult {
-  return result.known ? { ...result, percent: Math.round(result.percent) } : result;
-}
 
 /** The wrap-up level of a reading under the user's thresholds, or null when unknown. */
 export function budgetFor(result: ContextResult, settings: UiSettings): BudgetLevel | null {
-  return budgetLevel(displayed(result), { warnAt: settings.wrapUp.warnAt, urgeAt: settings.wrapUp.urgeAt }) ?? null;
+  return budgetLevel(asShown(result), { warnAt: settings.wrapUp.warnAt, urgeAt: settings.wrapUp.urgeAt }) ?? null;
 }

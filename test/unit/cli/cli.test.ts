@@ -32,6 +32,14 @@ describe('handoff CLI', () => {
     assert.equal(prompt.code, 0);
     assert.match(prompt.stdout, /NEXT ACTION: Run pytest/);
     assert.ok(!prompt.stdout.includes('sk-live-4f9a'));
+
+    // A risk acknowledged in the editor (sidecar next to the packet) is marked in the CLI's prompt too.
+    assert.doesNotMatch(prompt.stdout, /acknowledged by/);
+    const ack = { schema_version: 1, acks: [{ risk_id: 'verify:acceptance.failed', by: 'dana', at: '2026-11-21T10:00:00Z' }] };
+    await fs.writeFile(path.join(dir, 'outputs/handoff/refund-s3/acks.json'), JSON.stringify(ack));
+    const acked = handoff(['prompt', '--dir', dir]);
+    assert.equal(acked.code, 0, acked.stderr);
+    assert.match(acked.stdout, /acknowledged by dana/);
   });
 
   it('refuses with exit 1 and a reason when there is no next action and nothing to derive', async () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { statuslineText, shortPercent } from '../../../src/core/context/format';
+import { asShown, statuslineText, shortPercent } from '../../../src/core/context/format';
 import { parseGenericUsage, formatGenericUsage } from '../../../src/core/context/generic';
 import { parseStatuslineInput, usageFromStatusline } from '../../../src/core/context/statuslineInput';
 import type { ContextReading } from '../../../src/core/context/types';
@@ -52,8 +52,11 @@ describe('statusLine input', () => {
 describe('statusline text', () => {
   const r = (percent: number): ContextReading => ({ known: true, source: 'claude', sessionId: 's', usedTokens: 1, windowTokens: 2, percent, compactAtPercent: 83.5, at: '' });
 
-  it('shows the percentage rounded down, the extras when ok, and the call to action otherwise', () => {
-    assert.equal(statuslineText(r(49.6), 'ok', ['clean', 'handoff fresh']), 'ctx 49% · clean · handoff fresh');
+  it('shows the percentage rounded, the extras when ok, and the call to action otherwise', () => {
+    assert.equal(statuslineText(r(49.4), 'ok', ['clean', 'handoff fresh']), 'ctx 49% · clean · handoff fresh');
+    assert.equal(shortPercent(r(49.6)), '50%');
+    const shown = asShown(r(49.6));
+    assert.equal(shown.known ? shown.percent : null, 50);
     assert.equal(statuslineText(r(62.2), 'wrap-up', ['clean']), 'ctx 62% · wrap up: run handoff generate');
     assert.match(statuslineText(r(80), 'urgent'), /^ctx 80% · wrap up now: run handoff generate$/);
     assert.equal(shortPercent({ known: false, reason: 'x' }), '—');
