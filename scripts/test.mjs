@@ -2,6 +2,9 @@
 // Each tier ends with a plain `N passed, N failed` line; the first failing tier fails the run.
 // Usage: node scripts/test.mjs [tier…]   tiers: typecheck lint unit inhost ui
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 const ALL = ['typecheck', 'lint', 'unit', 'inhost', 'ui'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
@@ -40,10 +43,18 @@ const tiers = {
     console.log(`lint: ${ok ? 1 : 0} passed, ${ok ? 0 : 1} failed`);
     return ok;
   },
-  unit: () =>
-    run('node', ['esbuild.mjs', '--tests']) &&
-    run(npx, ['mocha', '--reporter', './scripts/mocha-reporter.cjs', '--reporter-option', 'tier=unit',
-      '--timeout', '20000', '--recursive', 'out/test/unit/**/*.test.js']),
+  unit: () => {
+    if (!run('node', ['esbuild.mjs', '--tests'])) return false;
+    // The unit tests make many temporary folders and repositories: give them one parent that goes
+    // away afterwards, whatever the outcome.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-unit-'));
+    try {
+      return run(npx, ['mocha', '--reporter', './scripts/mocha-reporter.cjs', '--reporter-option', 'tier=unit',
+        '--timeout', '20000', '--recursive', 'out/test/unit/**/*.test.js'], { TMPDIR: tmp });
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  },
   // Both print their own `<tier>: N passed, N failed` line (test/e2e/runner.mjs).
   inhost: () => e2eReady('inhost') && run('node', ['test/e2e/runner.mjs', 'inhost']),
   ui: () => e2eReady('ui') && run('node', ['test/e2e/runner.mjs', 'ui']),

@@ -1,9 +1,7 @@
 import { readPacketAcks } from '../../core/acks';
 import { renderRestartPrompt } from '../../core/render/prompt';
-import { currentPacket } from '../../core/workflow/freshness';
-import { outputDirOf } from '../../core/workflow/paths';
-import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
+import { currentOrExplain } from '../current';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED } from '../types';
 
@@ -16,12 +14,8 @@ export const promptCommand: CommandSpec = {
   async run({ flags, io }) {
     const workspaceDir = await workspaceDirOf(flags, io);
     const options = optionsOf(flags);
-    const { current, diagnostics } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir));
-    printDiagnostics(io, diagnostics);
-    if (!current) {
-      io.stderr(`handoff: no packet in ${outputDirOf(workspaceDir, options)} yet; run \`handoff generate\` first\n`);
-      return EXIT_REFUSED;
-    }
+    const current = await currentOrExplain(workspaceDir, options, io);
+    if (!current) return EXIT_REFUSED;
     // A stale packet's prompt opens with why it is stale, so the next session reviews before acting;
     // risks a person acknowledged (in the editor's Open Risks view) are marked as such.
     const { acks, diagnostics: ackDiagnostics } = await readPacketAcks(current.stored.dir);

@@ -1,9 +1,7 @@
 import { serializePacket } from '../../core/packet/build';
 import { renderMarkdown } from '../../core/render/markdown';
-import { currentPacket } from '../../core/workflow/freshness';
-import { outputDirOf } from '../../core/workflow/paths';
-import { createGitClient } from '../../git/gitClient';
-import { DIR_FLAGS, JSON_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
+import { DIR_FLAGS, JSON_FLAG, optionsOf, workspaceDirOf } from '../common';
+import { currentOrExplain } from '../current';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED } from '../types';
 
@@ -15,13 +13,8 @@ export const showCommand: CommandSpec = {
   flags: [...DIR_FLAGS, JSON_FLAG],
   async run({ flags, io }) {
     const workspaceDir = await workspaceDirOf(flags, io);
-    const options = optionsOf(flags);
-    const { current, diagnostics } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir));
-    printDiagnostics(io, diagnostics);
-    if (!current) {
-      io.stderr(`handoff: no packet in ${outputDirOf(workspaceDir, options)} yet; run \`handoff generate\` first\n`);
-      return EXIT_REFUSED;
-    }
+    const current = await currentOrExplain(workspaceDir, optionsOf(flags), io);
+    if (!current) return EXIT_REFUSED;
     const packet = current.stored.packet;
     io.stdout(flags['json'] ? serializePacket(packet) : renderMarkdown(packet));
     return EXIT_OK;

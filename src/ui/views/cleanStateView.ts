@@ -1,9 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckResult, CleanFinding } from '../../core/clean/types';
-import { Disposable } from '../disposable';
-import type { Services } from '../services';
-import type { WorkbenchUiState } from '../state/types';
+import { StateTreeProvider } from './stateTreeProvider';
 
 export type CleanNode =
   | { kind: 'check'; check: CheckResult; folderUri: vscode.Uri }
@@ -14,20 +12,7 @@ export type CleanNode =
  * The Clean State view: the five checks of the active folder, each with its findings and their
  * paths. Empty (and so showing a welcome message) until the state is `ready`.
  */
-export class CleanStateProvider extends Disposable implements vscode.TreeDataProvider<CleanNode> {
-  private readonly changed = this._register(new vscode.EventEmitter<CleanNode | undefined>());
-  readonly onDidChangeTreeData = this.changed.event;
-
-  constructor(private readonly services: Services) {
-    super();
-    this._register(services.state.onDidChange((s) => s.folder.uri.toString() === this.state()?.folder.uri.toString() && this.changed.fire(undefined)));
-    this._register(services.state.onDidChangeActiveFolder(() => this.changed.fire(undefined)));
-  }
-
-  private state(): WorkbenchUiState | undefined {
-    return this.services.state.get();
-  }
-
+export class CleanStateProvider extends StateTreeProvider<CleanNode> {
   getChildren(node?: CleanNode): CleanNode[] {
     const s = this.state();
     if (!s || s.phase !== 'ready' || !s.clean) return [];

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../disposable';
-import type { Services } from '../services';
-import type { PacketEntry, WorkbenchUiState } from '../state/types';
+import { StateTreeProvider } from './stateTreeProvider';
+import type { PacketEntry } from '../state/types';
 import { groupPackets } from './grouping';
 
 /** The argument the Handoffs view passes to Open / Copy Restart Prompt / Archive. */
@@ -14,20 +13,7 @@ export interface PacketNode {
 export type HandoffNode = { kind: 'key'; key: string; label: string; entries: PacketEntry[] } | PacketNode;
 
 /** The Handoffs view: every packet of the output dir, grouped per branch + topic. */
-export class HandoffsProvider extends Disposable implements vscode.TreeDataProvider<HandoffNode> {
-  private readonly changed = this._register(new vscode.EventEmitter<HandoffNode | undefined>());
-  readonly onDidChangeTreeData = this.changed.event;
-
-  constructor(private readonly services: Services) {
-    super();
-    this._register(services.state.onDidChange((s) => s.folder.uri.toString() === this.state()?.folder.uri.toString() && this.changed.fire(undefined)));
-    this._register(services.state.onDidChangeActiveFolder(() => this.changed.fire(undefined)));
-  }
-
-  private state(): WorkbenchUiState | undefined {
-    return this.services.state.get();
-  }
-
+export class HandoffsProvider extends StateTreeProvider<HandoffNode> {
   getChildren(node?: HandoffNode): HandoffNode[] {
     const s = this.state();
     if (!s || !s.trusted || s.phase === 'loading') return [];

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import type { Severity } from '../../core/packet/schema';
-import { Disposable } from '../disposable';
-import type { Services } from '../services';
+import { StateTreeProvider } from './stateTreeProvider';
 import { badgeCount } from '../state/risks';
-import type { UiRisk, WorkbenchUiState } from '../state/types';
+import type { UiRisk } from '../state/types';
 import { groupRisks } from './grouping';
 import type { RiskGroup } from './grouping';
 
@@ -30,25 +29,13 @@ const SEVERITY_ICON: Record<Severity, [string, string]> = {
  * The Open Risks view: the active packet's risks plus live ones, grouped by severity, with a badge
  * counting unacknowledged `block`/`high` risks.
  */
-export class RisksProvider extends Disposable implements vscode.TreeDataProvider<RiskNode> {
-  private readonly changed = this._register(new vscode.EventEmitter<RiskNode | undefined>());
-  readonly onDidChangeTreeData = this.changed.event;
+export class RisksProvider extends StateTreeProvider<RiskNode> {
   private readonly badgeChanged = this._register(new vscode.EventEmitter<number>());
   /** Fires with the new badge count when the shown risks change. */
   readonly onDidChangeBadge = this.badgeChanged.event;
 
-  constructor(private readonly services: Services) {
-    super();
-    const update = () => {
-      this.changed.fire(undefined);
-      this.badgeChanged.fire(this.badge());
-    };
-    this._register(services.state.onDidChange((s) => s.folder.uri.toString() === this.state()?.folder.uri.toString() && update()));
-    this._register(services.state.onDidChangeActiveFolder(update));
-  }
-
-  private state(): WorkbenchUiState | undefined {
-    return this.services.state.get();
+  protected override onRedraw(): void {
+    this.badgeChanged.fire(this.badge());
   }
 
   /** The number of unacknowledged block/high risks of the active folder. */

@@ -78,7 +78,7 @@ export async function startCodeServer({ runDir, env = {}, devPayload = true, arg
   if (!fs.existsSync(codeServerEntry) || !fs.existsSync(node24Bin)) {
     throw new Error('code-server is not installed: run `npm run e2e:install`');
   }
-  const dirs = Object.fromEntries(['user-data', 'extensions', 'home', 'xdg-config', 'xdg-data', 'xdg-cache']
+  const dirs = Object.fromEntries(['user-data', 'extensions', 'home', 'xdg-config', 'xdg-data', 'xdg-cache', 'tmp']
     .map((d) => [d, path.join(runDir, 'cs', d)]));
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
   fs.mkdirSync(path.join(dirs['user-data'], 'User'), { recursive: true });
@@ -97,6 +97,8 @@ export async function startCodeServer({ runDir, env = {}, devPayload = true, arg
     XDG_CONFIG_HOME: dirs['xdg-config'],
     XDG_DATA_HOME: dirs['xdg-data'],
     XDG_CACHE_HOME: dirs['xdg-cache'],
+    // The server's IPC sockets and the extension host's temp files go away with the run folder.
+    TMPDIR: dirs.tmp,
     PATH: `${path.join(node24Pkg, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
   };
   delete childEnv.NODE_OPTIONS;

@@ -2,17 +2,11 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { TempRepo } from '../helpers/gitRepo';
+import { tempRepos } from '../helpers/gitRepo';
 import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
 
 describe('handoff check (real process, real git)', () => {
-  const repos: TempRepo[] = [];
-  const make = (): TempRepo => {
-    const r = workbenchRepo();
-    repos.push(r);
-    return r;
-  };
-  after(() => repos.forEach((r) => r.remove()));
+  const make = tempRepos(workbenchRepo);
 
   it('exits 0 on a clean workbench and prints a line per check', async () => {
     const r = make();

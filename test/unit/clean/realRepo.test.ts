@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { runCleanCheck, type CleanCheckRun } from '../../../src/core/workflow/check';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
 import { createGitClient } from '../../../src/git/gitClient';
-import { makeRepo, type TempRepo } from '../helpers/gitRepo';
+import { makeRepo, tempRepos, type TempRepo } from '../helpers/gitRepo';
 
 /** A committed, clean workbench on branch feat/x, forked from main. */
 function cleanWorkbench(): TempRepo {
@@ -29,13 +29,7 @@ function failing(res: CleanCheckRun): string[] {
 }
 
 describe('runCleanCheck on real repositories', () => {
-  const repos: TempRepo[] = [];
-  const make = (): TempRepo => {
-    const r = cleanWorkbench();
-    repos.push(r);
-    return r;
-  };
-  after(() => repos.forEach((r) => r.remove()));
+  const make = tempRepos(cleanWorkbench);
 
   it('is clean, writes [] to clean_state.json, and its own outputs never make it dirty', async () => {
     const r = make();

@@ -56,3 +56,17 @@ export function makeRepo(opts: { branch?: string; files?: Record<string, string>
   }
   return repo;
 }
+
+/**
+ * Temporary repositories made by `factory` during a mocha suite, all removed after it:
+ * call inside `describe`, then `const r = make()` in each test.
+ */
+export function tempRepos(factory: () => TempRepo): () => TempRepo {
+  const repos: TempRepo[] = [];
+  after(() => repos.forEach((r) => r.remove()));
+  return () => {
+    const r = factory();
+    repos.push(r);
+    return r;
+  };
+}

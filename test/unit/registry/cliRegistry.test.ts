@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { PacketSchema, type Packet } from '../../../src/core/packet/schema';
-import type { TempRepo } from '../helpers/gitRepo';
+import { tempRepos } from '../helpers/gitRepo';
 import { commitSource, handoff, handoffAsync, workbenchRepo } from '../helpers/workbenchRepo';
 
 async function packetsIn(dir: string): Promise<Packet[]> {
@@ -12,13 +12,7 @@ async function packetsIn(dir: string): Promise<Packet[]> {
 }
 
 describe('generate, supersede, archive, list (real process, real git)', () => {
-  const repos: TempRepo[] = [];
-  const make = (): TempRepo => {
-    const r = workbenchRepo();
-    repos.push(r);
-    return r;
-  };
-  after(() => repos.forEach((r) => r.remove()));
+  const make = tempRepos(workbenchRepo);
 
   it('fills the git fields and refuses a dirty workbench unless --allow-dirty', async () => {
     const r = make();
