@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { generateHandoff } from '../../core/workflow/generate';
 import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, JSON_FLAG, K_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
+import { contextForPacket, READING_FLAGS } from '../context';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED } from '../types';
 
@@ -9,12 +10,13 @@ import { EXIT_OK, EXIT_REFUSED } from '../types';
 export const generateCommand: CommandSpec = {
   name: 'generate',
   summary: 'write the handoff packet (handoff.json + handoff.md) for the workbench',
-  usage: 'generate [--dir DIR] [--output-dir DIR] [--k N] [--allow-dirty] [--json]',
+  usage: 'generate [--dir DIR] [--output-dir DIR] [--k N] [--allow-dirty] [--json] [--claude-config-dir DIR] [--codex-home DIR] [--window TOKENS]',
   flags: [
     ...DIR_FLAGS,
     K_FLAG,
     { name: 'allow-dirty', type: 'boolean', help: 'write the packet on a dirty workbench; every finding becomes a block risk' },
     JSON_FLAG,
+    ...READING_FLAGS,
   ],
   async run({ flags, io }) {
     const workspaceDir = await workspaceDirOf(flags, io);
@@ -23,6 +25,8 @@ export const generateCommand: CommandSpec = {
       options: optionsOf(flags),
       allowDirty: flags['allow-dirty'] === true,
       gitClient: createGitClient(workspaceDir),
+      // The agent's context usage at this moment is part of the packet, as in the editor.
+      context: await contextForPacket(workspaceDir, flags, io),
     });
     printDiagnostics(io, outcome.diagnostics);
     if (outcome.kind === 'refused') {

@@ -5,6 +5,7 @@ import { generateHandoff } from '../../core/workflow/generate';
 import { outputDirOf } from '../../core/workflow/paths';
 import { createGitClient } from '../../git/gitClient';
 import { optionsOf } from '../common';
+import { contextForPacket } from '../context';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK } from '../types';
 
@@ -49,7 +50,8 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   const tag = `hook ${event.hook_event_name}${event.session_id ? ` (session ${event.session_id})` : ''}:`;
   let outcome: Awaited<ReturnType<typeof generateHandoff>>;
   try {
-    outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir) });
+    const context = await contextForPacket(workspaceDir, flags, io);
+    outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context });
   } catch (err) {
     await logLine(outputDir, `${tag} ${(err as Error)?.message ?? String(err)}`);
     return;

@@ -1,23 +1,11 @@
-import * as path from 'node:path';
 import type { Budget } from '../../core/context/budget';
 import { budgetLevel, checkBudget, DEFAULT_BUDGET } from '../../core/context/budget';
 import { agentLabel, describeReading } from '../../core/context/format';
-import type { MeterReading } from '../../core/context/meter';
-import { ContextMeter } from '../../core/context/meter';
 import { DIR_FLAGS, JSON_FLAG, workspaceDirOf } from '../common';
+import { CONTEXT_FLAGS, readContext } from '../context';
 import { readState, stateJson, stateLines } from './statusParts';
-import type { CommandSpec, FlagSpec, FlagValues } from '../types';
+import type { CommandSpec, FlagValues } from '../types';
 import { EXIT_OK, UsageError } from '../types';
-
-/** Flags of the commands that take a context reading. */
-export const CONTEXT_FLAGS: FlagSpec[] = [
-  { name: 'workbench-dir', type: 'string', placeholder: 'DIR', help: 'the workbench, relative to --dir (default: .)' },
-  { name: 'warn-at', type: 'number', placeholder: 'F', help: 'wrap-up threshold as a fraction of the window (default 0.5)' },
-  { name: 'urge-at', type: 'number', placeholder: 'F', help: 'urgent threshold as a fraction of the window (default 0.75)' },
-  { name: 'claude-config-dir', type: 'string', placeholder: 'DIR', help: 'Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)' },
-  { name: 'codex-home', type: 'string', placeholder: 'DIR', help: 'Codex home (default: $CODEX_HOME or ~/.codex)' },
-  { name: 'window', type: 'number', placeholder: 'TOKENS', help: 'Claude context-window size, instead of detecting it' },
-];
 
 /** The workbench part of the status screen (clean state, active packet); absent when it cannot be read. */
 export interface WorkbenchSummary {
@@ -34,23 +22,6 @@ function budgetFrom(flags: FlagValues): Budget {
     warnAt: typeof flags['warn-at'] === 'number' ? flags['warn-at'] : DEFAULT_BUDGET.warnAt,
     urgeAt: typeof flags['urge-at'] === 'number' ? flags['urge-at'] : DEFAULT_BUDGET.urgeAt,
   };
-}
-
-/** Reads the context of a folder once, with the roots and override from the flags and the environment. */
-export async function readContext(workspaceDir: string, flags: FlagValues, env: Record<string, string | undefined>): Promise<MeterReading> {
-  const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
-  const window = flags['window'];
-  if (window !== undefined && (typeof window !== 'number' || !Number.isInteger(window) || window <= 0)) {
-    throw new UsageError('--window must be a positive whole number of tokens');
-  }
-  const meter = new ContextMeter({
-    folder: workspaceDir,
-    workbenchDir: path.resolve(workspaceDir, typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.'),
-    claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
-    codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),
-    ...(typeof window === 'number' ? { windowOverride: window } : {}),
-  });
-  return meter.read();
 }
 
 /** The clean-state and packet part, from the workbench state (git, clean checks, packets). */

@@ -1,0 +1,48 @@
+import * as path from 'node:path';
+import type { MeterReading } from '../core/context/meter';
+import { ContextMeter } from '../core/context/meter';
+import type { ContextResult } from '../core/context/types';
+import type { CliIO, FlagSpec, FlagValues } from './types';
+import { UsageError } from './types';
+
+/** Flags of the commands that take a context reading. */
+export const CONTEXT_FLAGS: FlagSpec[] = [
+  { name: 'workbench-dir', type: 'string', placeholder: 'DIR', help: 'the workbench, relative to --dir (default: .)' },
+  { name: 'warn-at', type: 'number', placeholder: 'F', help: 'wrap-up threshold as a fraction of the window (default 0.5)' },
+  { name: 'urge-at', type: 'number', placeholder: 'F', help: 'urgent threshold as a fraction of the window (default 0.75)' },
+  { name: 'claude-config-dir', type: 'string', placeholder: 'DIR', help: 'Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)' },
+  { name: 'codex-home', type: 'string', placeholder: 'DIR', help: 'Codex home (default: $CODEX_HOME or ~/.codex)' },
+  { name: 'window', type: 'number', placeholder: 'TOKENS', help: 'Claude context-window size, instead of detecting it' },
+];
+
+/** The flags that say where to find the agent's session (no thresholds): for commands that only read. */
+export const READING_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['workbench-dir', 'claude-config-dir', 'codex-home', 'window'].includes(f.name));
+
+/** Reads the context of a folder once, with the roots and override from the flags and the environment. */
+export async function readContext(workspaceDir: string, flags: FlagValues, env: Record<string, string | undefined>): Promise<MeterReading> {
+  const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
+  const window = flags['window'];
+  if (window !== undefined && (typeof window !== 'number' || !Number.isInteger(window) || window <= 0)) {
+    throw new UsageError('--window must be a positive whole number of tokens');
+  }
+  const meter = new ContextMeter({
+    folder: workspaceDir,
+    workbenchDir: path.resolve(workspaceDir, typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.'),
+    claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
+    codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),
+    ...(typeof window === 'number' ? { windowOverride: window } : {}),
+  });
+  return meter.read();
+}
+
+/**
+ * The agent's context reading for the packet (`context` at generation). Reading it must never stop
+ * a handoff: any failure becomes an unknown reading that says why.
+ */
+export async function contextForPacket(workspaceDir: string, flags: FlagValues, io: CliIO): Promise<ContextResult> {
+  try {
+    return (await readContext(workspaceDir, flags, io.env)).current;
+  } catch (err) {
+    return { known: false, reason: `context usage could not be read: ${(err as Error).message}` };
+  }
+}
