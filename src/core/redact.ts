@@ -5,7 +5,8 @@
  */
 
 const MASK = '[REDACTED]';
-const KEY_WORDS = String.raw`(?:password|passwd|pwd|passphrase|token|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)`;
+// `tokens` (plural) counts things — max_tokens=100 — and is not a credential.
+const KEY_WORDS = String.raw`(?:password|passwd|pwd|passphrase|token(?!s)|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)`;
 
 interface Rule {
   re: RegExp;
