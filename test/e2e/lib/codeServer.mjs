@@ -72,9 +72,11 @@ export function tail(file, lines = 30) {
  * @param {Record<string, string>} [opts.env] extra environment for the server and its extension hosts
  * @param {boolean} [opts.devPayload] honour `?payload=` (extensionDevelopmentPath/extensionTestsPath); default true
  * @param {string[]} [opts.args] extra code-server arguments
+ * @param {boolean} [opts.workspaceTrust] keep Workspace Trust on (default off: every folder is trusted), so a
+ *   test can open a folder in restricted mode
  * @returns {Promise<CodeServer>}
  */
-export async function startCodeServer({ runDir, env = {}, devPayload = true, args = [] }) {
+export async function startCodeServer({ runDir, env = {}, devPayload = true, args = [], workspaceTrust = false }) {
   if (!fs.existsSync(codeServerEntry) || !fs.existsSync(node24Bin)) {
     throw new Error('code-server is not installed: run `npm run e2e:install`');
   }
@@ -82,7 +84,8 @@ export async function startCodeServer({ runDir, env = {}, devPayload = true, arg
     .map((d) => [d, path.join(runDir, 'cs', d)]));
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
   fs.mkdirSync(path.join(dirs['user-data'], 'User'), { recursive: true });
-  fs.writeFileSync(path.join(dirs['user-data'], 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
+  fs.writeFileSync(path.join(dirs['user-data'], 'User', 'settings.json'), JSON.stringify(
+    { ...userSettings, 'security.workspace.trust.enabled': workspaceTrust }, null, 2));
   const config = path.join(runDir, 'cs', 'config.yaml');
   fs.writeFileSync(config, 'auth: none\n');
 
@@ -106,7 +109,7 @@ export async function startCodeServer({ runDir, env = {}, devPayload = true, arg
     codeServerEntry,
     '--config', config, '--auth', 'none', '--bind-addr', authority,
     '--user-data-dir', dirs['user-data'], '--extensions-dir', dirs.extensions,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-telemetry', '--disable-update-check', ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override', '--ignore-last-opened', '--reconnection-grace-time', '5',
     ...(devPayload ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     ...args,

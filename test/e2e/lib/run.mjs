@@ -16,14 +16,33 @@ export function lap(msg) {
 }
 
 /**
+ * @typedef {object} ServerOptions what a UI file may ask of its code-server (`export const server = {…}`)
+ * @property {boolean} [workspaceTrust] Workspace Trust on, so the folder can open in restricted mode
+ * @property {Record<string, string>} [env] extra environment for code-server and its extension hosts
+ */
+/** @type {Required<ServerOptions>} the options the next `openRun` uses unless told otherwise */
+const serverOptions = { workspaceTrust: false, env: {} };
+
+/**
+ * Sets the server options of the following runs (the runner does so for a UI file exporting `server`).
+ * @param {ServerOptions} opts
+ * @returns {() => void} restores the defaults
+ */
+export function useServerOptions(opts) {
+  Object.assign(serverOptions, { workspaceTrust: opts.workspaceTrust === true, env: { ...opts.env } });
+  return () => Object.assign(serverOptions, { workspaceTrust: false, env: {} });
+}
+
+/**
  * @param {object} opts
  * @param {string} opts.name tier name, used for kept logs (`test-results/<name>-…`)
  * @param {Record<string, string>} [opts.env] extra environment for code-server and its extension hosts
  * @param {boolean} [opts.browser] launch chromium (default true)
+ * @param {boolean} [opts.workspaceTrust] start code-server with Workspace Trust on (default: `serverOptions`)
  * `workspace` is a fresh test workspace (its path is HANDOFF_TEST_WORKSPACE in the extension host);
  * `newWorkspace()` makes another one, with its own transcript in the same agent home.
  */
-export async function openRun({ name, env = {}, browser: withBrowser = true }) {
+export async function openRun({ name, env = {}, browser: withBrowser = true, workspaceTrust = serverOptions.workspaceTrust }) {
   const runDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `handoff-${name}-`)));
   const removeRunDir = () => {
     if (process.env.HANDOFF_KEEP_RUN) console.log(`run folder kept: ${runDir}`);
@@ -49,10 +68,11 @@ export async function openRun({ name, env = {}, browser: withBrowser = true }) {
     HANDOFF_TEST_CODEX_HOME: agentHome.codexHome,
     HANDOFF_FIXTURES: fixturesDir(),
     HANDOFF_TEST_RESULTS: path.join(runDir, 'inhost-results.json'),
+    ...serverOptions.env,
     ...env,
   };
-  const cs = await startCodeServer({ runDir, env: testEnv });
-  lap(`code-server up on ${cs.base} (run folder ${runDir})`);
+  const cs = await startCodeServer({ runDir, env: testEnv, workspaceTrust });
+  lap(`code-server up on ${cs.base} (run folder ${runDir})${workspaceTrust ? ' with Workspace Trust on' : ''}`);
   const browser = withBrowser ? await launchBrowser(path.basename(runDir)) : null;
   const consoleLog = path.join(runDir, 'browser-console.log');
 
