@@ -42,16 +42,17 @@ async function runUiTier(files) {
   const usual = all.filter((f) => !own.some((o) => o.file === f));
   const total = { passed: 0, failed: 0 };
   const add = (r) => { total.passed += r.passed; total.failed += r.failed; };
-  if (usual.length) add(await runUi({ files: usual }));
+  if (usual.length) add(await runUi({ files: usual, group: 'shared workbench' }));
   for (const { file, server } of own) {
     const restore = useServerOptions(server);
     try {
-      add(await runUi({ files: [file] }));
+      add(await runUi({ files: [file], group: path.basename(file) }));
     } finally {
       restore();
     }
   }
-  if (all.length > 1) console.log(`\nui: ${total.passed} passed, ${total.failed} failed (all files)`);
+  // One closing line for the tier, as every tier has.
+  console.log(`\nui: ${total.passed} passed, ${total.failed} failed`);
   return total;
 }
 

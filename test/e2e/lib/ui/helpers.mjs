@@ -54,8 +54,17 @@ export function createUi(page, ctx) {
      * @param {string} label category + title as the palette shows it
      */
     async runCommand(label) {
-      const row = await ui.paletteRow(label);
-      await row.click();
+      // The palette list can re-render under the pointer (commands arriving, a view taking focus), so
+      // a click that cannot land is retried on a freshly opened palette rather than waited out.
+      for (let attempt = 1; ; attempt++) {
+        const row = await ui.paletteRow(label);
+        try {
+          await row.click({ timeout: 5000 });
+          break;
+        } catch (e) {
+          if (attempt >= 3) throw e;
+        }
+      }
       await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     },
 

@@ -28,7 +28,9 @@ function withTimeout(promise, ms, what) {
 
 /**
  * Runs UI test files against one code-server.
- * @param {{files?: string[], extensionPath?: string}} [opts] files default to every test/e2e/ui/*.ui.mjs
+ * @param {{files?: string[], extensionPath?: string, group?: string}} [opts] files default to every
+ *   test/e2e/ui/*.ui.mjs; with `group`, the run is one part of a tier and prints a group line instead of
+ *   the tier's closing line (the caller prints that once, for all groups)
  * @returns {Promise<{passed: number, failed: number}>}
  */
 export async function runUi(opts = {}) {
@@ -90,6 +92,8 @@ export async function runUi(opts = {}) {
   } finally {
     await run.close();
   }
-  console.log(`\nui: ${passed} passed, ${failed} failed${failed ? ` (screenshots in ${path.relative(repoRoot, resultsDir)}/ui/)` : ''}`);
+  const where = failed ? ` (screenshots in ${path.relative(repoRoot, resultsDir)}/ui/)` : '';
+  if (opts.group) console.log(`\n  ${opts.group}: ${passed} of ${passed + failed} steps passed${where}`);
+  else console.log(`\nui: ${passed} passed, ${failed} failed${where}`);
   return { passed, failed };
 }
