@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { createGitClient } from './git/gitClient';
 import { registerViewActions } from './ui/actions/registerViewActions';
+import type { ViewActions } from './ui/actions/registerViewActions';
 import { registerPacketCommands } from './ui/commands/registerPacketCommands';
 import type { PacketCommands } from './ui/commands/registerPacketCommands';
 import { ConfigService } from './ui/config';
@@ -22,6 +23,7 @@ export interface ExtensionApi {
   statusBar: StatusBarController;
   wrapUp: WrapUpPrompter;
   views: SidebarViews;
+  viewActions: ViewActions;
 }
 
 /** Composition root: builds services and registers views and commands. No I/O happens here. */
@@ -49,10 +51,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const views = own(new SidebarViews(services));
   const statusBar = own(new StatusBarController(services));
   const wrapUp = own(new WrapUpPrompter(services));
-  registerViewActions(services, wrapUp).forEach(own);
+  const { disposables, ...viewActions } = registerViewActions(services, wrapUp);
+  disposables.forEach(own);
   const packetCommands = registerPacketCommands(services, context);
   log.info('extension', `activated for ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s)`);
-  return { services, packetCommands, statusBar, wrapUp, views };
+  return { services, packetCommands, statusBar, wrapUp, views, viewActions };
 }
 
 export function deactivate(): void {
