@@ -18,6 +18,17 @@ export interface WrapUpPrompt {
   at: number;
 }
 
+/**
+ * Shows one wrap-up notification and resolves to the picked button (undefined when dismissed).
+ * Injectable so in-host tests can see what was shown and pick a button: a real notification
+ * cannot be clicked from the extension host.
+ */
+export type ShowWrapUp = (level: LevelChange['level'], message: string, actions: readonly string[]) => Thenable<string | undefined>;
+
+/** The real notification: a warning for the urgent level, information before that. */
+const showNotification: ShowWrapUp = (level, message, actions) =>
+  level === 'urgent' ? vscode.window.showWarningMessage(message, ...actions) : vscode.window.showInformationMessage(message, ...actions);
+
 const GENERATE = 'Generate Handoff';
 const CHECK = 'Check Clean State';
 const SNOOZE = 'Snooze';
@@ -33,6 +44,7 @@ export class WrapUpPrompter extends Disposable {
   private snoozedUntil = 0;
   private lastReading: ContextReading | undefined;
   private reportedConfig = '';
+  private show: ShowWrapUp = showNotification;
 
   constructor(private readonly services: Services) {
     super();
@@ -48,13 +60,27 @@ export class WrapUpPrompter extends Disposable {
     return this.shown;
   }
 
+  /** Replaces the notification (only tests do, to pick a button); the disposable restores the real one. */
+  overrideShow(fn: ShowWrapUp): vscode.Disposable {
+    this.show = fn;
+    return { dispose: () => void (this.show = showNotification) };
+  }
+
   /** Silences prompts for a while; the level current when it ends may prompt again. */
   snooze(ms = SNOOZE_MS): void {
-    this.snoozedUntil = Date.now() + ms;
-    const reading = this.lastReading;
+    const until = Date.now() + ms;
+    this.snoozedUntil = until;
     const timer = setTimeout(() => {
-      if (reading) this.tracker.reset(reading.source, reading.sessionId);
-      if (this.lastReading) this.tracker.update(asShown(this.lastReading));
+      // Only the latest snooze ends the silence (a later one replaced it). Cleared here rather than
+      // left to the clock check in prompt(): a timer may fire a millisecond before Date.now() gets there.
+      if (this.snoozedUntil !== until) return;
+      this.snoozedUntil = 0;
+      // Re-arm the session read now, not the one read at Snooze: the agent may have started a new
+      // session meanwhile, whose crossings the snooze swallowed.
+      const reading = this.lastReading;
+      if (!reading) return;
+      this.tracker.reset(reading.source, reading.sessionId);
+      this.tracker.update(asShown(reading));
     }, ms);
     this._register(toDisposable(() => clearTimeout(timer)));
     this.services.log.info('wrapUp', `snoozed for ${Math.round(ms / 60_000)} min`);
@@ -91,20 +117,13 @@ export class WrapUpPrompter extends Disposable {
     const pct = Math.round(change.reading.percent);
     this.shown.push({ level: change.level, source: change.source, sessionId: change.sessionId, percent: pct, at: Date.now() });
     this.services.log.info('wrapUp', `${change.level} at ${pct}% (${change.source} ${change.sessionId})`);
-    const picked =
+    const picked = await this.show(
+      change.level,
       change.level === 'urgent'
-        ? await vscode.window.showWarningMessage(
-            `Context at ${pct}%: wrap up now. Generate a handoff before the agent compacts its context.`,
-            GENERATE,
-            CHECK,
-            SNOOZE,
-          )
-        : await vscode.window.showInformationMessage(
-            `Context at ${pct}%: time to wrap up. A handoff written now keeps the next session on track.`,
-            GENERATE,
-            CHECK,
-            SNOOZE,
-          );
+        ? `Context at ${pct}%: wrap up now. Generate a handoff before the agent compacts its context.`
+        : `Context at ${pct}%: time to wrap up. A handoff written now keeps the next session on track.`,
+      [GENERATE, CHECK, SNOOZE],
+    );
     if (picked === GENERATE) await vscode.commands.executeCommand('sessionHandoff.generateHandoff');
     else if (picked === CHECK) await vscode.commands.executeCommand('sessionHandoff.checkCleanState');
     else if (picked === SNOOZE) this.snooze();
