@@ -1,0 +1,35 @@
+// Benchmark: the size of the packaged extension. Builds the VSIX exactly as `npm run package` does,
+// prints its size and file list, fails when it reaches 1 MB, then restores the development build.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const LIMIT_BYTES = 1024 * 1024;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-vsix-')), 'session-handoff.vsix');
+const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' });
+
+let failed = false;
+try {
+  const build = run(process.execPath, ['esbuild.mjs', '--production']);
+  if (build.status !== 0) throw new Error(`production build failed: ${build.stderr}`);
+  const vsce = path.join(root, 'node_modules', '.bin', 'vsce');
+  const pack = run(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
+  if (pack.status !== 0) throw new Error(`vsce package failed: ${pack.stdout}${pack.stderr}`);
+  const size = fs.statSync(out).size;
+  const files = run(vsce, ['ls', '--no-dependencies']).stdout.trim().split('\n').filter(Boolean);
+  console.log(`vsix: ${(size / 1024).toFixed(1)} KB, ${files.length} files (limit ${LIMIT_BYTES / 1024} KB)`);
+  for (const f of files) console.log(`  ${f}`);
+  const shipped = files.filter((f) => /\.(ts|map)$/.test(f) || /^(test|src|out|examples)\//.test(f));
+  if (shipped.length) throw new Error(`sources or test files in the VSIX: ${shipped.join(', ')}`);
+  if (size >= LIMIT_BYTES) throw new Error(`the VSIX is ${size} bytes, over the 1 MB limit`);
+} catch (e) {
+  failed = true;
+  console.error(`bench vsix: ${e instanceof Error ? e.message : e}`);
+} finally {
+  fs.rmSync(path.dirname(out), { recursive: true, force: true });
+  run(process.execPath, ['esbuild.mjs']);
+}
+process.exit(failed ? 1 : 0);
