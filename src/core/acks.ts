@@ -68,20 +68,15 @@ export async function writeAck(packetDir: string, ack: Ack): Promise<Parsed<AckF
   return { ok: true, value: next };
 }
 
-/** Acknowledgements by risk id, for quick lookups in views and prompts. */
-export function ackIndex(file: AckFile): Map<string, Ack> {
-  return new Map(file.acks.map((a) => [a.risk_id, a]));
-}
-
 /**
  * The acknowledgements that apply to a packet: its own sidecar plus those recorded in the output dir
- * (the packet dir's parent) before any packet existed; the packet's own record wins. A corrupt
- * sidecar is reported and skipped, never fatal.
+ * before any packet existed; the packet's own record wins. With no packet yet, only the output dir's.
+ * A corrupt sidecar is reported and skipped, never fatal.
  */
-export async function readPacketAcks(packetDir: string): Promise<{ acks: Ack[]; diagnostics: Diagnostic[] }> {
+export async function readPacketAcks(outputDir: string, packetDir: string | null): Promise<{ acks: Ack[]; diagnostics: Diagnostic[] }> {
   const merged = new Map<string, Ack>();
   const diagnostics: Diagnostic[] = [];
-  for (const dir of [packetDir, path.dirname(packetDir)]) {
+  for (const dir of packetDir ? [packetDir, outputDir] : [outputDir]) {
     const r = await readAcks(dir);
     if (!r.ok) {
       diagnostics.push(r.error);

@@ -1,4 +1,5 @@
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { readPacketAcks, writeAck } from '../../core/acks';
 import type { Ack } from '../../core/acks';
 import { UserFacingError } from '../commands/boundary';
@@ -46,7 +47,7 @@ export class SidecarAckService implements AckService {
 
   /** The acknowledgements that apply to a packet (see `readPacketAcks`); unreadable sidecars are logged. */
   async read(packetDir: string): Promise<Ack[]> {
-    const { acks, diagnostics } = await readPacketAcks(packetDir);
+    const { acks, diagnostics } = await readPacketAcks(path.dirname(packetDir), packetDir);
     for (const d of diagnostics) this.log.warn('acks', `${d.file}: ${d.message}`);
     return acks;
   }

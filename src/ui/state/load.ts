@@ -1,7 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ackIndex, readAcks } from '../../core/acks';
-import type { Ack } from '../../core/acks';
+import { readPacketAcks } from '../../core/acks';
 import { loadWorkbench } from '../../core/artifacts/loader';
 import type { GitClient } from '../../core/gitPort';
 import { collectRisks } from '../../core/packet/risks';
@@ -49,7 +48,8 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
     const git = inspection.git.ok ? { ok: true as const, facts: inspection.git.facts } : inspection.git.error ? { ok: false as const, code: inspection.git.error.code, message: inspection.git.error.message } : null;
     const packets = await Promise.all(inspection.packets.map((p) => entryOf(p, inspection, input.trusted ? deps.git(folderPath) : null)));
     const activePacket = inspection.active ? packets.find((p) => p.dir === inspection.active?.dir) ?? null : null;
-    const acks = await readAllAcks(outputDir, activePacket);
+    const acked = await readPacketAcks(outputDir, activePacket?.dir ?? null);
+    const acks = new Map(acked.acks.map((a) => [a.risk_id, a]));
     const live = collectRisks(inspection.snapshot, inspection.clean ? { findings: inspection.clean.findings } : null);
     const texts = await readSources([...(activePacket?.packet.open_risks ?? []), ...live].map((r) => path.resolve(workbenchDir, r.source)), folderPath);
     const dirs = { folder: folderPath, repoRoot: git?.ok ? git.facts.root : null, workbenchDir };
@@ -60,7 +60,7 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
       phase,
       phaseMessage,
       snapshot: inspection.snapshot,
-      diagnostics: inspection.diagnostics,
+      diagnostics: [...inspection.diagnostics, ...acked.diagnostics],
       git,
       clean: inspection.clean ? { clean: inspection.clean.clean, checks: inspection.clean.checks, findings: inspection.clean.findings } : null,
       packets,
@@ -113,14 +113,6 @@ async function entryOf(p: StoredPacket, i: Inspection | ReadOnlyInspection, git:
   }
   const freshness = assessFreshness(p.packet, { facts, commitsSince, inputs: i.snapshot.sources });
   return { id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness };
-}
-
-/** Acknowledgements made before a packet existed (output dir) and those next to the active packet. */
-async function readAllAcks(outputDir: string, active: PacketEntry | null): Promise<Map<string, Ack>> {
-  const files = await Promise.all([readAcks(outputDir), ...(active ? [readAcks(active.dir)] : [])]);
-  const merged = new Map<string, Ack>();
-  for (const f of files) if (f.ok) for (const [id, ack] of ackIndex(f.value)) if (!merged.has(id)) merged.set(id, ack);
-  return merged;
 }
 
 /** Reads the risk source artifacts once per refresh (inside the folder, bounded in size). */

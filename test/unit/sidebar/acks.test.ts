@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ackFilePath, readAcks, writeAck } from '../../../src/core/acks';
+import { ackFilePath, readAcks, readPacketAcks, writeAck } from '../../../src/core/acks';
 import { makeTempDir } from '../helpers/fixtures';
 
 describe('risk acknowledgements sidecar', () => {
@@ -39,5 +39,30 @@ describe('risk acknowledgements sidecar', () => {
   it('reads a missing sidecar as no acknowledgements', async () => {
     const r = await readAcks(path.join(await makeTempDir(), 'nope'));
     assert.deepEqual(r, { ok: true, value: { schema_version: 1, acks: [] } });
+  });
+
+  it("merges the output dir's acknowledgements into a packet's, the packet's own record winning", async () => {
+    const outputDir = await makeTempDir();
+    const packetDir = path.join(outputDir, 'sess-1');
+    await writeAck(outputDir, { risk_id: 'early', by: 'ana', at: '1' });
+    await writeAck(outputDir, { risk_id: 'both', by: 'ana', at: '1' });
+    await writeAck(packetDir, { risk_id: 'both', by: 'bo', at: '2' });
+    const merged = await readPacketAcks(outputDir, packetDir);
+    assert.deepEqual(merged.diagnostics, []);
+    assert.deepEqual(merged.acks.map((a) => [a.risk_id, a.by]).sort(), [['both', 'bo'], ['early', 'ana']]);
+    const before = await readPacketAcks(outputDir, null);
+    assert.deepEqual(before.acks.map((a) => a.risk_id).sort(), ['both', 'early']);
+  });
+
+  it('reports a corrupt sidecar and still returns the readable one', async () => {
+    const outputDir = await makeTempDir();
+    const packetDir = path.join(outputDir, 'sess-1');
+    await writeAck(outputDir, { risk_id: 'early', by: 'ana', at: '1' });
+    await fs.mkdir(packetDir, { recursive: true });
+    await fs.writeFile(ackFilePath(packetDir), '{ not json');
+    const r = await readPacketAcks(outputDir, packetDir);
+    assert.deepEqual(r.acks.map((a) => a.risk_id), ['early']);
+    assert.equal(r.diagnostics.length, 1);
+    assert.equal(r.diagnostics[0]?.file, ackFilePath(packetDir));
   });
 });
