@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { resolveInside } from '../../core/safePath';
 import { globMatcher } from '../../core/clean/glob';
 import type { CleanFinding } from '../../core/clean/types';
 import { UserFacingError } from '../commands/boundary';
@@ -77,7 +78,7 @@ export async function applyFix(
  * Clean State view turns green without waiting for a watcher.
  */
 async function removeTempFiles(services: Services, root: string, paths: readonly string[], confirmDelete: ConfirmDelete): Promise<void> {
-  const files = paths.map((p) => path.resolve(root, p)).filter((f) => !path.relative(root, f).startsWith('..'));
+  const files = paths.map((p) => resolveInside(root, p)).filter((f): f is string => f !== null);
   const rel = (list: readonly string[]) => list.map((f) => path.relative(root, f));
   if (!(await confirmDelete(rel(files), 'trash'))) return;
   const failed: string[] = [];

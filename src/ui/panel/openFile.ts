@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import type { WorkbenchUiState } from '../state/types';
-import { resolveInside } from './paths';
+import { resolveInside } from '../../core/safePath';
 
 /**
  * Opens a changed file named by a packet. Packet paths are relative to the repository root and

@@ -11,7 +11,7 @@ import type { Inspection } from '../../core/workflow/inspect';
 import { outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
 import type { StoredPacket } from '../../core/workflow/readPackets';
 import type { LoadInput } from './ports';
-import { locateRisk, mergeRisks } from './risks';
+import { locateRisk, mergeRisks, sourceFileOf } from './risks';
 import type { PacketEntry, UiPhase, WorkbenchUiState } from './types';
 
 /** Artifacts bigger than this are not read again just to find a risk's line. */
@@ -44,15 +44,17 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
     updatedAt: Date.now(),
   };
   try {
-    const inspection = input.trusted ? await inspectWorkbench(folderPath, options, deps.git(folderPath)) : await readOnly(workbenchDir, outputDir, options);
+    // One client per refresh: creating one resolves the repository root again.
+    const gitClient = input.trusted ? deps.git(folderPath) : null;
+    const inspection = gitClient ? await inspectWorkbench(folderPath, options, gitClient) : await readOnly(workbenchDir, outputDir, options);
     const git = inspection.git.ok ? { ok: true as const, facts: inspection.git.facts } : inspection.git.error ? { ok: false as const, code: inspection.git.error.code, message: inspection.git.error.message } : null;
-    const packets = await Promise.all(inspection.packets.map((p) => entryOf(p, inspection, input.trusted ? deps.git(folderPath) : null)));
+    const packets = await Promise.all(inspection.packets.map((p) => entryOf(p, inspection, gitClient)));
     const activePacket = inspection.active ? packets.find((p) => p.dir === inspection.active?.dir) ?? null : null;
     const acked = await readPacketAcks(outputDir, activePacket?.dir ?? null);
     const acks = new Map(acked.acks.map((a) => [a.risk_id, a]));
     const live = collectRisks(inspection.snapshot, inspection.clean ? { findings: inspection.clean.findings } : null);
-    const texts = await readSources([...(activePacket?.packet.open_risks ?? []), ...live].map((r) => path.resolve(workbenchDir, r.source)), folderPath);
     const dirs = { folder: folderPath, repoRoot: git?.ok ? git.facts.root : null, workbenchDir };
+    const texts = await readSources([...(activePacket?.packet.open_risks ?? []), ...live].map((r) => sourceFileOf(r, dirs)));
     const risks = mergeRisks(activePacket?.packet.open_risks ?? [], live, acks, (r) => locateRisk(r, dirs, texts));
     const { phase, phaseMessage } = phaseOf(input.trusted, inspection);
     return {
@@ -115,11 +117,11 @@ async function entryOf(p: StoredPacket, i: Inspection | ReadOnlyInspection, git:
   return { id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness };
 }
 
-/** Reads the risk source artifacts once per refresh (inside the folder, bounded in size). */
-async function readSources(files: string[], folder: string): Promise<Map<string, string>> {
+/** Reads the risk source artifacts once per refresh (already confined to the folder; bounded in size). */
+async function readSources(files: (string | null)[]): Promise<Map<string, string>> {
   const texts = new Map<string, string>();
   for (const file of new Set(files)) {
-    if (path.relative(folder, file).startsWith('..') || !/\.(json|jsonl|md|txt)$/i.test(file)) continue;
+    if (!file) continue;
     try {
       const stat = await fs.stat(file);
       if (stat.size <= MAX_LOCATE_BYTES) texts.set(file, await fs.readFile(file, 'utf8'));

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { resolveInside } from '../../core/safePath';
 import type { Ack } from '../../core/acks';
 import { severityRank } from '../../core/packet/schema';
 import type { Risk } from '../../core/packet/schema';
@@ -45,22 +46,37 @@ export function badgeCount(risks: readonly UiRisk[]): number {
  */
 export function locateRisk(
   risk: Risk,
-  dirs: { folder: string; repoRoot: string | null; workbenchDir: string },
+  dirs: RiskDirs,
   texts: ReadonlyMap<string, string>,
 ): UiRisk['location'] {
   const first = risk.paths?.[0];
   if (first) {
-    const file = inside(dirs.folder, path.resolve(dirs.repoRoot ?? dirs.folder, first));
+    const file = resolveInside(dirs.folder, path.resolve(dirs.repoRoot ?? dirs.folder, first));
     if (file) return { file };
   }
-  const source = risk.source.split(/[#:]/)[0] ?? '';
-  if (!/\.(json|jsonl|md|txt)$/i.test(source)) return null;
-  const file = inside(dirs.folder, path.resolve(dirs.workbenchDir, source));
+  const file = sourceFileOf(risk, dirs);
   if (!file) return null;
   const text = texts.get(file);
   if (text === undefined) return { file };
   const line = findLine(text, risk);
   return line === null ? { file } : { file, line };
+}
+
+/** The folders a risk's paths and source resolve against. */
+export interface RiskDirs {
+  folder: string;
+  repoRoot: string | null;
+  workbenchDir: string;
+}
+
+/**
+ * The artifact a risk comes from (`agent_state.json#open_risks` → `<workbench>/agent_state.json`),
+ * when it is a readable text artifact inside the folder; else null.
+ */
+export function sourceFileOf(risk: Risk, dirs: RiskDirs): string | null {
+  const source = risk.source.split(/[#:]/)[0] ?? '';
+  if (!/\.(json|jsonl|md|txt)$/i.test(source)) return null;
+  return resolveInside(dirs.folder, path.resolve(dirs.workbenchDir, source));
 }
 
 /** The 1-based line that mentions the risk (its detail, or its id's tail), or null. */
@@ -74,9 +90,4 @@ export function findLine(text: string, risk: Risk): number | null {
     if (i >= 0) return i + 1;
   }
   return null;
-}
-
-function inside(folder: string, file: string): string | null {
-  const rel = path.relative(folder, file);
-  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? null : file;
 }

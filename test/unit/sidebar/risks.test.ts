@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Risk } from '../../../src/core/packet/schema';
-import { badgeCount, findLine, locateRisk, mergeRisks } from '../../../src/ui/state/risks';
+import { badgeCount, findLine, locateRisk, mergeRisks, sourceFileOf } from '../../../src/ui/state/risks';
 import { groupRisks } from '../../../src/ui/views/grouping';
 import { copyFixture } from '../helpers/fixtures';
 
@@ -37,6 +37,12 @@ describe('open risks', () => {
     const expected = (await fs.readFile(file, 'utf8')).split('\n').findIndex((l) => l.includes('off-scope writes')) + 1;
     assert.ok(expected > 0);
     assert.equal(loc?.line, expected);
+
+    // A source with an anchor (as agents write them) reads the same artifact, keyed the same way.
+    const anchored = { ...r, source: 'verification_report.json#findings' };
+    const dirs = { folder: wb, repoRoot: wb, workbenchDir: wb };
+    assert.equal(sourceFileOf(anchored, dirs), file);
+    assert.equal(locateRisk(anchored, dirs, texts)?.line, expected);
   });
 
   it('opens the first offending path of a clean-state risk, and refuses paths outside the folder', () => {

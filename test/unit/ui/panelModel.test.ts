@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { emptyFor, selectEntry, toPanelModel } from '../../../src/ui/panel/model';
-import { resolveInside } from '../../../src/ui/panel/paths';
+import { resolveInside } from '../../../src/core/safePath';
 import type { PacketEntry, WorkbenchUiState } from '../../../src/ui/state/types';
 import { buildTestPacket } from '../helpers/packetBuilder';
 
