@@ -71,8 +71,7 @@ export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> 
     });
     return { snapshot, diagnostics: [...snapshot.diagnostics], git: args.git ?? null, clean: args.clean ?? null, context, gitError: null };
   }
-  const sessionId = context?.known ? context.sessionId : undefined;
-  const insp = await inspectWorkbench(args.workspaceDir, options, args.gitClient, sessionId ? { sessionId } : {});
+  const insp = await inspectWorkbench(args.workspaceDir, options, args.gitClient, { context });
   if (!insp.git.ok) {
     return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git: args.git ?? null, clean: args.clean ?? null, context, gitError: insp.git.error };
   }

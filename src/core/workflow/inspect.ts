@@ -1,3 +1,4 @@
+import type { ContextResult } from '../context/types';
 import * as path from 'node:path';
 import { loadWorkbench } from '../artifacts/loader';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
@@ -62,13 +63,14 @@ function asGitError(err: unknown): GitError {
 /**
  * Reads everything one refresh needs: the artifacts, the packets, git facts and the clean report.
  * Never throws for a missing git or a non-repository: that comes back as `git.ok === false`.
- * `sessionId` overrides the session id derived from the artifacts (e.g. the context reading's).
+ * `context` is the reading the packet will carry: the session id is derived from it and the
+ * artifacts exactly as the packet derives it, so this session's own packets are never its base.
  */
 export async function inspectWorkbench(
   workspaceDir: string,
   options: HandoffOptions,
   git: GitClient,
-  opts: { sessionId?: string } = {},
+  opts: { context?: ContextResult | null } = {},
 ): Promise<Inspection> {
   const workbenchDir = workbenchDirOf(workspaceDir, options);
   const outputDir = outputDirOf(workspaceDir, options);
@@ -78,7 +80,7 @@ export async function inspectWorkbench(
   ]);
   const diagnostics = [...snapshot.diagnostics, ...listed.diagnostics];
   const topic = topicOf(snapshot);
-  const sessionId = opts.sessionId?.trim() || deriveSessionId({ snapshot, context: null });
+  const sessionId = deriveSessionId({ snapshot, context: opts.context?.known ? opts.context : null });
   const previousOf = (branch: string | null): StoredPacket | null =>
     latestPacketFor(listed.packets.filter((p) => p.packet.session_id !== sessionId), branch, topic);
   const base = { workbenchDir, outputDir, snapshot, diagnostics, topic, packets: listed.packets };

@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { claudeProjectSlug } from '../../../src/core/context/discovery';
 import { PacketSchema } from '../../../src/core/packet/schema';
 import { copyFixture, fixturePath, makeTempDir, repoRoot } from '../helpers/fixtures';
+import { tempRepos } from '../helpers/gitRepo';
+import { workbenchRepo } from '../helpers/workbenchRepo';
 
 /** The transpiled CLI as a real process, with a chosen Claude Code home. */
 function generate(dir: string, claudeDir: string) {
@@ -16,14 +18,35 @@ function generate(dir: string, claudeDir: string) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** A Claude Code home holding the fixture transcript, rewritten to run in `dir`. */
+async function claudeHomeFor(dir: string): Promise<string> {
+  const claudeDir = await makeTempDir('claude-home-');
+  const transcript = (await fs.readFile(fixturePath('agents/claude-session.jsonl'), 'utf8')).replaceAll('/home/dev/refund-service', dir);
+  const project = path.join(claudeDir, 'projects', claudeProjectSlug(dir));
+  await fs.mkdir(project, { recursive: true });
+  await fs.writeFile(path.join(project, 'session.jsonl'), transcript);
+  return claudeDir;
+}
+
 describe('handoff generate records the context reading at generation', () => {
+  const make = tempRepos(workbenchRepo);
+
+  it('writes nothing new on unchanged inputs when the agent and its transcript name the session differently', async () => {
+    // agent_state.json says sess-a; the transcript's session id is a UUID. The packet takes sess-a,
+    // so sess-a's own first packet must not become the base of the second run.
+    const r = make();
+    const claudeDir = await claudeHomeFor(r.dir);
+    const first = generate(r.dir, claudeDir);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(JSON.parse(first.stdout).kind, 'written');
+    const second = generate(r.dir, claudeDir);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(JSON.parse(second.stdout).kind, 'unchanged', second.stdout);
+  });
+
   it('reads the Claude Code session of the folder into packet.context', async () => {
     const dir = await copyFixture('workbench-refund');
-    const claudeDir = await makeTempDir('claude-home-');
-    const transcript = (await fs.readFile(fixturePath('agents/claude-session.jsonl'), 'utf8')).replaceAll('/home/dev/refund-service', dir);
-    const project = path.join(claudeDir, 'projects', claudeProjectSlug(dir));
-    await fs.mkdir(project, { recursive: true });
-    await fs.writeFile(path.join(project, 'session.jsonl'), transcript);
+    const claudeDir = await claudeHomeFor(dir);
 
     const r = generate(dir, claudeDir);
     assert.equal(r.code, 0, r.stderr);
