@@ -34,8 +34,14 @@ const RULES: Rule[] = [
     re: new RegExp(String.raw`(\b[\w.-]*${KEY_WORDS}[\w.-]*\s*[=:]\s*)(?!\[REDACTED)("[^"]*"|'[^']*'|[^\s&,;'"]+)`, 'gi'),
     replace: `$1${MASK}`,
   },
-  // Authorization headers.
-  { re: /\b(Bearer|Basic|Token)\s+(?!\[REDACTED)[A-Za-z0-9._~+/=-]{6,}/gi, replace: `$1 ${MASK}` },
+  // Authorization headers: whatever follows `Authorization:` and its scheme.
+  { re: /\b(authorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token)\s+)?)(?!\[REDACTED|(?:Bearer|Basic|Token)\s)[^\s"']+/gi, replace: `$1${MASK}` },
+  // A bare scheme + credential (`Bearer eyJ…`): case-sensitive, and only a credential-like value
+  // (a digit in it, or long), so prose such as "the token refresh bug" is left alone.
+  {
+    re: /\b(Bearer|Basic|Token)\s+(?!\[REDACTED)(?=[A-Za-z0-9._~+/=-]{20,}|[A-Za-z._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,}/g,
+    replace: `$1 ${MASK}`,
+  },
   // Credentials in URLs: scheme://user:pass@host
   { re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, replace: `$1${MASK}@` },
   // Provider key formats.

@@ -8,6 +8,7 @@ export function resolveInside(root: string, candidate: string): string | null {
   if (!candidate || candidate.includes('\0')) return null;
   const abs = path.resolve(root, candidate);
   const rel = path.relative(root, abs);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return null;
+  // `..cache/x` is a name inside; only `..` itself or `../…` leaves.
+  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return null;
   return abs;
 }

@@ -1,3 +1,4 @@
+import { startedAtIso } from '../artifacts/commands';
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { CLAUDE_COMPACT_MARGIN, round1 } from './claude';
@@ -32,11 +33,6 @@ export function compactAtPercentFor(agent: string, window: number): number {
   return 100;
 }
 
-function isoOf(v: string | number): string {
-  // Epoch numbers below 1e12 are seconds.
-  if (typeof v === 'number') return new Date(v < 1e12 ? v * 1000 : v).toISOString();
-  return new Date(v).toISOString();
-}
 
 /**
  * Parses the text of a `context_usage.json`. Bad JSON or a bad field gives an unknown reading whose
@@ -56,6 +52,8 @@ export function parseGenericUsage(text: string, file: string): ContextResult {
     return { known: false, source: 'generic', reason: `${file}: field "${field}": ${issue?.message ?? 'invalid'}`, file };
   }
   const u = parsed.data;
+  const at = startedAtIso(u.updated_at);
+  if (!at) return { known: false, source: 'generic', reason: `${file}: field "updated_at": not a valid time`, file };
   return {
     known: true,
     source: 'generic',
@@ -66,7 +64,7 @@ export function parseGenericUsage(text: string, file: string): ContextResult {
     windowTokens: u.context_window,
     percent: round1((u.used_tokens / u.context_window) * 100),
     compactAtPercent: compactAtPercentFor(u.source, u.context_window),
-    at: isoOf(u.updated_at),
+    at,
     file,
   };
 }

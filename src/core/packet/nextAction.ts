@@ -1,3 +1,4 @@
+import { mapSeverity } from './severity';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CommandRun, FailedAttempt } from './schema';
 
@@ -32,7 +33,8 @@ export function decideNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
   }
 
   const v = snapshot.verification;
-  const blocking = v?.findings.find((f) => /^(block|blocker|critical|error)$/i.test(f.severity));
+  // The same rule that makes a finding a `block` risk, so the step and the risks never disagree.
+  const blocking = v?.findings.find((f) => mapSeverity(f.severity) === 'block');
   if (v && !v.passed && blocking) {
     return { ok: true, text: `Resolve the blocking verification finding ${blocking.code}: ${firstLine(blocking.detail)}.`, source: 'derived' };
   }

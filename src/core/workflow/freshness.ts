@@ -21,16 +21,6 @@ function load(workspaceDir: string, options: HandoffOptions): Promise<WorkbenchS
 }
 
 /**
- * The freshness of one packet against the workbench as it is now — cheaper than a full state read:
- * git facts, one commit count and the artifacts' hashes. Without git only the inputs are compared.
- */
-export async function freshnessNow(workspaceDir: string, options: HandoffOptions, packet: Packet, git: GitClient | null): Promise<Freshness> {
-  const snapshot = await load(workspaceDir, options);
-  const facts = git ? await git.facts().catch(() => null) : null;
-  return freshnessWith(snapshot, facts, packet, git);
-}
-
-/**
  * The packet a restart should use: the active packet of the current branch + topic, else the newest
  * packet; with its freshness. Null when the output dir holds no readable packet.
  */

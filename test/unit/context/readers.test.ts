@@ -115,6 +115,9 @@ describe('generic context_usage.json', () => {
     assert.match(w.known ? '' : w.reason, /"context_window"/);
     const d = parseGenericUsage(JSON.stringify({ ...good, updated_at: 'yesterday' }), 'f.json');
     assert.match(d.known ? '' : d.reason, /"updated_at"/);
+    // Out of the date range: a reason too, never an exception out of the meter.
+    const far = parseGenericUsage(JSON.stringify({ ...good, updated_at: 1e20 }), 'f.json');
+    assert.match(far.known ? '' : far.reason, /"updated_at": not a valid time/);
     const j = parseGenericUsage('{"source":', 'f.json');
     assert.match(j.known ? '' : j.reason, /not valid JSON/);
   });

@@ -31,6 +31,18 @@ describe('next action and refusal', () => {
     if (!r.ok) assert.match(r.reason, /next_action.*agent_state\.json/);
   });
 
+  it('derives the step from a blocking verification finding, whatever word marks it blocking', async () => {
+    const dir = await workbench({
+      'agent_state.json': { active_task_id: 'T-1', touched_files: [] },
+      'verification_report.json': { passed: false, findings: [{ code: 'acceptance.failed', severity: 'fatal', detail: 'route returns 500' }] },
+    });
+    const r = await build(dir);
+    assert.ok(r.ok, r.ok ? '' : r.reason);
+    if (!r.ok) return;
+    assert.match(r.packet.next_action, /blocking verification finding acceptance\.failed: route returns 500/);
+    assert.equal(r.packet.open_risks.find((x) => x.id === 'verify:acceptance.failed')?.severity, 'block');
+  });
+
   it('derives the step from the newest failing command, naming it and its failure', async () => {
     const dir = await workbench({
       'feedback_record.jsonl': [

@@ -45,7 +45,8 @@ describe('redact', () => {
 
   it('leaves ordinary commands alone', () => {
     for (const s of ['pytest tests/test_refund.py::test_partial', 'git commit -m "wip: paise"', 'npm run build -- --max-tokens', 'skip-this step',
-      'curl api/v1/complete -d max_tokens=1024', 'llm --num-tokens=50 "hi"']) {
+      'curl api/v1/complete -d max_tokens=1024', 'llm --num-tokens=50 "hi"',
+      'Fix the token refresh bug', 'Basic validation fails on empty input', 'pytest -k "token expiry"']) {
       assert.equal(redact(s), s);
     }
   });

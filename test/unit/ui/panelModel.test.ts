@@ -70,6 +70,9 @@ describe('resolveInside', () => {
     assert.equal(resolveInside(root, 'src/a.ts'), path.join(root, 'src', 'a.ts'));
   });
   it('refuses paths that escape the root', () => {
-    for (const bad of ['../etc/passwd', '/etc/passwd', 'src/../../x', '', '.', 'a\0b']) assert.equal(resolveInside(root, bad), null, bad);
+    for (const bad of ['../etc/passwd', '/etc/passwd', 'src/../../x', '', '.', '..', 'a\0b']) assert.equal(resolveInside(root, bad), null, bad);
+  });
+  it('keeps names that merely start with two dots', () => {
+    assert.equal(resolveInside(root, '..cache/x'), path.join(root, '..cache', 'x'));
   });
 });
