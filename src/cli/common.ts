@@ -37,6 +37,8 @@ export function optionsOf(flags: FlagValues): HandoffOptions {
     }
     options.feedbackK = k;
   }
+  // Only the commands that declare --workbench-dir get it; each of them must honour it.
+  if (typeof flags['workbench-dir'] === 'string') options.workbenchDir = flags['workbench-dir'];
   return options;
 }
 

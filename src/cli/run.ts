@@ -35,14 +35,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   if (!parsed.ok) return usage(io, `${name}: ${parsed.error}`);
   const pos = command.positionals ?? { min: 0, max: 0, names: '' };
   if (parsed.positionals.length < pos.min || parsed.positionals.length > pos.max) {
-    return usage(io, pos.max === 0 ? `${name}: unexpected argument "${parsed.positionals[0]}"` : `${name}: expected ${pos.names}`);
+    return usage(io, pos.max === 0 ? `${name}: unexpected argument "${parsed.positionals[0]}"` : `${name}: expected ${pos.names}`, !pos.names.includes('(see '));
   }
   try {
     return await command.run({ flags: parsed.flags, positionals: parsed.positionals, io });
   } catch (err) {
     if (err instanceof UsageError) return usage(io, `${name}: ${err.message}`, false);
-    const e = err as NodeJS.ErrnoException;
-    io.stderr(`handoff ${name}: ${e.code ? `${e.code}: ` : ''}${(e.message ?? String(err)).split('\n')[0]}\n`);
+    // The message is the sentence (a GitError's already is one; a Node error's starts with its code).
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`handoff ${name}: ${message.split('\n')[0]}\n`);
     return EXIT_USAGE;
   }
 }

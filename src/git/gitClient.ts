@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import type { AddedLine, GitClient, GitFacts, GitOperation, StatusEntry } from '../core/gitPort';
+import { GitError } from '../core/gitPort';
 import { toGitError } from './errors';
 import { parseAddedLines } from './parseDiff';
 import { parseNameStatusZ, parseStatusV2 } from './parseStatus';
@@ -70,7 +71,9 @@ export function createGitClient(cwd: string): GitClient {
       try {
         await fs.access(cwd);
       } catch {
-        throw toGitError(new Error('fatal: not a git repository'), cwd);
+        // Said directly: classifying a fake git error would walk up to a parent repository and
+        // call it corrupt.
+        throw new GitError('not-a-repository', `${cwd} does not exist, so it is not inside a git repository.`);
       }
       try {
         const top = (await makeGit(cwd).raw(['rev-parse', '--show-toplevel'])).trim();

@@ -1,20 +1,13 @@
 import * as path from 'node:path';
-import type { HandoffOptions } from '../../core/options';
 import type { WorkbenchState } from '../../core/workflow/state';
 import { readWorkbenchState } from '../../core/workflow/state';
 import { createGitClient } from '../../git/gitClient';
 import { optionsOf } from '../common';
 import type { FlagValues } from '../types';
 
-/** HandoffOptions from the flags, plus `--workbench-dir`. */
-export function statusOptionsOf(flags: FlagValues): HandoffOptions {
-  const options = optionsOf(flags);
-  return typeof flags['workbench-dir'] === 'string' ? { ...options, workbenchDir: flags['workbench-dir'] } : options;
-}
-
 /** Reads everything the status screen shows about the workbench (git, clean checks, packets). */
 export function readState(workspaceDir: string, flags: FlagValues): Promise<WorkbenchState> {
-  return readWorkbenchState(workspaceDir, statusOptionsOf(flags), createGitClient(workspaceDir));
+  return readWorkbenchState(workspaceDir, optionsOf(flags), createGitClient(workspaceDir));
 }
 
 /** `clean` / `dirty (3)` / `no git`, for the one-line statusline. */

@@ -11,8 +11,9 @@ import { parseStatuslineInput, usageFromStatusline } from '../../core/context/st
 import type { ContextResult } from '../../core/context/types';
 import { atomicWrite } from '../../core/fsx';
 import { outputDirOf } from '../../core/workflow/paths';
+import { optionsOf } from '../common';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
-import { cleanWord, packetWord, readState, statusOptionsOf } from './statusParts';
+import { cleanWord, packetWord, readState } from './statusParts';
 import { cachedWords } from './statuslineCache';
 
 /** A chained statusLine command gets this long before its output is dropped. */
@@ -105,7 +106,7 @@ async function ourLine(stdin: string, flags: FlagValues, io: CliIO, extras?: Sta
 
 /** `clean · handoff fresh` from the workbench state. */
 export const workbenchExtras: StatuslineExtras = (workspaceDir, flags) =>
-  cachedWords(workspaceDir, outputDirOf(workspaceDir, statusOptionsOf(flags)), async () => {
+  cachedWords(workspaceDir, outputDirOf(workspaceDir, optionsOf(flags)), async () => {
     const state = await readState(workspaceDir, flags);
     return [cleanWord(state), packetWord(state)];
   });

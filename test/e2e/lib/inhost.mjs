@@ -72,7 +72,7 @@ export async function runInHost(opts = {}) {
     if (failed) {
       fs.mkdirSync(resultsDir, { recursive: true });
       await page.screenshot({ path: path.join(resultsDir, 'inhost-failure.png') }).catch(() => {});
-      log.end();
+      await new Promise((resolve) => log.end(resolve)); // flushed before it is copied
       fs.copyFileSync(path.join(run.runDir, 'inhost-output.log'), path.join(resultsDir, 'inhost-output.log'));
       run.keepLogs();
     }

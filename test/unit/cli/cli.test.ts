@@ -17,11 +17,17 @@ describe('handoff CLI', () => {
     const first = handoff(['generate', '--dir', dir]);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /wrote .*refund-s3[/\\]handoff\.json/);
+    const written = path.join(dir, 'outputs/handoff/refund-s3/handoff.json');
+    const bytes = await fs.readFile(written, 'utf8');
+    const { mtimeMs } = await fs.stat(written);
     const second = handoff(['generate', '--json'], dir);
     assert.equal(second.code, 0);
     const out = JSON.parse(second.stdout) as { kind: string; json: string };
     assert.equal(out.kind, 'unchanged');
-    assert.equal(await fs.readFile(out.json, 'utf8'), await fs.readFile(path.join(dir, 'outputs/handoff/refund-s3/handoff.json'), 'utf8'));
+    assert.equal(out.json, written);
+    // Nothing was written again: same bytes, same modification time.
+    assert.equal(await fs.readFile(written, 'utf8'), bytes);
+    assert.equal((await fs.stat(written)).mtimeMs, mtimeMs);
 
     const show = handoff(['show', '--dir', dir, '--json']);
     assert.equal(show.code, 0);
@@ -40,6 +46,23 @@ describe('handoff CLI', () => {
     const acked = handoff(['prompt', '--dir', dir]);
     assert.equal(acked.code, 0, acked.stderr);
     assert.match(acked.stdout, /acknowledged by dana/);
+  });
+
+  it('generate reads the workbench from --workbench-dir', async () => {
+    const dir = await makeTempDir();
+    await fs.cp(path.join(await copyFixture('workbench-refund'), '.'), path.join(dir, 'wb'), { recursive: true });
+    const r = handoff(['generate', '--dir', dir, '--workbench-dir', 'wb', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(await fs.readFile(JSON.parse(r.stdout).json, 'utf8')).session_id, 'refund-s3');
+  });
+
+  it('says a file error in one sentence, without repeating its code', async () => {
+    const file = path.join(await makeTempDir(), 'plain-file');
+    await fs.writeFile(file, 'x');
+    const r = handoff(['archive', 'x', '--dir', path.dirname(file), '--output-dir', 'plain-file']);
+    assert.notEqual(r.code, 0);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.doesNotMatch(r.stderr, /(E[A-Z]+): \1/);
   });
 
   it('refuses with exit 1 and a reason when there is no next action and nothing to derive', async () => {

@@ -172,6 +172,9 @@ describe('createGitClient on real repositories', () => {
     const r = repo({ files: { 'a.txt': 'a\n' } });
     writeFileSync(path.join(r.dir, '.git', 'HEAD'), 'garbage\n');
     await rejectsWith(createGitClient(r.dir).facts(), 'corrupt');
+    // A folder that is gone is not a repository, even when a parent is one (never "corrupt").
+    const gone = await rejectsWith(createGitClient(path.join(r.dir, 'no', 'such', 'dir')).facts(), 'not-a-repository');
+    assert.match(gone.message, /does not exist/);
 
     const saved = process.env.PATH;
     process.env.PATH = plain;
