@@ -13,18 +13,25 @@ export class ConfigService extends Disposable {
   /** Fires when any `sessionHandoff.*` setting changes; listeners re-read with `get()`. */
   readonly onDidChange = this.changed.event;
   private readonly reported = new Set<string>();
+  /** Parsed settings per scope: views, the status bar and the prompter read them on every update. */
+  private readonly cache = new Map<string, UiSettings>();
 
   constructor(private readonly log: Log) {
     super();
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('sessionHandoff')) this.changed.fire(e);
+        if (!e.affectsConfiguration('sessionHandoff')) return;
+        this.cache.clear();
+        this.changed.fire(e);
       }),
     );
   }
 
   /** Current settings for a workspace folder (or the window). Invalid values are logged once. */
   get(scope?: vscode.Uri): UiSettings {
+    const key = scope?.toString() ?? '';
+    const cached = this.cache.get(key);
+    if (cached) return cached;
     const cfg = vscode.workspace.getConfiguration('sessionHandoff', scope);
     const settings = parseSettings((key) => cfg.get(key));
     for (const p of settings.problems) {
@@ -32,6 +39,7 @@ export class ConfigService extends Disposable {
       this.reported.add(p);
       this.log.warn('config', p);
     }
+    this.cache.set(key, settings);
     return settings;
   }
 }

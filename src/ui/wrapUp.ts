@@ -45,9 +45,11 @@ export class WrapUpPrompter extends Disposable {
   private lastReading: ContextReading | undefined;
   private reportedConfig = '';
   private show: ShowWrapUp = showNotification;
+  private snoozeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly services: Services) {
     super();
+    this._register(toDisposable(() => clearTimeout(this.snoozeTimer)));
     this.tracker = new LevelTracker(this.budget());
     this._register(toDisposable(this.tracker.onLevelChange((c) => void this.prompt(c))));
     this._register(services.config.onDidChange(() => this.tracker.setBudget(this.budget())));
@@ -68,12 +70,13 @@ export class WrapUpPrompter extends Disposable {
 
   /** Silences prompts for a while; the level current when it ends may prompt again. */
   snooze(ms = SNOOZE_MS): void {
-    const until = Date.now() + ms;
-    this.snoozedUntil = until;
-    const timer = setTimeout(() => {
-      // Only the latest snooze ends the silence (a later one replaced it). Cleared here rather than
-      // left to the clock check in prompt(): a timer may fire a millisecond before Date.now() gets there.
-      if (this.snoozedUntil !== until) return;
+    // A later snooze replaces an earlier one: one timer at a time.
+    clearTimeout(this.snoozeTimer);
+    this.snoozedUntil = Date.now() + ms;
+    this.snoozeTimer = setTimeout(() => {
+      // Cleared here rather than left to the clock check in prompt(): a timer may fire a
+      // millisecond before Date.now() gets there.
+      this.snoozeTimer = undefined;
       this.snoozedUntil = 0;
       // Re-arm the session read now, not the one read at Snooze: the agent may have started a new
       // session meanwhile, whose crossings the snooze swallowed.
@@ -82,7 +85,6 @@ export class WrapUpPrompter extends Disposable {
       this.tracker.reset(reading.source, reading.sessionId);
       this.tracker.update(asShown(reading));
     }, ms);
-    this._register(toDisposable(() => clearTimeout(timer)));
     this.services.log.info('wrapUp', `snoozed for ${Math.round(ms / 60_000)} min`);
   }
 

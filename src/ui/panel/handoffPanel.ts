@@ -24,6 +24,17 @@ export interface PacketRef {
  * One open handoff panel: owns the webview, renders the target packet from the UI state, and turns
  * the page's validated intents into commands. Nothing is posted before the page says `ready`.
  */
+/** What each webview request does, as a person would say it in "Could not …". */
+const ACTION_LABEL: Record<WebviewMessage['type'], string> = {
+  ready: 'show the handoff',
+  copyPrompt: 'copy the restart prompt',
+  copyJson: 'copy the handoff JSON',
+  openMarkdown: 'open handoff.md',
+  regenerate: 'regenerate the handoff',
+  generate: 'generate a handoff',
+  openFile: 'open that file',
+};
+
 export class HandoffPanel extends Disposable {
   private ready = false;
   private renderSeq = 0;
@@ -119,7 +130,8 @@ export class HandoffPanel extends Disposable {
       await this.handle(msg);
     } catch (err) {
       this.services.log.error('panel', `handling "${msg.type}" failed`, err);
-      await this.post({ type: 'failed', message: `Could not ${msg.type}.` });
+      const detail = err instanceof Error ? ` ${err.message.split('\n')[0]}` : '';
+      await this.post({ type: 'failed', message: `Could not ${ACTION_LABEL[msg.type]}.${detail}` });
     }
   }
 

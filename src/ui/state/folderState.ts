@@ -25,6 +25,7 @@ export class FolderState extends Disposable {
   private transcriptWatcher: { file: string; watcher: vscode.Disposable } | undefined;
   private watchedGitRoot = '';
   private loggedDiagnostics = '';
+  private meterQueue: Promise<unknown> = Promise.resolve();
   private readonly full = this._register(new Debouncer(400, () => this.runFull()));
   private readonly contextOnly = this._register(new Debouncer(150, () => this.runContext()));
 
@@ -55,26 +56,50 @@ export class FolderState extends Disposable {
     return immediate ? this.full.now() : this.full.trigger();
   }
 
-  /** Settings changed: new meter and watchers (paths may have moved), then a full refresh. */
-  reconfigure(): Promise<void> {
+  /**
+   * Settings changed: a full refresh with the new settings. Only when the paths or the context
+   * sources changed (`rebuild`) are the meter and the watchers replaced — a new meter forgets its
+   * tail offsets and reads the transcripts again.
+   */
+  reconfigure(rebuild: boolean): Promise<void> {
     this.settings = this.config.get(this.folder.uri);
-    this.meter.dispose();
-    this.meter = this.ports.createContext(this.folder, this.settings);
-    this.disposeWatchers();
-    this.watch();
+    if (rebuild) {
+      this.meter.dispose();
+      this.meter = this.ports.createContext(this.folder, this.settings);
+      this.meterQueue = Promise.resolve();
+      this.disposeWatchers();
+      this.watch();
+    }
     return this.refresh('settings changed', true);
+  }
+
+  /**
+   * Reads the meter, one read at a time: the full and the context-only refresh run on their own
+   * debouncers, and two overlapping reads would both apply the same appended lines.
+   */
+  private readMeter(): Promise<Awaited<ReturnType<ContextPort['read']>>> {
+    const meter = this.meter;
+    const next = this.meterQueue.then(() => meter.read());
+    this.meterQueue = next.catch(() => undefined);
+    return next;
   }
 
   private async runFull(): Promise<void> {
     try {
-      this.context = await this.meter.read();
-      const state = await this.ports.load({
+      const read = await this.readMeter();
+      this.context = read;
+      let state = await this.ports.load({
         folder: this.folder,
         settings: this.settings,
         trusted: vscode.workspace.isTrusted,
-        context: this.context,
+        context: read,
       });
       if (this.isDisposed) return;
+      // A context-only refresh may have published a newer reading while git ran: keep the newer one,
+      // so the meter never steps back.
+      if (this.context !== read) {
+        state = { ...state, context: this.context.result, candidates: this.context.candidates, budget: this.ports.budget(this.context.result, this.settings) };
+      }
       this.logDiagnostics(state);
       this.current = state;
       // The repository may live above the folder: watch its .git once it is known.
@@ -92,7 +117,7 @@ export class FolderState extends Disposable {
 
   private async runContext(): Promise<void> {
     try {
-      const next = await this.meter.read();
+      const next = await this.readMeter();
       this.context = next;
       this.followTranscript();
       const prev = this.current;

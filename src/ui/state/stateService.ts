@@ -12,6 +12,9 @@ import { pickActiveFolder } from './activeFolder';
  * One refresh pipeline per workspace folder, and the notion of the active folder (the one of the
  * active editor) that the status bar follows in a multi-root workspace.
  */
+/** Settings that move what is watched or read for the context meter. */
+const PIPELINE_SETTINGS = ['sessionHandoff.workbenchDir', 'sessionHandoff.outputDir', 'sessionHandoff.context'];
+
 export class WorkbenchStateService extends Disposable implements StateService {
   private readonly folders = new Map<string, FolderState>();
   private readonly changed = this._register(new vscode.EventEmitter<WorkbenchUiState>());
@@ -31,7 +34,15 @@ export class WorkbenchStateService extends Disposable implements StateService {
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.updateActive()));
     // Trust granted: git may run now, so everything is read again.
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh(undefined, 'trust granted')));
-    this._register(config.onDidChange(() => this.folders.forEach((f) => void f.reconfigure())));
+    this._register(
+      config.onDidChange((e) => {
+        for (const f of this.folders.values()) {
+          if (!e.affectsConfiguration('sessionHandoff', f.folder.uri)) continue;
+          const rebuild = PIPELINE_SETTINGS.some((key) => e.affectsConfiguration(key, f.folder.uri));
+          void f.reconfigure(rebuild);
+        }
+      }),
+    );
     this.syncFolders();
   }
 
