@@ -50,6 +50,21 @@ describe('handoff panel (in the extension host)', () => {
     assert.equal(api.panels.panel, first);
   });
 
+  it('does not redraw the page when nothing it shows changed, but does when asked to', async () => {
+    const view = (await packetCommands()).panels.panel;
+    assert.ok(view);
+    const posts = recordPosts(view);
+    try {
+      // What a meter update does: a new state for the folder with the same packet.
+      await view.render();
+      assert.equal(posts.list.length, 0, 'an identical drawing was posted again');
+      await view.render(true);
+      assert.deepEqual(posts.list.map((m) => m.type), ['render']);
+    } finally {
+      posts.dispose();
+    }
+  });
+
   it('drops malformed messages and refuses paths outside the workspace', async () => {
     const view = (await packetCommands()).panels.panel;
     assert.ok(view);

@@ -44,6 +44,8 @@ export class HandoffPanel extends Disposable {
   private readonly disposedEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposedEmitter.event;
   private last: HostMessage | null = null;
+  /** The last drawing posted (render/empty), to skip redraws that would change nothing. */
+  private lastDrawn = '';
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -82,16 +84,24 @@ export class HandoffPanel extends Disposable {
   /** Points the panel at another folder/packet and redraws. */
   retarget(target: PanelTarget): void {
     this.target = target;
-    void this.render();
+    void this.render(true);
   }
 
-  /** Redraws from the current state; later calls win over slower earlier ones. */
-  async render(): Promise<void> {
+  /**
+   * Redraws from the current state; later calls win over slower earlier ones. A drawing identical to
+   * the last one is not posted again (the meter updates the state on every transcript append; a
+   * redraw would rebuild the page and take the keyboard focus away) unless `force`d, as after the
+   * page was re-created.
+   */
+  async render(force = false): Promise<void> {
     if (!this.ready || this.isDisposed) return;
     const seq = ++this.renderSeq;
     const state = this.services.state.get(this.target.folder);
     const msg = await this.messageFor(state);
     if (seq !== this.renderSeq || this.isDisposed) return;
+    const drawing = JSON.stringify(msg);
+    if (!force && drawing === this.lastDrawn) return;
+    this.lastDrawn = drawing;
     this.updateTitle(msg.type === 'render' ? msg.model.packet.topic : undefined);
     await this.post(msg);
   }
@@ -139,7 +149,7 @@ export class HandoffPanel extends Disposable {
     switch (msg.type) {
       case 'ready':
         this.ready = true;
-        await this.render();
+        await this.render(true);
         return;
       case 'copyPrompt':
         if (await vscode.commands.executeCommand<boolean>('sessionHandoff.copyRestartPrompt', this.ref())) {
