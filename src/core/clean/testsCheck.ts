@@ -29,15 +29,21 @@ export function checkTests(snapshot: WorkbenchSnapshot): CheckResult {
   const base = { check: 'tests' as const, title: 'Tests' };
   const last = snapshot.feedback?.lastTestRun ?? null;
   if (!last) {
+    // Say what was looked for: a project whose tests run through its own script must know why
+    // none of its records counted.
+    const seen = snapshot.feedback?.total ?? 0;
+    const why = seen
+      ? `None of the ${seen} command${seen === 1 ? '' : 's'} in feedback_record.jsonl looks like a test run (pytest, npm test, go test, cargo test, mvn test, …)`
+      : 'No test run is recorded in feedback_record.jsonl';
     return {
       ...base,
       passed: false,
-      summary: 'No test run is recorded in feedback_record.jsonl.',
+      summary: `${why}.`,
       findings: [
         {
           check: 'tests',
-          detail: 'No test run is recorded in feedback_record.jsonl, so nobody knows whether the tests pass.',
-          fix: 'Run the tests and record the result in feedback_record.jsonl.',
+          detail: `${why}, so nobody knows whether the tests pass.`,
+          fix: 'Run the tests with the project\'s test runner and record the result in feedback_record.jsonl.',
         },
       ],
     };

@@ -117,8 +117,11 @@ describe('clean-state checks (pure)', () => {
     it('fails when no test run is recorded', () => {
       const r = checkTests(snapshotWith({ feedback: [{ command: 'ls', exit_code: 0 }] }));
       assert.equal(r.passed, false);
-      assert.match(r.summary, /No test run/);
-      assert.equal(checkTests(emptySnapshot()).passed, false);
+      // Says why the recorded command did not count, so a custom test script is understood.
+      assert.match(r.summary, /None of the 1 command in feedback_record\.jsonl looks like a test run \(pytest, npm test/);
+      const none = checkTests(emptySnapshot());
+      assert.equal(none.passed, false);
+      assert.match(none.summary, /No test run is recorded/);
     });
   });
 
