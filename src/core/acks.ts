@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic, Parsed } from './diagnostics';
@@ -69,20 +70,26 @@ export async function writeAck(packetDir: string, ack: Ack): Promise<Parsed<AckF
 }
 
 /**
- * The acknowledgements that apply to a packet: its own sidecar plus those recorded in the output dir
- * before any packet existed; the packet's own record wins. With no packet yet, only the output dir's.
- * A corrupt sidecar is reported and skipped, never fatal.
+ * The acknowledgements that apply: a packet's own sidecar, or — while there is no packet for the
+ * branch + topic — those waiting in the output dir (generate folds them into the next packet it
+ * writes). A corrupt sidecar is reported, never fatal.
  */
 export async function readPacketAcks(outputDir: string, packetDir: string | null): Promise<{ acks: Ack[]; diagnostics: Diagnostic[] }> {
-  const merged = new Map<string, Ack>();
-  const diagnostics: Diagnostic[] = [];
-  for (const dir of packetDir ? [packetDir, outputDir] : [outputDir]) {
-    const r = await readAcks(dir);
-    if (!r.ok) {
-      diagnostics.push(r.error);
-      continue;
-    }
-    for (const a of r.value.acks) if (!merged.has(a.risk_id)) merged.set(a.risk_id, a);
+  const r = await readAcks(packetDir ?? outputDir);
+  return r.ok ? { acks: r.value.acks, diagnostics: [] } : { acks: [], diagnostics: [r.error] };
+}
+
+/**
+ * Moves the acknowledgements waiting in the output dir (made before this packet existed) into the
+ * packet's sidecar, so they apply to the packet they were made for and not to every later one.
+ * Call under the output dir's lock. A corrupt waiting file is left where it is.
+ */
+export async function foldPendingAcks(outputDir: string, packetDir: string): Promise<void> {
+  const pending = await readAcks(outputDir);
+  if (!pending.ok || pending.value.acks.length === 0) return;
+  for (const ack of pending.value.acks) {
+    const r = await writeAck(packetDir, ack);
+    if (!r.ok) return;
   }
-  return { acks: [...merged.values()], diagnostics };
+  await fs.rm(ackFilePath(outputDir), { force: true });
 }

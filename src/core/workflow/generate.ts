@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { foldPendingAcks } from '../acks';
 import { loadWorkbench } from '../artifacts/loader';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CleanFinding } from '../clean/types';
@@ -158,6 +159,7 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
       const built = build(input);
       if (!built.ok) return { kind: 'refused' as const, reason: built.reason, diagnostics };
       const written = await writePacket(outputDir, built.packet);
+      if (written.kind === 'written') await foldPendingAcks(outputDir, written.packetDir);
       const superseded = await supersedeOthers(outputDir, built.packet);
       if (args.gitClient && inputs.clean && !args.clean) {
         await writeCleanState(path.join(outputDir, CLEAN_STATE_FILE), inputs.clean);

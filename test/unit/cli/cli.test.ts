@@ -48,6 +48,19 @@ describe('handoff CLI', () => {
     assert.match(acked.stdout, /acknowledged by dana/);
   });
 
+  it('generate moves acknowledgements made before the packet existed into the packet', async () => {
+    const dir = await copyFixture('workbench-refund');
+    const waiting = { schema_version: 1, acks: [{ risk_id: 'blocker:1', by: 'dana', at: '2026-11-21T10:00:00Z' }] };
+    await fs.mkdir(path.join(dir, 'outputs/handoff'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'outputs/handoff/acks.json'), JSON.stringify(waiting));
+    const r = handoff(['generate', '--dir', dir]);
+    assert.equal(r.code, 0, r.stderr);
+    const moved = JSON.parse(await fs.readFile(path.join(dir, 'outputs/handoff/refund-s3/acks.json'), 'utf8'));
+    assert.deepEqual(moved.acks.map((a: { risk_id: string }) => a.risk_id), ['blocker:1']);
+    await assert.rejects(fs.stat(path.join(dir, 'outputs/handoff/acks.json')));
+    assert.match(handoff(['prompt', '--dir', dir]).stdout, /blocker:1: .*acknowledged by dana/);
+  });
+
   it('generate reads the workbench from --workbench-dir', async () => {
     const dir = await makeTempDir();
     await fs.cp(path.join(await copyFixture('workbench-refund'), '.'), path.join(dir, 'wb'), { recursive: true });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ackFilePath, readAcks, readPacketAcks, writeAck } from '../../../src/core/acks';
+import { ackFilePath, foldPendingAcks, readAcks, readPacketAcks, writeAck } from '../../../src/core/acks';
 import { makeTempDir } from '../helpers/fixtures';
 
 describe('risk acknowledgements sidecar', () => {
@@ -41,27 +41,29 @@ describe('risk acknowledgements sidecar', () => {
     assert.deepEqual(r, { ok: true, value: { schema_version: 1, acks: [] } });
   });
 
-  it("merges the output dir's acknowledgements into a packet's, the packet's own record winning", async () => {
+  it("applies the output dir's acknowledgements only until a packet exists, then moves them into it", async () => {
     const outputDir = await makeTempDir();
     const packetDir = path.join(outputDir, 'sess-1');
     await writeAck(outputDir, { risk_id: 'early', by: 'ana', at: '1' });
     await writeAck(outputDir, { risk_id: 'both', by: 'ana', at: '1' });
     await writeAck(packetDir, { risk_id: 'both', by: 'bo', at: '2' });
-    const merged = await readPacketAcks(outputDir, packetDir);
-    assert.deepEqual(merged.diagnostics, []);
-    assert.deepEqual(merged.acks.map((a) => [a.risk_id, a.by]).sort(), [['both', 'bo'], ['early', 'ana']]);
-    const before = await readPacketAcks(outputDir, null);
-    assert.deepEqual(before.acks.map((a) => a.risk_id).sort(), ['both', 'early']);
+    assert.deepEqual((await readPacketAcks(outputDir, null)).acks.map((a) => a.risk_id).sort(), ['both', 'early']);
+    // Another packet's sidecar is not merged with acknowledgements waiting for a new packet.
+    assert.deepEqual((await readPacketAcks(outputDir, packetDir)).acks.map((a) => [a.risk_id, a.by]), [['both', 'bo']]);
+
+    await foldPendingAcks(outputDir, packetDir);
+    const folded = await readPacketAcks(outputDir, packetDir);
+    assert.deepEqual(folded.acks.map((a) => [a.risk_id, a.by]).sort(), [['both', 'bo'], ['early', 'ana']], 'the packet\'s own record wins');
+    assert.deepEqual((await readPacketAcks(outputDir, null)).acks, [], 'nothing waits any more');
   });
 
-  it('reports a corrupt sidecar and still returns the readable one', async () => {
+  it('reports a corrupt sidecar as a located diagnostic instead of failing', async () => {
     const outputDir = await makeTempDir();
     const packetDir = path.join(outputDir, 'sess-1');
-    await writeAck(outputDir, { risk_id: 'early', by: 'ana', at: '1' });
     await fs.mkdir(packetDir, { recursive: true });
     await fs.writeFile(ackFilePath(packetDir), '{ not json');
     const r = await readPacketAcks(outputDir, packetDir);
-    assert.deepEqual(r.acks.map((a) => a.risk_id), ['early']);
+    assert.deepEqual(r.acks, []);
     assert.equal(r.diagnostics.length, 1);
     assert.equal(r.diagnostics[0]?.file, ackFilePath(packetDir));
   });
