@@ -59,6 +59,9 @@ export class PanelController extends Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel, target: PanelTarget): HandoffPanel {
+    // One panel: a restored one arriving after a new one was opened (or the reverse) closes the
+    // other tab too, instead of leaving it on screen with buttons that no longer answer.
+    this.current?.panel.dispose();
     this.current?.dispose();
     const view = new HandoffPanel(panel, this.services, target);
     this.current = view;
