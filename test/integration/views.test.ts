@@ -5,6 +5,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { readAcks } from '../../src/core/acks';
 import { ackDirOf } from '../../src/ui/state/ackService';
+import { FALLBACK_INTERVAL_MS } from '../../src/ui/state/folderState';
 import type { RiskNode } from '../../src/ui/views/risksView';
 import type { CleanNode } from '../../src/ui/views/cleanStateView';
 import { buildTestPacket } from '../unit/helpers/packetBuilder';
@@ -84,7 +85,8 @@ describe('sidebar views (in the extension host)', () => {
     assert.ok(api.services.state.get(s.folder)?.risks.find((r) => r.risk.id === 'verify:acceptance.failed')?.ack);
   });
 
-  it('Handoffs groups packets per branch + topic, active first, and marks a stale one with the reason', async () => {
+  it('Handoffs groups packets per branch + topic, active first, and marks a stale one with the reason', async function () {
+    this.timeout(FALLBACK_INTERVAL_MS + 30_000);
     const api = await extensionApi();
     const s = await stateWhere(api, (x) => x.phase === 'ready', 'ready state');
     const dirs = ['test-view-old', 'test-view-new'].map((id) => path.join(s.outputDir, id));
@@ -95,7 +97,9 @@ describe('sidebar views (in the extension host)', () => {
       await fs.mkdir(dirs[1]!, { recursive: true });
       await fs.writeFile(path.join(dirs[0]!, 'handoff.json'), JSON.stringify(buildTestPacket({ ...base, packet_id: 'test-view-old', status: 'superseded', superseded_by: 'test-view-new', head_commit: head })));
       await fs.writeFile(path.join(dirs[1]!, 'handoff.json'), JSON.stringify(buildTestPacket({ ...base, packet_id: 'test-view-new', generated_at: '2026-02-01T00:00:00.000Z', head_commit: 'f'.repeat(40) })));
-      await stateWhere(api, (x) => x.packets.filter((p) => p.id.startsWith('test-view-')).length === 2, 'both test packets listed').catch((err: Error) => {
+      // Normally the output-dir watcher refreshes within a second; should inotify miss files made in
+      // a brand-new folder, the slow fallback's fingerprint check must still bring them in.
+      await stateWhere(api, (x) => x.packets.filter((p) => p.id.startsWith('test-view-')).length === 2, 'both test packets listed', FALLBACK_INTERVAL_MS + 10_000).catch((err: Error) => {
         const now = api.services.state.get(s.folder);
         throw new Error(`${err.message}; listed: ${now?.packets.map((p) => p.id).join(', ')}; diagnostics: ${now?.diagnostics.map((d) => `${d.file}: ${d.message}`).join('; ')}`);
       });

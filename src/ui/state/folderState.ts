@@ -6,9 +6,13 @@ import type { Log } from '../log';
 import { Debouncer } from './debouncer';
 import type { ContextPort, StatePorts } from './ports';
 import type { WorkbenchUiState } from './types';
+import { workbenchFingerprint } from './fingerprint';
 import { ARTIFACT_GLOB, isOwnNoise } from './watchPatterns';
 
-/** The slow fallback for the context meter: catches a new transcript appearing. Never faster. */
+/**
+ * The slow fallback: catches a new transcript appearing, and any change a lost watcher event hid
+ * (a full refresh when the workbench fingerprint moved). Never faster.
+ */
 export const FALLBACK_INTERVAL_MS = 30_000;
 
 /**
@@ -25,6 +29,8 @@ export class FolderState extends Disposable {
   private transcriptWatcher: { file: string; watcher: vscode.Disposable } | undefined;
   private watchedGitRoot = '';
   private loggedDiagnostics = '';
+  /** The workbench fingerprint taken when the last full refresh started. */
+  private refreshedFingerprint = '';
   private meterQueue: Promise<unknown> = Promise.resolve();
   private readonly full = this._register(new Debouncer(400, () => this.runFull()));
   private readonly contextOnly = this._register(new Debouncer(150, () => this.runContext()));
@@ -42,7 +48,7 @@ export class FolderState extends Disposable {
     this._register(toDisposable(() => this.meter.dispose()));
     this._register(toDisposable(() => this.disposeWatchers()));
     this.watch();
-    const timer = setInterval(() => void this.contextOnly.trigger(), FALLBACK_INTERVAL_MS);
+    const timer = setInterval(() => void this.fallback(), FALLBACK_INTERVAL_MS);
     this._register(toDisposable(() => clearInterval(timer)));
   }
 
@@ -86,6 +92,8 @@ export class FolderState extends Disposable {
 
   private async runFull(): Promise<void> {
     try {
+      // Taken before reading: a change made while the refresh runs still differs afterwards.
+      this.refreshedFingerprint = await this.fingerprint();
       const read = await this.readMeter();
       this.context = read;
       let state = await this.ports.load({
@@ -113,6 +121,23 @@ export class FolderState extends Disposable {
     } catch (err) {
       this.log.error('state', `${this.folder.name}: refresh failed`, err);
     }
+  }
+
+  private async fallback(): Promise<void> {
+    void this.contextOnly.trigger();
+    if (this.current && (await this.fingerprint()) !== this.refreshedFingerprint) {
+      this.log.trace('state', `${this.folder.name}: a change was missed by the watchers; refreshing`);
+      void this.full.trigger();
+    }
+  }
+
+  private fingerprint(): Promise<string> {
+    const workbenchDir = path.resolve(this.folder.uri.fsPath, this.settings.options.workbenchDir);
+    return workbenchFingerprint({
+      workbenchDir,
+      outputDir: path.resolve(workbenchDir, this.settings.options.outputDir),
+      gitDir: path.join(this.watchedGitRoot || this.folder.uri.fsPath, '.git'),
+    });
   }
 
   private async runContext(): Promise<void> {
