@@ -115,6 +115,8 @@ export function buildPacket(input: PacketInput): BuildResult {
     open_risks: collectRisks(snapshot, input.clean),
     next_action: next.text,
     next_action_source: next.source,
+    sources: {},
+    next_goal: null,
     verdict_pointer: {
       verification: snapshot.verification
         ? { file: snapshot.verification.file, passed: snapshot.verification.passed, task_id: snapshot.verification.task_id ?? null }

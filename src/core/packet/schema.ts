@@ -100,6 +100,10 @@ export const PacketSchema = z.object({
   open_risks: z.array(RiskSchema),
   next_action: z.string().min(1),
   next_action_source: z.enum(['agent_state', 'derived']),
+  /** Where each kind of fact came from, e.g. `{ "commands": "claude:<session id>", "next_action": "task list" }`. */
+  sources: z.record(z.string(), z.string()).default({}),
+  /** What the person wants the next session to achieve, when they said so at generation. */
+  next_goal: z.string().nullable().default(null),
   verdict_pointer: z.object({
     verification: z.object({ file: z.string(), passed: z.boolean(), task_id: z.string().nullable() }).nullable(),
     review: z

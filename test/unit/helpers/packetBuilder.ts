@@ -29,6 +29,8 @@ export function buildTestPacket(overrides: Partial<Packet> = {}): Packet {
     open_risks: [{ id: 'verify:X1', severity: 'block', detail: 'Tests fail', source: 'verification_report.json' }],
     next_action: 'Fix the failing refund test',
     next_action_source: 'agent_state',
+    sources: {},
+    next_goal: null,
     verdict_pointer: { verification: null, review: null },
     decisions: [],
     assumptions_to_validate: [],
