@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { MeterReading } from '../core/context/meter';
 import { ContextMeter } from '../core/context/meter';
 import type { ContextResult } from '../core/context/types';
+import { workbenchDirOf } from '../core/workflow/paths';
 import type { CliIO, FlagSpec, FlagValues } from './types';
 import { UsageError } from './types';
 
@@ -27,7 +28,7 @@ export async function readContext(workspaceDir: string, flags: FlagValues, env: 
   }
   const meter = new ContextMeter({
     folder: workspaceDir,
-    workbenchDir: path.resolve(workspaceDir, typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.'),
+    workbenchDir: workbenchDirOf(workspaceDir, { workbenchDir: typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.' }),
     claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
     codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),
     ...(typeof window === 'number' ? { windowOverride: window } : {}),
@@ -41,8 +42,22 @@ export async function readContext(workspaceDir: string, flags: FlagValues, env: 
  */
 export async function contextForPacket(workspaceDir: string, flags: FlagValues, io: CliIO): Promise<ContextResult> {
   try {
-    return (await readContext(workspaceDir, flags, io.env)).current;
+    const reading = await readContext(workspaceDir, flags, io.env);
+    printContextWarnings(io, reading);
+    return reading.current;
   } catch (err) {
     return { known: false, reason: `context usage could not be read: ${(err as Error).message}` };
+  }
+}
+
+/** Located problems met while reading the sessions (a line too long, skipped), on stderr, once each. */
+export function printContextWarnings(io: CliIO, reading: MeterReading): void {
+  const seen = new Set<string>();
+  for (const r of [reading.current, ...reading.candidates.map((c) => c.result)]) {
+    for (const w of r.warnings ?? []) {
+      if (seen.has(w)) continue;
+      seen.add(w);
+      io.stderr(`${w}\n`);
+    }
   }
 }

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic, Parsed } from './diagnostics';
-import { atomicWrite, readIfExists } from './fsx';
+import { stripControl } from './controlChars';
+import { atomicWrite, MAX_OWN_FILE_BYTES, readRegular } from './fsx';
 
 /**
  * Risk acknowledgements: who accepted which risk, and when. They live in a sidecar file next to the
@@ -51,9 +52,12 @@ export function parseAcks(text: string, file: string): Parsed<AckFile> {
 /** Reads the acknowledgements of a packet folder; a missing sidecar is an empty list. */
 export async function readAcks(packetDir: string): Promise<Parsed<AckFile>> {
   const file = ackFilePath(packetDir);
-  const text = await readIfExists(file);
-  if (text === null) return { ok: true, value: { schema_version: 1, acks: [] } };
-  return parseAcks(text, file);
+  const read = await readRegular(file, { root: packetDir, maxBytes: MAX_OWN_FILE_BYTES });
+  if (!read.ok) {
+    if (read.refusal.kind === 'missing') return { ok: true, value: { schema_version: 1, acks: [] } };
+    return { ok: false, error: { file, message: read.refusal.message } };
+  }
+  return parseAcks(stripControl(read.bytes.toString('utf8')), file);
 }
 
 /**

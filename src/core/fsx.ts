@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 
 /**
@@ -24,12 +26,140 @@ export async function atomicWrite(file: string, content: string | Uint8Array): P
   }
 }
 
-/** Reads a file as UTF-8, or returns null when it does not exist. */
-export async function readIfExists(file: string): Promise<string | null> {
+/** The tool's own small files (packets, sidecars) are never near this; anything bigger is not ours. */
+export const MAX_OWN_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads one of the tool's own files as UTF-8, or returns null when it does not exist. A FIFO, device
+ * or oversized file in its place throws a one-sentence error naming the file, instead of hanging.
+ */
+export async function readIfExists(file: string, opts: OpenOptions = {}): Promise<string | null> {
+  const r = await readRegular(file, { ...opts, maxBytes: MAX_OWN_FILE_BYTES });
+  if (r.ok) return r.bytes.toString('utf8');
+  if (r.refusal.kind === 'missing') return null;
+  throw new Error(`${file} ${r.refusal.message}`);
+}
+
+/** Why a file was not read. `missing` is not a problem by itself; the others are, and say why. */
+export type OpenRefusal = { kind: 'missing' } | { kind: 'refused'; message: string };
+
+export interface OpenOptions {
+  /**
+   * The folder the file must really lie in. A path whose real location (symlinks resolved) leaves it is
+   * refused without being opened, so neither its bytes nor its target show up anywhere.
+   */
+  root?: string;
+}
+
+/** A regular file opened for reading, with the size `fstat` saw at open time. */
+export interface OpenedFile {
+  handle: FileHandle;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+// O_NONBLOCK makes opening a FIFO return at once instead of waiting for a writer; undefined on Windows,
+// where FIFOs cannot sit in a folder anyway.
+const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOCTTY ?? 0);
+
+/** What a non-regular file is, in words for a message. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** True when `abs` is `root` or inside it (both already absolute and real). */
+function within(root: string, abs: string): boolean {
+  const rel = path.relative(root, abs);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/**
+ * Opens a file for reading only when it is a regular file: FIFOs, devices, sockets and folders are
+ * refused with a message instead of blocking or streaming forever, and (with `root`) a path whose real
+ * location leaves the root is refused before it is opened. The caller closes the handle.
+ */
+export async function openRegular(abs: string, opts: OpenOptions = {}): Promise<{ ok: true; file: OpenedFile } | { ok: false; refusal: OpenRefusal }> {
+  const refused = (message: string) => ({ ok: false as const, refusal: { kind: 'refused' as const, message } });
+  let lst: Stats;
   try {
-    return await fs.readFile(file, 'utf8');
+    lst = await fs.lstat(abs);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, refusal: { kind: 'missing' } };
+    return refused(`cannot be read: ${errorText(err)}`);
   }
+  if (opts.root !== undefined) {
+    const [realRoot, real] = await Promise.all([fs.realpath(opts.root).catch(() => path.resolve(opts.root!)), fs.realpath(abs).catch(() => null)]);
+    if (real === null) return refused(lst.isSymbolicLink() ? 'is a symbolic link to nothing; skipped' : 'cannot be resolved; skipped');
+    // The target is not named: where a link points is the link author's choice of words, not ours.
+    if (!within(realRoot, real)) return refused('is a symbolic link that leads outside the workspace; not followed');
+  }
+  let handle: FileHandle;
+  try {
+    handle = await fs.open(abs, OPEN_FLAGS);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: false, refusal: { kind: 'missing' } };
+    // ENXIO: a socket (or a FIFO opened for writing elsewhere) cannot be opened as a file.
+    if (code === 'ENXIO') return refused('is a socket, not a regular file; not read');
+    return refused(`cannot be read: ${errorText(err)}`);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) {
+      await handle.close();
+      return refused(`is ${kindOf(st)}, not a regular file; not read`);
+    }
+    return { ok: true, file: { handle, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } };
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    return refused(`cannot be read: ${errorText(err)}`);
+  }
+}
+
+/**
+ * Reads a whole regular file (see `openRegular`), at most `maxBytes` of it: a file that grows past the
+ * cap while being read is refused rather than read without end.
+ */
+export async function readRegular(
+  abs: string,
+  opts: OpenOptions & { maxBytes: number },
+): Promise<{ ok: true; bytes: Buffer; mtimeMs: number } | { ok: false; refusal: OpenRefusal }> {
+  const opened = await openRegular(abs, opts);
+  if (!opened.ok) return opened;
+  const { handle, size, mtimeMs } = opened.file;
+  const tooBig = () => ({ ok: false as const, refusal: { kind: 'refused' as const, message: `is ${mb(Math.max(size, opts.maxBytes + 1))}, over the ${mb(opts.maxBytes)} limit; skipped` } });
+  try {
+    if (size > opts.maxBytes) return tooBig();
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(Math.max(size - total + 1, 64 * 1024), 1024 * 1024, opts.maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, total);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > opts.maxBytes) return tooBig();
+      chunks.push(buf.subarray(0, bytesRead));
+    }
+    return { ok: true, bytes: Buffer.concat(chunks, total), mtimeMs };
+  } catch (err) {
+    return { ok: false, refusal: { kind: 'refused', message: `cannot be read: ${errorText(err)}` } };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** A file's size for a message: `300.0 MB`, `512 KB`. */
+export function mb(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1048576).toFixed(1).replace(/\.0$/, '')} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** A Node error as words: the message already names the code and, for I/O, the path we gave it. */
+function errorText(err: unknown): string {
+  return (err as Error)?.message ?? String(err);
 }

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import type { AddedLine, GitClient, GitFacts, GitOperation, StatusEntry } from '../core/gitPort';
+import { readRegular } from '../core/fsx';
 import { GitError } from '../core/gitPort';
 import { toGitError } from './errors';
 import { parseAddedLines } from './parseDiff';
@@ -133,17 +134,26 @@ export function createGitClient(cwd: string): GitClient {
     let total = 0;
     for (const file of files.slice(0, MAX_UNTRACKED_FILES)) {
       const abs = path.join(root, file);
-      const stat = await fs.stat(abs).catch(() => null);
+      // Git records a symlink as its target's path, not the target's content: never read through one.
+      const stat = await fs.lstat(abs).catch(() => null);
       if (!stat?.isFile() || stat.size > MAX_UNTRACKED_BYTES) continue;
       total += stat.size;
       if (total > MAX_UNTRACKED_TOTAL) break;
-      const buf = await fs.readFile(abs).catch(() => null);
+      const read = await readRegular(abs, { root, maxBytes: MAX_UNTRACKED_BYTES });
+      const buf = read.ok ? read.bytes : null;
       if (!buf || buf.includes(0)) continue;
       const texts = buf.toString('utf8').split(/\r?\n/);
       if (texts.at(-1) === '') texts.pop(); // the final newline ends a line, it does not start one
       texts.forEach((text, i) => lines.push({ path: file, line: i + 1, text }));
     }
     return lines;
+  };
+
+  /** Changed paths that are neither a file, a symlink nor a folder: git cannot diff them. */
+  const unhashable = async (root: string): Promise<string[]> => {
+    const entries = parseStatusV2(await run(['status', '--porcelain=v2', '-z', '--untracked-files=no'])).entries;
+    const kinds = await Promise.all(entries.map(async (e) => ({ path: e.path, st: await fs.lstat(path.join(root, e.path)).catch(() => null) })));
+    return kinds.filter(({ st }) => st && !st.isFile() && !st.isSymbolicLink() && !st.isDirectory()).map((k) => k.path);
   };
 
   const client: GitClient = {
@@ -173,7 +183,17 @@ export function createGitClient(cwd: string): GitClient {
           from = EMPTY_TREE[format] ?? EMPTY_TREE.sha1 ?? null;
         }
       }
-      const diff = await run(['diff', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', '-M', from as string, '--']);
+      const args = ['diff', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', '-M', from as string, '--'];
+      let diff: string;
+      try {
+        diff = await run(args);
+      } catch (err) {
+        // Git cannot hash a FIFO, socket or device that replaced a tracked file ("unsupported file
+        // type") and fails the whole diff: leave those paths out and read the rest.
+        const skip = await unhashable(root);
+        if (!skip.length) throw err;
+        diff = await run([...args, ':(top)', ...skip.map((p) => `:(top,exclude,literal)${p}`)]);
+      }
       const untracked = (await run(['ls-files', '-z', '--others', '--exclude-standard'])).split('\0').filter(Boolean);
       return [...parseAddedLines(diff), ...(await untrackedLines(root, untracked))];
     },

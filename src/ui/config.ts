@@ -33,7 +33,7 @@ export class ConfigService extends Disposable {
     const cached = this.cache.get(key);
     if (cached) return cached;
     const cfg = vscode.workspace.getConfiguration('sessionHandoff', scope);
-    const settings = parseSettings((key) => cfg.get(key));
+    const settings = parseSettings((key) => cfg.get(key), scope?.scheme === 'file' ? scope.fsPath : undefined);
     for (const p of settings.problems) {
       if (this.reported.has(p)) continue;
       this.reported.add(p);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_OPTIONS } from '../core/options';
 import type { HandoffOptions } from '../core/options';
 import type { ContextSource } from '../core/context/types';
+import { uncontainedDir } from '../core/workflow/paths';
 
 /** Settings of the UI beyond the core options, mirrored from `contributes.configuration`. */
 export interface UiSettings {
@@ -50,9 +51,10 @@ const DEFAULTS: Values = {
 
 /**
  * Validates raw setting values (as `getConfiguration('sessionHandoff').get(key)` returns them) into
- * typed settings. Pure apart from its input, so it is unit-testable without a workbench.
+ * typed settings. Pure apart from its input, so it is unit-testable without a workbench. With the
+ * workspace `folder`, a workbench or output dir leading outside it is replaced by the default.
  */
-export function parseSettings(get: (key: string) => unknown): UiSettings {
+export function parseSettings(get: (key: string) => unknown, folder?: string): UiSettings {
   const problems: string[] = [];
   const v = {} as Record<string, unknown>;
   for (const key of Object.keys(fields) as (keyof Fields)[]) {
@@ -68,6 +70,15 @@ export function parseSettings(get: (key: string) => unknown): UiSettings {
     warnAt = 0.5;
     urgeAt = 0.75;
   }
+  let { workbenchDir, outputDir } = s;
+  if (folder !== undefined) {
+    const outside = uncontainedDir(folder, { workbenchDir, outputDir });
+    if (outside) {
+      problems.push(`sessionHandoff.${outside.setting} "${outside.value}" leads outside the workspace folder; using the default.`);
+      if (outside.setting === 'workbenchDir') workbenchDir = DEFAULTS.workbenchDir;
+      if (uncontainedDir(folder, { workbenchDir, outputDir })) outputDir = DEFAULTS.outputDir;
+    }
+  }
   for (const p of s['clean.debugPatterns']) {
     try {
       new RegExp(p);
@@ -78,8 +89,8 @@ export function parseSettings(get: (key: string) => unknown): UiSettings {
   return {
     options: {
       ...DEFAULT_OPTIONS,
-      workbenchDir: s.workbenchDir,
-      outputDir: s.outputDir,
+      workbenchDir,
+      outputDir,
       feedbackK: s.feedbackK,
       tempGlobs: s['clean.tempGlobs'],
       debugPatterns: s['clean.debugPatterns'].filter(isRegExp),

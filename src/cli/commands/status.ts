@@ -2,7 +2,7 @@ import type { Budget } from '../../core/context/budget';
 import { budgetLevel, checkBudget, DEFAULT_BUDGET } from '../../core/context/budget';
 import { agentLabel, describeReading } from '../../core/context/format';
 import { DIR_FLAGS, JSON_FLAG, workspaceDirOf } from '../common';
-import { CONTEXT_FLAGS, readContext } from '../context';
+import { CONTEXT_FLAGS, printContextWarnings, readContext } from '../context';
 import { readState, stateJson, stateLines } from './statusParts';
 import type { CommandSpec, FlagValues } from '../types';
 import { EXIT_OK, UsageError } from '../types';
@@ -44,6 +44,7 @@ export function statusCommand(summarize: WorkbenchSummarizer | undefined = summa
         readContext(workspaceDir, flags, io.env),
         summarize ? summarize(workspaceDir, flags) : Promise.resolve(undefined),
       ]);
+      printContextWarnings(io, context);
       const check = checkBudget(budget, context.current);
       if (!check.ok) throw new UsageError(check.error);
       const level = budgetLevel(context.current, budget);

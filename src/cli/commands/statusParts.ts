@@ -41,7 +41,10 @@ export function stateLines(state: WorkbenchState): string[] {
     for (const r of a.freshness.reasons.slice(0, 3)) lines.push(`         ${r}`);
     lines.push(`         next: ${a.packet.next_action}`);
   }
-  if (state.diagnostics.length) lines.push(`Inputs   ${state.diagnostics.length} problem${state.diagnostics.length === 1 ? '' : 's'} reading the workbench (handoff check)`);
+  if (state.diagnostics.length) {
+    lines.push(`Inputs   ${state.diagnostics.length} problem${state.diagnostics.length === 1 ? '' : 's'} reading the workbench (handoff check)`);
+    for (const d of state.diagnostics.slice(0, 3)) lines.push(`         ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
+  }
   return lines;
 }
 

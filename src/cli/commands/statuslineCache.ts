@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { atomicWrite } from '../../core/fsx';
+import { atomicWrite, readIfExists } from '../../core/fsx';
 
 /** How long the clean/packet words stay valid when nothing they depend on visibly changed. */
 export const STATUSLINE_CACHE_TTL_MS = 10_000;
@@ -27,7 +27,7 @@ export async function cachedWords(
   const file = path.join(os.tmpdir(), `handoff-statusline-${createHash('sha1').update(workspaceDir).digest('hex').slice(0, 16)}.json`);
   const fingerprint = await fingerprintOf(workspaceDir, outputDir);
   try {
-    const entry = JSON.parse(await fs.readFile(file, 'utf8')) as CacheEntry;
+    const entry = JSON.parse((await readIfExists(file)) ?? 'null') as CacheEntry;
     if (entry.fingerprint === fingerprint && now - entry.at >= 0 && now - entry.at < STATUSLINE_CACHE_TTL_MS && Array.isArray(entry.words)) {
       return entry.words;
     }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { jsonMayHoldControl, stripControlDeep } from '../controlChars';
 import type { Diagnostic } from '../diagnostics';
+import { openRegular } from '../fsx';
 import { isTestCommand, normalizeCommand, outcomeOf } from './commands';
 import { decodeText, parseJsonLocated, zodMessage } from './readJson';
 import type { FeedbackRecord } from './schemas';
@@ -21,14 +22,18 @@ export interface FeedbackOptions {
   maxCommands: number;
   /** Commands whose newest run is tracked in `lastRunOf` (normalized on the way in). */
   watchCommands?: string[];
+  /** The folder the log must really lie in (a symlink leading out of it is refused). */
+  root?: string;
 }
 
-export type FeedbackResult = { feedback: NonNullable<WorkbenchSnapshot['feedback']>; source: ArtifactSource; diagnostics: Diagnostic[] } | null;
+/** `feedback` and `source` are null when the file was refused (not a regular file, leads outside). */
+export type FeedbackResult = { feedback: WorkbenchSnapshot['feedback']; source: ArtifactSource | null; diagnostics: Diagnostic[] } | null;
 
 /**
  * Streams `feedback_record.jsonl` with memory bounded by what is kept (a ring of the last K, the newest
  * failures up to the cap, the tracked last runs) — never by the file size. Hashes while streaming.
- * Returns null when the file does not exist.
+ * Returns null when the file does not exist; a FIFO, device or symlink leading out of `root` in its
+ * place is one diagnostic and no records.
  */
 export async function readFeedback(abs: string, file: string, opts: FeedbackOptions): Promise<FeedbackResult> {
   const k = Math.max(0, Math.floor(opts.feedbackK));
@@ -55,6 +60,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
     const text = decoded.text.trim();
     if (text === '') return;
     const parsed = parseJsonLocated(text);
+    if (parsed.ok && jsonMayHoldControl(text)) parsed.value = stripControlDeep(parsed.value);
     if (!parsed.ok) {
       if (isLast) return report({ file, line, message: 'partial last line (no newline, not valid JSON) skipped — the agent may still be writing it' });
       return report({ file, line, message: parsed.message });
@@ -87,8 +93,13 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let overlong = false;
+  const opened = await openRegular(abs, { root: opts.root });
+  if (!opened.ok) {
+    if (opened.refusal.kind === 'missing') return null;
+    return { feedback: null, source: null, diagnostics: [{ file, message: opened.refusal.message }] };
+  }
   try {
-    const stream = createReadStream(abs, { highWaterMark: 256 * 1024 });
+    const stream = opened.file.handle.createReadStream({ highWaterMark: 256 * 1024 });
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       hash.update(chunk);
       let start = 0;
@@ -118,6 +129,8 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
     diagnostics.push({ file, message: `cannot be read: ${(err as Error).message}` });
+  } finally {
+    await opened.file.handle.close().catch(() => undefined);
   }
   if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB skipped` });
   else if (pendingBytes > 0) take(index, Buffer.concat(pending), true);

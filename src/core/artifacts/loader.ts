@@ -12,6 +12,11 @@ export interface LoadOptions {
   maxCommands: number;
   /** Extra commands whose newest run should be tracked in `feedback.lastRunOf`. */
   watchCommands?: string[];
+  /**
+   * The folder artifacts must really lie in (default: the workbench dir itself). An artifact that is a
+   * symlink leading out of it is refused, unread.
+   */
+  root?: string;
 }
 
 /** Task ids become file names; anything that could walk out of the folder is not used. */
@@ -25,6 +30,7 @@ function safeId(id: string | null | undefined): string | null {
  */
 export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<WorkbenchSnapshot> {
   const root = path.resolve(dir);
+  const containIn = path.resolve(opts.root ?? root);
   const diagnostics: Diagnostic[] = [];
   const sources: ArtifactSource[] = [];
   const settle = <T>(r: ReadResult<T>): T | null => {
@@ -39,7 +45,7 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
   /** The first candidate that exists wins, even when it is bad: a broken file is reported, not skipped. */
   const first = async <T>(candidates: string[], schema: ZodType<T, ZodTypeDef, unknown>): Promise<{ value: T; file: string } | null> => {
     for (const file of candidates) {
-      const r = await readJsonArtifact(path.join(root, file), file, schema);
+      const r = await readJsonArtifact(path.join(root, file), file, schema, { root: containIn });
       if (r.kind === 'missing') continue;
       const value = settle(r);
       return value ? { value, file } : null;
@@ -63,9 +69,10 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
     feedbackK: opts.feedbackK,
     maxCommands: opts.maxCommands,
     watchCommands,
+    root: containIn,
   });
   if (fb) {
-    sources.push(fb.source);
+    if (fb.source) sources.push(fb.source);
     diagnostics.push(...fb.diagnostics);
   }
 
@@ -75,7 +82,7 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
     verification,
     review,
     featureList,
-    feedback: fb ? fb.feedback : null,
+    feedback: fb?.feedback ?? null,
     sources: sources.sort((a, b) => a.file.localeCompare(b.file)),
     diagnostics,
   };

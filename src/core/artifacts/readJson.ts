@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
+import { stripControlDeep } from '../controlChars';
 import type { Diagnostic } from '../diagnostics';
+import type { OpenOptions } from '../fsx';
+import { readRegular } from '../fsx';
 import type { ArtifactSource } from './snapshot';
 
 /** JSON artifacts are small; anything bigger is almost certainly not what the agent meant to write. */
@@ -62,34 +64,24 @@ export function zodMessage(error: ZodError, text?: string): { line?: number; mes
 
 /**
  * Reads one JSON artifact: size cap, binary check, empty check, JSON parse, zod validation — each
- * failure a located diagnostic, never an exception. `file` is the path shown to the user.
+ * failure a located diagnostic, never an exception. `file` is the path shown to the user. FIFOs, devices
+ * and (with `opts.root`) symlinks leaving the root are refused without reading them (see `readRegular`).
  */
-export async function readJsonArtifact<T>(abs: string, file: string, schema: ZodType<T, ZodTypeDef, unknown>): Promise<ReadResult<T>> {
-  let size: number;
-  try {
-    const st = await fs.stat(abs);
-    if (!st.isFile()) return { kind: 'bad', diagnostic: { file, message: 'is not a regular file' } };
-    size = st.size;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-    return { kind: 'bad', diagnostic: { file, message: `cannot be read: ${(err as Error).message}` } };
+export async function readJsonArtifact<T>(abs: string, file: string, schema: ZodType<T, ZodTypeDef, unknown>, opts: OpenOptions = {}): Promise<ReadResult<T>> {
+  const read = await readRegular(abs, { ...opts, maxBytes: MAX_JSON_BYTES });
+  if (!read.ok) {
+    if (read.refusal.kind === 'missing') return { kind: 'missing' };
+    const message = read.refusal.message.replace(/limit; skipped$/, 'limit for JSON artifacts; skipped');
+    return { kind: 'bad', diagnostic: { file, message } };
   }
-  if (size > MAX_JSON_BYTES) {
-    return { kind: 'bad', diagnostic: { file, message: `is ${(size / 1048576).toFixed(1)} MB, over the ${MAX_JSON_BYTES / 1048576} MB limit for JSON artifacts; skipped` } };
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(abs);
-  } catch (err) {
-    return { kind: 'bad', diagnostic: { file, message: `cannot be read: ${(err as Error).message}` } };
-  }
+  const bytes = read.bytes;
   const source: ArtifactSource = { file, sha256: createHash('sha256').update(bytes).digest('hex') };
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { kind: 'bad', source, diagnostic: { file, line: 1, message: decoded.message } };
   if (decoded.text.trim() === '') return { kind: 'bad', source, diagnostic: { file, line: 1, message: 'is empty' } };
   const parsed = parseJsonLocated(decoded.text);
   if (!parsed.ok) return { kind: 'bad', source, diagnostic: { file, line: parsed.line, message: parsed.message } };
-  const checked = schema.safeParse(parsed.value);
+  const checked = schema.safeParse(stripControlDeep(parsed.value));
   if (!checked.success) {
     const z = zodMessage(checked.error, decoded.text);
     return { kind: 'bad', source, diagnostic: { file, line: z.line, message: z.message } };

@@ -1,5 +1,5 @@
 import { startedAtIso } from '../artifacts/commands';
-import { promises as fs } from 'node:fs';
+import { readRegular } from '../fsx';
 import { z } from 'zod';
 import { CLAUDE_COMPACT_MARGIN, round1 } from './claude';
 import { CODEX_COMPACT_AT_PERCENT } from './codex';
@@ -70,14 +70,14 @@ export function parseGenericUsage(text: string, file: string): ContextResult {
 }
 
 /** Reads and parses a `context_usage.json`; a missing or unreadable file is an unknown reading. */
-export async function readGenericUsage(file: string): Promise<ContextResult> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    return { known: false, source: 'generic', reason: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, file };
+export async function readGenericUsage(file: string, root?: string): Promise<ContextResult> {
+  // A few hundred bytes when written by an agent; a FIFO, device or symlink out of the folder is refused.
+  const read = await readRegular(file, { root, maxBytes: 1024 * 1024 });
+  if (!read.ok) {
+    const why = read.refusal.kind === 'missing' ? 'ENOENT' : read.refusal.message;
+    return { known: false, source: 'generic', reason: `cannot read ${file}: ${why}`, file };
   }
-  return parseGenericUsage(text, file);
+  return parseGenericUsage(read.bytes.toString('utf8'), file);
 }
 
 /** Builds the content of a `context_usage.json` (stable key order, trailing newline). */

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { openRegular } from '../fsx';
 
 /** What discovery needs from the top of an agent log. */
 export interface Head {
@@ -12,7 +12,10 @@ export interface Head {
  * `maxBytes` — enough for the cwd and session id without reading a transcript of hundreds of MB.
  */
 export async function scanHead<T>(file: string, accept: (line: string) => T | undefined, maxBytes = 256 * 1024): Promise<T | undefined> {
-  const handle = await fs.open(file, 'r');
+  // Never `open` a FIFO or a device that sits where a log should be: it would block or never end.
+  const opened = await openRegular(file);
+  if (!opened.ok) return undefined;
+  const { handle } = opened.file;
   try {
     let pending = '';
     let pos = 0;

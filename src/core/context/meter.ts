@@ -61,7 +61,7 @@ export class ContextMeter {
     if (c.source === 'generic') {
       const cached = this.generic.get(c.file);
       if (cached && cached.mtimeMs === c.mtimeMs && cached.size === c.size) return cached.result;
-      const result = await readGenericUsage(c.file);
+      const result = await readGenericUsage(c.file, this.options.folder);
       this.generic.set(c.file, { mtimeMs: c.mtimeMs, size: c.size, result });
       return result;
     }

@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { openRegular } from '../fsx';
 import type { ContextResult } from './types';
 
 /**
@@ -36,11 +37,24 @@ export interface TailReaderOptions {
   chunkSize?: number;
   /** Give up scanning back after this many bytes without a usable line (default 256 MiB). */
   maxScanBytes?: number;
+  /** A longer line is skipped with a warning, never held in memory (default 16 MiB). */
+  maxLineBytes?: number;
 }
 
 const NL = 0x0a;
 const HEAD_BYTES = 256;
 const MAX_CHUNK = 8 * 1024 * 1024;
+/** Lines already read on the way back are kept up to this much, so applying them needs no second read. */
+const RETAIN_BYTES = 16 * 1024 * 1024;
+/** Skipped lines named in the reading's warnings; more are counted. */
+const MAX_WARNINGS = 3;
+
+/** A complete line (without its newline) found scanning back; `bytes` is null when it is over the cap. */
+interface BackLine {
+  start: number;
+  end: number;
+  bytes: Buffer | null;
+}
 
 /**
  * An incremental reader for one append-only JSONL log. The first read scans back from the end in
@@ -59,10 +73,18 @@ export class TailReader<S> {
   /** A trailing line without its newline: applied tentatively, re-read next time. */
   private fragment = '';
   private scannedAll = true;
+  /** Bytes [offset, overlongTo) are one unfinished line already known to be over the cap: not read again. */
+  private overlongTo = -1;
+  /** Lines skipped as too long, for the reading's warnings. */
+  private skipped: string[] = [];
+  private skippedMore = 0;
+  /** The unfinished last line when it is over the cap (replaced on every read). */
+  private unfinished: string | null = null;
   private lastStats: TailReadStats = { bytesRead: 0, mode: 'unchanged', restarted: false };
   private total = 0;
   private readonly chunkSize: number;
   private readonly maxScanBytes: number;
+  private readonly maxLineBytes: number;
 
   constructor(
     readonly file: string,
@@ -72,6 +94,7 @@ export class TailReader<S> {
     this.state = parser.initial();
     this.chunkSize = options.chunkSize ?? 64 * 1024;
     this.maxScanBytes = options.maxScanBytes ?? 256 * 1024 * 1024;
+    this.maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
   }
 
   /** What the last `read()` cost. */
@@ -94,11 +117,20 @@ export class TailReader<S> {
       this.lastStats = { bytesRead: 0, mode: 'missing', restarted: false };
       return { known: false, reason: `cannot read ${this.file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, file: this.file };
     }
-    if (this.size >= 0 && st.size === this.size && st.mtimeMs === this.mtimeMs && st.ino === this.ino) {
+    if (st.isFile() && this.size >= 0 && st.size === this.size && st.mtimeMs === this.mtimeMs && st.ino === this.ino) {
       this.lastStats = { bytesRead: 0, mode: 'unchanged', restarted: false };
       return this.current();
     }
-    const handle = await fs.open(this.file, 'r');
+    // A FIFO or a device in place of the log would block or stream forever: refused, never read.
+    const opened = await openRegular(this.file);
+    if (!opened.ok) {
+      this.reset();
+      this.lastStats = { bytesRead: 0, mode: 'missing', restarted: false };
+      const why = opened.refusal.kind === 'missing' ? 'it no longer exists' : `it ${opened.refusal.message}`;
+      return { known: false, reason: `cannot read ${this.file}: ${why}`, file: this.file };
+    }
+    const { handle } = opened.file;
+    st = { size: opened.file.size, mtimeMs: opened.file.mtimeMs, ino: opened.file.ino };
     try {
       let bytes = 0;
       let restarted = false;
@@ -135,75 +167,226 @@ export class TailReader<S> {
     this.head = Buffer.alloc(0);
     this.fragment = '';
     this.scannedAll = true;
+    this.overlongTo = -1;
+    this.skipped = [];
+    this.skippedMore = 0;
+    this.unfinished = null;
   }
 
   private current(): ContextResult {
     let state = this.state;
     // A last line without its newline may still be complete JSON (some writers flush it that way).
     if (this.fragment && isJson(this.fragment)) state = this.parser.apply(state, this.fragment);
-    const result = this.parser.result(state, this.file);
+    let result = this.parser.result(state, this.file);
     if (!result.known && !this.scannedAll) {
-      return { ...result, reason: `${result.reason} (only the last ${mib(this.maxScanBytes)} were searched)` };
+      result = { ...result, reason: `${result.reason} (only the last ${mib(this.maxScanBytes)} were searched)` };
     }
-    return result;
+    const warnings = [
+      ...this.skipped,
+      ...(this.skippedMore ? [`${this.file}: ${this.skippedMore} more lines too long, skipped`] : []),
+      ...(this.unfinished ? [this.unfinished] : []),
+    ];
+    return warnings.length ? { ...result, warnings } : result;
+  }
+
+  private tooLong(what: string): string {
+    return `${this.file}: ${what}, over the ${mib(this.maxLineBytes)} line limit; line too long, skipped`;
+  }
+
+  private noteSkipped(start: number, length: number): void {
+    if (this.skipped.length >= MAX_WARNINGS) this.skippedMore++;
+    else this.skipped.push(this.tooLong(`line at byte ${start} is ${mib1(length)}`));
   }
 
   /**
    * Scans [offset, size) backwards in growing chunks until a decisive line, then applies the lines
-   * from there on in order. Returns the bytes read.
+   * from there on in order. Memory stays bounded by the chunk, the line cap and what is retained: a
+   * line over `maxLineBytes` is read through to find its start but never held, and is skipped with a
+   * warning. Returns the bytes read.
    */
   private async scan(handle: fs.FileHandle, size: number): Promise<number> {
     const from = this.offset;
-    let pos = size;
-    let buf: Buffer = Buffer.alloc(0);
-    let chunk = this.chunkSize;
     let bytes = 0;
-    let lastNl = -1; // absolute position of the newline ending the last complete line
-    let checkedTo = -1; // absolute position of the newline ending the next line to check
-    let start = -1; // absolute position where applying starts
-    while (start < 0) {
-      const lower = Math.max(from, pos - chunk);
-      const part = await readAt(handle, lower, pos - lower);
-      bytes += part.length;
-      buf = buf.length ? Buffer.concat([part, buf]) : part;
-      pos = lower;
-      chunk = Math.min(chunk * 2, MAX_CHUNK);
-      if (lastNl < 0) {
-        const i = buf.lastIndexOf(NL);
-        if (i >= 0) lastNl = checkedTo = pos + i;
-        else if (pos > from) continue;
-        else break; // no complete line at all
-      }
-      // Check complete lines, newest first, while their start lies inside the buffer.
-      for (;;) {
-        const endRel = checkedTo - pos;
-        const prev = endRel > 0 ? buf.lastIndexOf(NL, endRel - 1) : -1;
-        if (prev < 0 && pos > from) break; // the line may begin before the buffer: read more
-        const lineStart = prev + 1;
-        if (this.parser.decisive(buf.toString('utf8', lineStart, endRel))) {
-          start = pos + lineStart;
-          break;
-        }
-        if (prev < 0) {
-          start = from; // reached the lower bound: apply everything
-          break;
-        }
-        checkedTo = pos + prev;
-      }
-      if (start < 0 && size - pos >= this.maxScanBytes) {
+    let lastNl = -1;
+    let start = -1;
+    let fragment: BackLine | null = null;
+    // Lines from `start` on, newest first, while they fit in RETAIN_BYTES; else re-read forward.
+    let retained: BackLine[] | null = [];
+    let retainedBytes = 0;
+    const lines = backwardLines(handle, from, size, {
+      chunk: this.chunkSize,
+      cap: this.maxLineBytes,
+      maxScan: this.maxScanBytes,
+      knownOverlongTo: this.overlongTo,
+      onRead: (n) => (bytes += n),
+    });
+    for await (const item of lines) {
+      if (item.kind === 'limit') {
         this.scannedAll = false;
-        start = checkedTo + 1;
+        start = item.resumeAt;
+        break;
+      }
+      if (item.kind === 'fragment') {
+        fragment = item;
+        if (item.start > from) lastNl = item.start - 1;
+        continue;
+      }
+      if (retained) {
+        retainedBytes += item.bytes?.length ?? 0;
+        if (retainedBytes <= RETAIN_BYTES) retained.push(item);
+        else retained = null;
+      }
+      if (item.bytes && this.parser.decisive(item.bytes.toString('utf8'))) {
+        start = item.start;
+        break;
       }
     }
+    if (start < 0) start = from;
     if (lastNl >= 0) {
-      for (const line of buf.toString('utf8', start - pos, lastNl - pos).split('\n')) {
-        if (line.trim()) this.state = this.parser.apply(this.state, line);
-      }
+      const apply = (line: BackLine): void => {
+        if (line.start < start) return;
+        if (!line.bytes) return this.noteSkipped(line.start, line.end - line.start);
+        const text = line.bytes.toString('utf8');
+        if (text.trim()) this.state = this.parser.apply(this.state, text);
+      };
+      if (retained) for (let i = retained.length - 1; i >= 0; i--) apply(retained[i]!);
+      else bytes += await forwardLines(handle, start, lastNl + 1, this.maxLineBytes, apply);
       this.offset = lastNl + 1;
     }
-    this.fragment = buf.toString('utf8', (lastNl >= 0 ? lastNl + 1 : from) - pos);
+    // The unfinished last line: kept for the next read unless it is already over the cap.
+    this.fragment = '';
+    this.overlongTo = -1;
+    this.unfinished = null;
+    if (fragment && fragment.start >= this.offset) {
+      if (fragment.bytes) this.fragment = fragment.bytes.toString('utf8');
+      else {
+        this.overlongTo = fragment.end;
+        this.unfinished = this.tooLong(`last line (from byte ${fragment.start}) is ${mib1(fragment.end - fragment.start)} so far without an end`);
+      }
+    }
     return bytes;
   }
+}
+
+type BackItem = ({ kind: 'line' } & BackLine) | ({ kind: 'fragment' } & BackLine) | { kind: 'limit'; resumeAt: number };
+
+/**
+ * The lines of [lo, hi), newest first: first the `fragment` after the last newline (possibly empty),
+ * then each complete line. A line over `cap` comes with null bytes: its bytes are read to find where it
+ * starts but not kept. `knownOverlongTo` marks [lo, knownOverlongTo) as one such line already seen, which
+ * is not read again. Stops with `limit` after scanning `maxScan` bytes of lines that are kept (and at
+ * the latest after four times that), where `resumeAt` is the start of the oldest complete line given.
+ */
+async function* backwardLines(
+  handle: fs.FileHandle,
+  lo: number,
+  hi: number,
+  opts: { chunk: number; cap: number; maxScan: number; knownOverlongTo: number; onRead(n: number): void },
+): AsyncGenerator<BackItem> {
+  const readLo = opts.knownOverlongTo > lo && opts.knownOverlongTo <= hi ? opts.knownOverlongTo : lo;
+  let pos = hi;
+  let end = hi; // the segment being assembled ends here (at its newline, or at hi for the fragment)
+  let parts: Buffer[] = [];
+  let partsLen = 0;
+  let dropping = false;
+  let dropped = 0;
+  let first = true;
+  let chunk = opts.chunk;
+  const prepend = (b: Buffer): void => {
+    if (dropping) {
+      dropped += b.length;
+      return;
+    }
+    parts.unshift(b);
+    partsLen += b.length;
+    if (partsLen > opts.cap) {
+      dropping = true;
+      dropped += partsLen;
+      parts = [];
+      partsLen = 0;
+    }
+  };
+  const emit = (segStart: number): BackItem => {
+    const item = { start: segStart, end, bytes: dropping ? null : parts.length === 1 ? parts[0]! : Buffer.concat(parts, partsLen) };
+    const out: BackItem = first ? { kind: 'fragment', ...item } : { kind: 'line', ...item };
+    first = false;
+    parts = [];
+    partsLen = 0;
+    dropping = false;
+    return out;
+  };
+  while (pos > readLo) {
+    const scanned = hi - pos;
+    if (scanned - dropped >= opts.maxScan || scanned >= 4 * opts.maxScan) {
+      yield { kind: 'limit', resumeAt: first ? hi : end + 1 };
+      return;
+    }
+    const lower = Math.max(readLo, pos - chunk);
+    chunk = Math.min(chunk * 2, MAX_CHUNK);
+    const part = await readAt(handle, lower, pos - lower);
+    opts.onRead(part.length);
+    pos = lower;
+    let segEnd = part.length;
+    for (;;) {
+      const nl = segEnd > 0 ? part.lastIndexOf(NL, segEnd - 1) : -1;
+      if (nl < 0) {
+        prepend(part.subarray(0, segEnd));
+        break;
+      }
+      prepend(part.subarray(nl + 1, segEnd));
+      yield emit(lower + nl + 1);
+      end = lower + nl;
+      segEnd = nl;
+    }
+  }
+  // Reached the lower bound: the open segment starts at lo.
+  if (readLo > lo && !dropping) {
+    // [lo, readLo) is the rest of a line already known to be too long.
+    dropped += partsLen;
+    parts = [];
+    partsLen = 0;
+    dropping = true;
+  }
+  yield emit(lo);
+}
+
+/** Reads [from, to) forward, which ends with a newline, and gives each line (null bytes when over `cap`). */
+async function forwardLines(handle: fs.FileHandle, from: number, to: number, cap: number, onLine: (line: BackLine) => void): Promise<number> {
+  let pos = from;
+  let lineStart = from;
+  let parts: Buffer[] = [];
+  let partsLen = 0;
+  let dropping = false;
+  let bytes = 0;
+  while (pos < to) {
+    const part = await readAt(handle, pos, Math.min(1024 * 1024, to - pos));
+    if (part.length === 0) break;
+    bytes += part.length;
+    let s = 0;
+    for (;;) {
+      const nl = part.indexOf(NL, s);
+      const e = nl === -1 ? part.length : nl;
+      if (!dropping) {
+        parts.push(part.subarray(s, e));
+        partsLen += e - s;
+        if (partsLen > cap) {
+          dropping = true;
+          parts = [];
+          partsLen = 0;
+        }
+      }
+      if (nl === -1) break;
+      const lineEnd = pos + nl;
+      onLine({ start: lineStart, end: lineEnd, bytes: dropping ? null : Buffer.concat(parts, partsLen) });
+      lineStart = lineEnd + 1;
+      parts = [];
+      partsLen = 0;
+      dropping = false;
+      s = nl + 1;
+    }
+    pos += part.length;
+  }
+  return bytes;
 }
 
 async function readAt(handle: fs.FileHandle, position: number, length: number): Promise<Buffer> {
@@ -229,4 +412,8 @@ function isJson(text: string): boolean {
 
 function mib(n: number): string {
   return `${Math.round(n / (1024 * 1024))} MiB`;
+}
+
+function mib1(n: number): string {
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 }

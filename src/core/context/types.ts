@@ -18,6 +18,8 @@ export interface ContextReading {
   at: string;
   /** The file the reading came from, where there is one. */
   file?: string;
+  /** Problems met on the way that did not stop the reading (e.g. a line too long, skipped), located. */
+  warnings?: string[];
 }
 
 /** No usable reading — shown as unknown, never as 0 %. */
@@ -27,6 +29,8 @@ export interface UnknownReading {
   sessionId?: string;
   reason: string;
   file?: string;
+  /** As for a reading: located problems met on the way. */
+  warnings?: string[];
 }
 
 export type ContextResult = ContextReading | UnknownReading;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CleanFinding } from '../clean/types';
 import type { ContextResult } from '../context/types';
+import { stripControlLine } from '../controlChars';
 import type { HandoffOptions } from '../options';
 import { redactDeep } from '../redact';
 import { commandsRun, failedAttempts } from './commands';
@@ -88,9 +89,11 @@ export function buildPacket(input: PacketInput): BuildResult {
 
   const agent = snapshot.agentState;
   const branch = git?.branch ?? agent?.branch ?? null;
+  // Paths are one line of plain text: a NUL, an escape sequence or a line break in a file name (or in
+  // what an agent wrote as one) must not reach the markdown, the prompt or a terminal.
   const changed: ChangedFile[] = git
-    ? git.changedFiles.map((c) => ({ ...c }))
-    : [...new Set(agent?.touched_files ?? [])].map((p) => ({ path: p, kind: 'touched' as const }));
+    ? git.changedFiles.map((c) => ({ ...c, path: stripControlLine(c.path), ...(c.from ? { from: stripControlLine(c.from) } : {}) }))
+    : [...new Set((agent?.touched_files ?? []).map(stripControlLine).filter((p) => p !== ''))].map((p) => ({ path: p, kind: 'touched' as const }));
   const prereqs = collectPrereqs(snapshot, changed);
   // Say why there is no last known good commit, so the next session does not assume HEAD is safe.
   const lkgNote = git && !git.lastKnownGoodCommit && git.lkgUnknownReason ? ` Last known good commit unknown: ${git.lkgUnknownReason}.` : '';

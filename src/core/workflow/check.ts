@@ -5,6 +5,7 @@ import { atomicWrite } from '../fsx';
 import type { GitClient, GitError, GitFacts } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import { inspectWorkbench, type Inspection } from './inspect';
+import { assertOutputInside } from './paths';
 
 /** The findings file in the output dir: `[]` means clean. */
 export const CLEAN_STATE_FILE = 'clean_state.json';
@@ -24,6 +25,7 @@ export async function runCleanCheck(workspaceDir: string, options: HandoffOption
   if (!inspection.clean) throw new Error('clean report missing although git answered');
   const { diagnostics: _d, ...report } = inspection.clean;
   const file = path.join(inspection.outputDir, CLEAN_STATE_FILE);
+  await assertOutputInside(workspaceDir, options);
   await writeCleanState(file, report);
   return { ok: true, report, facts: inspection.git.facts, file, diagnostics: inspection.diagnostics, inspection };
 }

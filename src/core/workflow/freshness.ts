@@ -17,7 +17,7 @@ async function freshnessWith(snapshot: WorkbenchSnapshot, facts: GitFacts | null
 }
 
 function load(workspaceDir: string, options: HandoffOptions): Promise<WorkbenchSnapshot> {
-  return loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands });
+  return loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir });
 }
 
 /**

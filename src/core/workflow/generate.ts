@@ -18,7 +18,7 @@ import { supersedeOthers } from '../registry/registry';
 import { CLEAN_STATE_FILE, writeCleanState } from './check';
 import { computeGitInput } from './gitInputs';
 import { inspectWorkbench, ownPathsOf } from './inspect';
-import { outputDirOf, packetDirOf, workbenchDirOf } from './paths';
+import { assertOutputInside, outputDirOf, packetDirOf, workbenchDirOf } from './paths';
 
 export interface GenerateArgs {
   /** The workspace folder; the workbench and output dirs resolve against it. */
@@ -69,6 +69,7 @@ export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> 
     const snapshot = await loadWorkbench(workbenchDirOf(args.workspaceDir, options), {
       feedbackK: options.feedbackK,
       maxCommands: options.maxCommands,
+      root: args.workspaceDir,
     });
     return { snapshot, diagnostics: [...snapshot.diagnostics], git: args.git ?? null, clean: args.clean ?? null, context, gitError: null };
   }
@@ -146,6 +147,7 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
     };
   }
   const outputDir = outputDirOf(args.workspaceDir, options);
+  await assertOutputInside(args.workspaceDir, options);
   const base: PacketInput = { snapshot, options, packetId: '', git: inputs.git, clean: inputs.clean, allowDirty, context: inputs.context };
   // Refuse before taking the lock: a refusal must not even create the output dir.
   const probe = build({ ...base, packetId: 'probe' });

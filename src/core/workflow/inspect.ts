@@ -75,7 +75,7 @@ export async function inspectWorkbench(
   const workbenchDir = workbenchDirOf(workspaceDir, options);
   const outputDir = outputDirOf(workspaceDir, options);
   const [snapshot, listed] = await Promise.all([
-    loadWorkbench(workbenchDir, { feedbackK: options.feedbackK, maxCommands: options.maxCommands }),
+    loadWorkbench(workbenchDir, { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir }),
     listPackets(outputDir),
   ]);
   const diagnostics = [...snapshot.diagnostics, ...listed.diagnostics];

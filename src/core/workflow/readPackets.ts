@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { stripControlDeep } from '../controlChars';
 import type { Diagnostic } from '../diagnostics';
+import { MAX_OWN_FILE_BYTES, readRegular } from '../fsx';
 import { parseJsonLocated, zodMessage } from '../artifacts/readJson';
 import { PACKET_JSON } from '../packet/write';
 import type { Packet } from '../packet/schema';
@@ -24,19 +26,21 @@ export async function readPackets(outputDir: string): Promise<{ packets: StoredP
   }
   for (const name of entries) {
     const file = path.join(outputDir, name, PACKET_JSON);
-    let text: string;
-    let mtimeMs: number;
-    try {
-      [text, mtimeMs] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file).then((s) => s.mtimeMs)]);
-    } catch {
+    // Packets are the tool's own files: one that is a FIFO or a symlink out of the output dir is
+    // reported, never read (a missing one is just a folder without a packet).
+    const read = await readRegular(file, { root: outputDir, maxBytes: MAX_OWN_FILE_BYTES });
+    if (!read.ok) {
+      if (read.refusal.kind !== 'missing') diagnostics.push({ file, message: read.refusal.message });
       continue;
     }
+    const text = read.bytes.toString('utf8');
+    const mtimeMs = read.mtimeMs;
     const parsed = parseJsonLocated(text);
     if (!parsed.ok) {
       diagnostics.push({ file, line: parsed.line, message: parsed.message });
       continue;
     }
-    const checked = PacketSchema.safeParse(parsed.value);
+    const checked = PacketSchema.safeParse(stripControlDeep(parsed.value));
     if (!checked.success) {
       const z = zodMessage(checked.error, text);
       diagnostics.push({ file, line: z.line, message: z.message });

@@ -1,14 +1,14 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readPacketAcks } from '../../core/acks';
 import { loadWorkbench } from '../../core/artifacts/loader';
+import { readRegular } from '../../core/fsx';
 import type { GitClient } from '../../core/gitPort';
 import { collectRisks } from '../../core/packet/risks';
 import { assessFreshness } from '../../core/registry/freshness';
 import { activePacketFor, listPackets } from '../../core/registry/registry';
 import { inspectWorkbench, topicOf } from '../../core/workflow/inspect';
 import type { Inspection } from '../../core/workflow/inspect';
-import { outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
+import { outputDirOf, uncontainedDir, workbenchDirOf } from '../../core/workflow/paths';
 import type { StoredPacket } from '../../core/workflow/readPackets';
 import type { LoadInput } from './ports';
 import { locateRisk, mergeRisks, sourceFileOf } from './risks';
@@ -31,8 +31,11 @@ export interface LoadDeps {
 export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise<WorkbenchUiState> {
   const folderPath = input.folder.uri.fsPath;
   const options = input.settings.options;
-  const workbenchDir = workbenchDirOf(folderPath, options);
-  const outputDir = outputDirOf(folderPath, options);
+  // A setting leading outside the folder is refused by the settings reader; should one get here anyway,
+  // nothing outside is read and the error state says why.
+  const outside = uncontainedDir(folderPath, options);
+  const workbenchDir = outside ? folderPath : workbenchDirOf(folderPath, options);
+  const outputDir = outside ? folderPath : outputDirOf(folderPath, options);
   const base = {
     folder: input.folder,
     trusted: input.trusted,
@@ -44,9 +47,10 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
     updatedAt: Date.now(),
   };
   try {
+    if (outside) throw outside;
     // One client per refresh: creating one resolves the repository root again.
     const gitClient = input.trusted ? deps.git(folderPath) : null;
-    const inspection = gitClient ? await inspectWorkbench(folderPath, options, gitClient) : await readOnly(workbenchDir, outputDir, options);
+    const inspection = gitClient ? await inspectWorkbench(folderPath, options, gitClient) : await readOnly(folderPath, workbenchDir, outputDir, options);
     const git = inspection.git.ok ? { ok: true as const, facts: inspection.git.facts } : inspection.git.error ? { ok: false as const, code: inspection.git.error.code, message: inspection.git.error.message } : null;
     const packets = await Promise.all(inspection.packets.map((p) => entryOf(p, inspection, gitClient)));
     const activePacket = inspection.active ? packets.find((p) => p.dir === inspection.active?.dir) ?? null : null;
@@ -54,7 +58,7 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
     const acks = new Map(acked.acks.map((a) => [a.risk_id, a]));
     const live = collectRisks(inspection.snapshot, inspection.clean ? { findings: inspection.clean.findings } : null);
     const dirs = { folder: folderPath, repoRoot: git?.ok ? git.facts.root : null, workbenchDir };
-    const texts = await readSources([...(activePacket?.packet.open_risks ?? []), ...live].map((r) => sourceFileOf(r, dirs)));
+    const texts = await readSources(folderPath, [...(activePacket?.packet.open_risks ?? []), ...live].map((r) => sourceFileOf(r, dirs)));
     const risks = mergeRisks(activePacket?.packet.open_risks ?? [], live, acks, (r) => locateRisk(r, dirs, texts));
     const { phase, phaseMessage } = phaseOf(input.trusted, inspection);
     return {
@@ -88,9 +92,9 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
 type ReadOnlyInspection = Pick<Inspection, 'snapshot' | 'diagnostics' | 'packets' | 'active' | 'clean'> & { git: { ok: false; error: null } };
 
 /** The untrusted path: artifacts and packets are read, git is not run, nothing is written. */
-async function readOnly(workbenchDir: string, outputDir: string, options: LoadInput['settings']['options']): Promise<ReadOnlyInspection> {
+async function readOnly(folderPath: string, workbenchDir: string, outputDir: string, options: LoadInput['settings']['options']): Promise<ReadOnlyInspection> {
   const [snapshot, listed] = await Promise.all([
-    loadWorkbench(workbenchDir, { feedbackK: options.feedbackK, maxCommands: options.maxCommands }),
+    loadWorkbench(workbenchDir, { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: folderPath }),
     listPackets(outputDir),
   ]);
   const active = activePacketFor(listed.packets, snapshot.agentState?.branch ?? null, topicOf(snapshot));
@@ -117,17 +121,16 @@ async function entryOf(p: StoredPacket, i: Inspection | ReadOnlyInspection, git:
   return { id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness };
 }
 
-/** Reads the risk source artifacts once per refresh (already confined to the folder; bounded in size). */
-async function readSources(files: (string | null)[]): Promise<Map<string, string>> {
+/**
+ * Reads the risk source artifacts once per refresh (already confined to the folder; bounded in size).
+ * A FIFO, device or symlink leading out of the folder is not read: that source just has no line.
+ */
+async function readSources(folderPath: string, files: (string | null)[]): Promise<Map<string, string>> {
   const texts = new Map<string, string>();
   for (const file of new Set(files)) {
     if (!file) continue;
-    try {
-      const stat = await fs.stat(file);
-      if (stat.size <= MAX_LOCATE_BYTES) texts.set(file, await fs.readFile(file, 'utf8'));
-    } catch {
-      // A vanished source just has no line.
-    }
+    const r = await readRegular(file, { root: folderPath, maxBytes: MAX_LOCATE_BYTES });
+    if (r.ok) texts.set(file, r.bytes.toString('utf8'));
   }
   return texts;
 }

@@ -1,0 +1,42 @@
+/**
+ * Control characters in agent-written text. A NUL cuts a path short in C-based tools, an escape
+ * sequence repaints a terminal, a bidi override makes `a.py` display as something else. None of them is
+ * content anyone meant to hand on, so they are removed where text enters the core.
+ */
+
+// C0 controls except tab, newline and carriage return; DEL and the C1 block; the Unicode bidi controls
+// (embeddings, overrides, isolates and the invisible marks) that reorder what a reader sees.
+const IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// The same plus tab, newline and carriage return: a path or a label is one line.
+const IN_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text (notes, output excerpts) without control characters; line breaks and tabs stay. */
+export function stripControl(text: string): string {
+  return text.replace(IN_TEXT, '');
+}
+
+/** A path or a one-line label: no control characters at all, line breaks and tabs included. */
+export function stripControlLine(text: string): string {
+  return text.replace(IN_LINE, '');
+}
+
+/** `stripControl` over every string (keys included) of a JSON-like value; returns a new value. */
+export function stripControlDeep<T>(value: T): T {
+  if (typeof value === 'string') return stripControl(value) as T;
+  if (Array.isArray(value)) return value.map((v) => stripControlDeep(v)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[stripControl(k)] = stripControlDeep(v);
+    return out as T;
+  }
+  return value;
+}
+
+/**
+ * Whether a raw JSON line may decode to a control character: JSON text carries C0 controls only as
+ * escapes (`\u0000`, `\b`, `\f`), and DEL, C1 and bidi controls as themselves. Lets a streaming reader
+ * skip the deep pass on the common, clean line.
+ */
+export function jsonMayHoldControl(raw: string): boolean {
+  return /\\[ubf]|[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(raw);
+}
