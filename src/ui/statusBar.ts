@@ -3,6 +3,7 @@ import { Disposable } from './disposable';
 import type { Services } from './services';
 import { statusView } from './statusView';
 import type { StatusView } from './statusView';
+import { safeTooltip } from './tooltip';
 
 /** The one status bar item: the active folder's context reading and clean-state glyph. */
 export class StatusBarController extends Disposable {
@@ -31,7 +32,7 @@ export class StatusBarController extends Disposable {
     this.view = statusView(s);
     this.item.text = this.view.text;
     // Not trusted: the tooltip holds agent-written text and needs no command links.
-    this.item.tooltip = new vscode.MarkdownString(this.view.tooltip, true);
+    this.item.tooltip = safeTooltip(this.view.tooltip, true);
     this.item.backgroundColor =
       this.view.background === 'error'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

@@ -1,4 +1,5 @@
 import type { WorkbenchUiState } from './state/types';
+import { escapeMarkdown } from './markdownText';
 
 const SOURCE_NAME = { claude: 'Claude Code', codex: 'Codex CLI', generic: 'context_usage.json' } as const;
 
@@ -11,9 +12,7 @@ export interface StatusView {
 }
 
 /** Agent- and git-derived text goes into Markdown: escape it so it renders as written. */
-function esc(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
+const esc = escapeMarkdown;
 
 /** The status bar text, tooltip and background for a folder's state. */
 export function statusView(s: WorkbenchUiState | undefined): StatusView {

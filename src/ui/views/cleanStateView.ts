@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckResult, CleanFinding } from '../../core/clean/types';
 import { StateTreeProvider } from './stateTreeProvider';
+import { escapeMarkdown } from '../markdownText';
+import { safeTooltip } from '../tooltip';
 
 export type CleanNode =
   | { kind: 'check'; check: CheckResult; folderUri: vscode.Uri }
@@ -40,7 +42,7 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
         ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
         : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
       item.contextValue = `check ${check.passed ? 'passed' : 'failed'}`;
-      item.tooltip = new vscode.MarkdownString(`**${check.title}**: ${check.passed ? 'passing' : 'failing'}\n\n${check.summary}`);
+      item.tooltip = safeTooltip(`**${escapeMarkdown(check.title)}**: ${check.passed ? 'passing' : 'failing'}\n\n${escapeMarkdown(check.summary)}`);
       item.accessibilityInformation = { label: `${check.title}, ${check.passed ? 'passing' : 'failing'}: ${check.summary}` };
       return item;
     }
@@ -54,10 +56,7 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
       item.id = findingId(finding);
       item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor('problemsErrorIcon.foreground'));
       item.contextValue = finding.fix ? 'finding fixable' : 'finding';
-      const tip = new vscode.MarkdownString();
-      tip.appendText(finding.detail);
-      if (finding.fix) tip.appendMarkdown('\n\n**Fix:** ').appendText(finding.fix);
-      item.tooltip = tip;
+      item.tooltip = safeTooltip(`${escapeMarkdown(finding.detail)}${finding.fix ? `\n\n**Fix:** ${escapeMarkdown(finding.fix)}` : ''}`);
       return item;
     }
     const item = new vscode.TreeItem(vscode.Uri.file(node.file), vscode.TreeItemCollapsibleState.None);

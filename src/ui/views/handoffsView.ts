@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { StateTreeProvider } from './stateTreeProvider';
 import type { PacketEntry } from '../state/types';
 import { groupPackets } from './grouping';
+import { escapeMarkdown } from '../markdownText';
+import { safeTooltip } from '../tooltip';
 
 /** The argument the Handoffs view passes to Open / Copy Restart Prompt / Archive. */
 export interface PacketNode {
@@ -48,13 +50,13 @@ export class HandoffsProvider extends StateTreeProvider<HandoffNode> {
         ? new vscode.ThemeIcon('book', new vscode.ThemeColor('charts.green'))
         : new vscode.ThemeIcon(packet.status === 'archived' ? 'archive' : 'history', new vscode.ThemeColor('disabledForeground'));
     item.contextValue = ['packet', packet.status, stale ? 'stale' : 'fresh'].join(' ');
-    const tip = new vscode.MarkdownString();
-    tip.appendMarkdown('**Next action:** ').appendText(packet.next_action);
-    tip.appendMarkdown('\n\n').appendText(packet.summary.slice(0, 400));
-    tip.appendMarkdown(`\n\n*${packet.status}*`);
-    if (packet.superseded_by) tip.appendMarkdown(' by ').appendText(packet.superseded_by);
-    if (stale) tip.appendMarkdown('\n\n**Stale:** ').appendText(freshness.reasons.join('; '));
-    item.tooltip = tip;
+    const tip = [
+      `**Next action:** ${escapeMarkdown(packet.next_action)}`,
+      escapeMarkdown(packet.summary.slice(0, 400)),
+      `*${packet.status}*${packet.superseded_by ? ` by ${escapeMarkdown(packet.superseded_by)}` : ''}`,
+      stale ? `**Stale:** ${escapeMarkdown(freshness.reasons.join('; '))}` : '',
+    ];
+    item.tooltip = safeTooltip(tip.filter(Boolean).join('\n\n'));
     item.accessibilityInformation = {
       label: `Handoff ${node.packetId}, ${packet.status}${stale ? `, stale: ${freshness.reasons.join('; ')}` : ''}`,
     };

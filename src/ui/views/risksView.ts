@@ -5,6 +5,8 @@ import { badgeCount } from '../state/risks';
 import type { UiRisk } from '../state/types';
 import { groupRisks } from './grouping';
 import type { RiskGroup } from './grouping';
+import { escapeMarkdown } from '../markdownText';
+import { safeTooltip } from '../tooltip';
 
 export type RiskNode =
   | { kind: 'group'; group: RiskGroup; count: number }
@@ -74,14 +76,15 @@ export class RisksProvider extends StateTreeProvider<RiskNode> {
     item.contextValue = ['risk', risk.severity, origin, ack ? 'acknowledged' : 'unacknowledged', location ? 'openable' : '']
       .filter(Boolean)
       .join(' ');
-    const tip = new vscode.MarkdownString();
-    tip.appendMarkdown(`**${risk.severity}** · `).appendText(risk.id);
-    tip.appendMarkdown('\n\n').appendText(risk.detail);
-    tip.appendMarkdown('\n\n*Source:* ').appendText(risk.source + (origin === 'live' ? ' (live)' : ' (packet)'));
-    if (risk.owner) tip.appendMarkdown('\n\n*Owner:* ').appendText(risk.owner);
-    if (risk.verify) tip.appendMarkdown('\n\n*Verify:* ').appendText(risk.verify);
-    if (ack) tip.appendMarkdown('\n\n*Acknowledged by* ').appendText(`${ack.by} at ${ack.at}`);
-    item.tooltip = tip;
+    const tip = [
+      `**${escapeMarkdown(risk.severity)}** · ${escapeMarkdown(risk.id)}`,
+      escapeMarkdown(risk.detail),
+      `*Source:* ${escapeMarkdown(risk.source + (origin === 'live' ? ' (live)' : ' (packet)'))}`,
+      risk.owner ? `*Owner:* ${escapeMarkdown(risk.owner)}` : '',
+      risk.verify ? `*Verify:* ${escapeMarkdown(risk.verify)}` : '',
+      ack ? `*Acknowledged by* ${escapeMarkdown(`${ack.by} at ${ack.at}`)}` : '',
+    ];
+    item.tooltip = safeTooltip(tip.filter(Boolean).join('\n\n'));
     item.accessibilityInformation = {
       label: `${risk.severity} risk: ${risk.detail}. Source ${risk.source}${ack ? `. Acknowledged by ${ack.by}` : ''}`,
     };

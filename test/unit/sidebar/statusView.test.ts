@@ -69,7 +69,7 @@ describe('status bar view', () => {
   it('escapes agent-written text in the Markdown tooltip', () => {
     const r = reading(10);
     const v = statusView(state(r.known ? { ...r, sessionId: '[x](command:evil)' } : r));
-    assert.ok(v.tooltip.includes('\\[x\\]\\(command:evil\\)'), v.tooltip);
+    assert.ok(v.tooltip.includes('\\[x\\]\\(command\\:evil\\)'), v.tooltip);
     assert.doesNotMatch(v.tooltip, /[^\\]\[x\]/);
   });
 
