@@ -4,6 +4,7 @@ import { generateCommand } from './commands/generate';
 import { hookCommand } from './commands/hook';
 import { listCommand } from './commands/list';
 import { promptCommand } from './commands/prompt';
+import { recordCommand } from './commands/record';
 import { showCommand } from './commands/show';
 import { statusCommand } from './commands/status';
 import { statuslineCommand } from './commands/statusline';
@@ -17,6 +18,7 @@ export const COMMANDS: CommandSpec[] = [
   archiveCommand,
   hookCommand,
   promptCommand,
+  recordCommand,
   showCommand,
   statusCommand(),
   statuslineCommand(),

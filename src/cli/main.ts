@@ -6,6 +6,8 @@ void runCli(process.argv.slice(2), {
   stderr: (t) => process.stderr.write(t),
   cwd: process.cwd(),
   env: process.env,
+  writeStdout: (b) => process.stdout.write(b),
+  writeStderr: (b) => process.stderr.write(b),
   readStdin: async () => {
     const chunks: Buffer[] = [];
     for await (const c of process.stdin) chunks.push(c as Buffer);

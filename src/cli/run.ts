@@ -27,7 +27,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) return usage(io, `unknown command "${name}"`);
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // After `--` the words belong to another program (`handoff record -- grep --help`).
+  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (own.includes('--help') || own.includes('-h')) {
     io.stdout(commandHelp(command));
     return EXIT_OK;
   }

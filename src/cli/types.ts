@@ -17,6 +17,9 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** Reads all of stdin (for hook commands). */
   readStdin?(): Promise<string>;
+  /** Raw bytes to stdout / stderr, for output passed through unchanged (`handoff record`). */
+  writeStdout?(bytes: Uint8Array): void;
+  writeStderr?(bytes: Uint8Array): void;
 }
 
 export interface CommandContext {

@@ -12,12 +12,14 @@ export interface CliResult {
 const main = (): string => path.join(repoRoot(), 'out', 'src', 'cli', 'main.js');
 
 /** Runs the transpiled `handoff` CLI as a real process (after `node esbuild.mjs --tests`). */
-export function handoff(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): CliResult {
+export function handoff(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): CliResult {
   const r = spawnSync(process.execPath, [main(), ...args], {
     cwd: opts.cwd ?? repoRoot(),
     env: opts.env ?? process.env,
     input: opts.input ?? '',
     encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: 'SIGKILL' as const } : {}),
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
