@@ -133,7 +133,7 @@ describe('hostile files (handoff CLI)', function () {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /outputDir "\.\.\/\.\.\/escape-[^"]+" leads outside the workspace folder/);
     await assert.rejects(fs.stat(outside));
-    const w = cli(['check', '--dir', dir, '--workbench-dir', '..']);
+    const w = cli(['status', '--dir', dir, '--workbench-dir', '..']);
     assert.equal(w.code, 2);
     assert.match(w.stderr, /workbenchDir "\.\." leads outside the workspace folder/);
   });

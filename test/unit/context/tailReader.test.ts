@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { claudeTranscriptReader } from '../../../src/core/context/claude';
@@ -83,5 +84,46 @@ describe('TailReader (incremental tail reading)', () => {
     assert.equal(used(await reader.read()), 20);
     await fs.appendFile(file, '\n' + claudeUser('later'));
     assert.equal(used(await reader.read()), 20);
+  });
+});
+
+describe('TailReader: lines over the cap', () => {
+  it('skips a long line with a located warning, keeps the reading before it, and never holds the line', async () => {
+    const file = await tempFile(claudeCall({ input: 111 }) + claudeUser('z'.repeat(200_000)) + claudeUser('after'));
+    const reader = claudeTranscriptReader(file, { chunkSize: 1024, maxLineBytes: 10_000 });
+    const r = await reader.read();
+    assert.equal(used(r), 111);
+    assert.equal(r.warnings?.length, 1);
+    assert.match(r.warnings![0]!, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: line at byte \\d+ is 0\\.2 MiB, over the 0 MiB line limit; line too long, skipped$`));
+    // Read once, backwards: no second pass over the long line.
+    assert.ok(reader.stats.bytesRead < (await fs.stat(file)).size + 4096, `read ${reader.stats.bytesRead}`);
+  });
+
+  it('an unfinished long last line is not re-read on every refresh, and is dropped once a newer line settles the reading', async () => {
+    const file = await tempFile(claudeCall({ input: 222 }));
+    const reader = claudeTranscriptReader(file, { chunkSize: 1024, maxLineBytes: 10_000 });
+    assert.equal(used(await reader.read()), 222);
+    await fs.appendFile(file, `{"type":"user","message":{"content":"${'q'.repeat(50_000)}`);
+    let r = await reader.read();
+    assert.equal(used(r), 222);
+    assert.match(r.warnings?.[0] ?? '', /last line \(from byte \d+\) is 0\.0 MiB so far without an end/);
+    await fs.appendFile(file, 'q'.repeat(20_000));
+    r = await reader.read();
+    assert.ok(reader.stats.bytesRead <= 20_000 + 512, `re-read ${reader.stats.bytesRead} bytes of a line known to be too long`);
+    await fs.appendFile(file, `"}}\n${claudeCall({ input: 333 })}`);
+    r = await reader.read();
+    assert.equal(used(r), 333);
+    // The newer call settles the reading: the finished long line before it is not read again.
+    assert.ok(reader.stats.bytesRead < 10_000, `read ${reader.stats.bytesRead}`);
+    assert.equal(r.warnings, undefined);
+  });
+
+  it('a FIFO in place of the transcript is an unknown reading that says why, at once', async function () {
+    if (process.platform === 'win32') this.skip();
+    const file = path.join(await makeTempDir('ctx-fifo-'), 'session.jsonl');
+    execFileSync('mkfifo', [file]);
+    const r = await claudeTranscriptReader(file).read();
+    assert.equal(r.known, false);
+    assert.match(r.known ? '' : r.reason, /named pipe \(FIFO\), not a regular file/);
   });
 });

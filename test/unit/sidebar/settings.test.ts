@@ -47,4 +47,18 @@ describe('settings reader', () => {
     assert.deepEqual(s.options.debugPatterns, ['console\\.log\\(']);
     assert.match(s.problems.join(' '), /\(unclosed/);
   });
+
+  it('keeps the workbench and output dirs inside the workspace folder, falling back to the defaults', () => {
+    const folder = '/home/dev/project';
+    const out = parseSettings(from({ workbenchDir: 'wb', outputDir: '../../../etc/handoff' }), folder);
+    assert.equal(out.options.workbenchDir, 'wb');
+    assert.equal(out.options.outputDir, DEFAULT_OPTIONS.outputDir);
+    assert.deepEqual(out.problems, ['sessionHandoff.outputDir "../../../etc/handoff" leads outside the workspace folder; using the default.']);
+    const wb = parseSettings(from({ workbenchDir: '/etc', outputDir: 'h' }), folder);
+    assert.equal(wb.options.workbenchDir, DEFAULT_OPTIONS.workbenchDir);
+    assert.equal(wb.options.outputDir, 'h');
+    assert.match(wb.problems[0] ?? '', /workbenchDir "\/etc" leads outside/);
+    // Absolute paths inside the folder are fine.
+    assert.deepEqual(parseSettings(from({ workbenchDir: `${folder}/wb` }), folder).problems, []);
+  });
 });
