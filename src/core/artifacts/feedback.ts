@@ -116,7 +116,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
           }
         }
         if (nl === -1) break;
-        if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB skipped` });
+        if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB; line too long, skipped` });
         else take(index, pending.length === 1 ? pending[0]! : Buffer.concat(pending), false);
         index++;
         pending = [];
@@ -132,7 +132,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
   } finally {
     await opened.file.handle.close().catch(() => undefined);
   }
-  if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB skipped` });
+  if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB; line too long, skipped` });
   else if (pendingBytes > 0) take(index, Buffer.concat(pending), true);
   if (index === 0 && pendingBytes === 0 && total === 0 && diagnostics.length === 0) {
     diagnostics.push({ file, line: 1, message: 'is empty: no feedback records' });

@@ -1,6 +1,6 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readIfExists } from '../../core/fsx';
 import type { Services } from '../services';
 import { UserFacingError } from './boundary';
 import type { PacketArg } from './packetRef';
@@ -14,12 +14,14 @@ export function copyJsonCommand(services: Services): (arg?: PacketArg) => Promis
   return async (arg) => {
     const { entry } = await resolvePacket(services, arg);
     const file = path.join(entry.dir, 'handoff.json');
-    let text: string;
+    let text: string | null;
     try {
-      text = await fs.readFile(file, 'utf8');
-    } catch {
-      throw new UserFacingError(`${file} can no longer be read.`);
+      // Never a blocking read: a FIFO or device in place of the packet is refused with a sentence.
+      text = await readIfExists(file, { root: entry.dir });
+    } catch (err) {
+      throw new UserFacingError((err as Error).message);
     }
+    if (text === null) throw new UserFacingError(`${file} can no longer be read.`);
     await vscode.env.clipboard.writeText(text);
     vscode.window.setStatusBarMessage('$(check) Handoff JSON copied', 3000);
     services.log.info('copyJson', `copied ${file}`);

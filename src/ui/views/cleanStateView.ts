@@ -4,6 +4,7 @@ import type { CheckResult, CleanFinding } from '../../core/clean/types';
 import { StateTreeProvider } from './stateTreeProvider';
 import { escapeMarkdown } from '../markdownText';
 import { safeTooltip } from '../tooltip';
+import { stripControlLine } from '../../core/controlChars';
 
 export type CleanNode =
   | { kind: 'check'; check: CheckResult; folderUri: vscode.Uri }
@@ -37,7 +38,7 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
       );
       // The verdict is part of the id: a check that starts failing is drawn anew, expanded.
       item.id = `check:${check.check}:${check.passed ? 'pass' : 'fail'}`;
-      item.description = check.summary;
+      item.description = stripControlLine(check.summary);
       item.iconPath = check.passed
         ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
         : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
@@ -50,7 +51,7 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
       const { finding } = node;
       const hasPaths = (finding.paths?.length ?? 0) > 0;
       const item = new vscode.TreeItem(
-        finding.detail,
+        stripControlLine(finding.detail),
         hasPaths ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
       );
       item.id = findingId(finding);
@@ -61,7 +62,8 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
     }
     const item = new vscode.TreeItem(vscode.Uri.file(node.file), vscode.TreeItemCollapsibleState.None);
     item.id = `${node.parentId}:${node.file}`;
-    item.label = node.path;
+    // A file name may hold an escape sequence or a line break; a label is one line of plain text.
+    item.label = stripControlLine(node.path);
     item.contextValue = 'path openable';
     item.command = { command: 'sessionHandoff.openLocation', title: 'Open', arguments: [{ file: node.file }] };
     return item;

@@ -7,6 +7,7 @@ import { groupRisks } from './grouping';
 import type { RiskGroup } from './grouping';
 import { escapeMarkdown } from '../markdownText';
 import { safeTooltip } from '../tooltip';
+import { stripControlLine } from '../../core/controlChars';
 
 export type RiskNode =
   | { kind: 'group'; group: RiskGroup; count: number }
@@ -68,9 +69,9 @@ export class RisksProvider extends StateTreeProvider<RiskNode> {
       return item;
     }
     const { risk, ack, location, origin } = node.uiRisk;
-    const item = new vscode.TreeItem(risk.detail, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(stripControlLine(risk.detail), vscode.TreeItemCollapsibleState.None);
     item.id = `risk:${origin}:${risk.id}`;
-    item.description = [risk.source, risk.owner].filter(Boolean).join(' · ');
+    item.description = stripControlLine([risk.source, risk.owner].filter(Boolean).join(' · '));
     const [icon, color] = ack ? ['pass', 'testing.iconPassed'] : SEVERITY_ICON[risk.severity];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     item.contextValue = ['risk', risk.severity, origin, ack ? 'acknowledged' : 'unacknowledged', location ? 'openable' : '']
