@@ -10,7 +10,7 @@ import type { StatuslineInput } from '../../core/context/statuslineInput';
 import { parseStatuslineInput, usageFromStatusline } from '../../core/context/statuslineInput';
 import type { ContextResult } from '../../core/context/types';
 import { atomicWrite } from '../../core/fsx';
-import { outputDirOf } from '../../core/workflow/paths';
+import { outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
 import { optionsOf } from '../common';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { cleanWord, packetWord, readState } from './statusParts';
@@ -97,7 +97,12 @@ async function ourLine(stdin: string, flags: FlagValues, io: CliIO, extras?: Sta
   const parsed = parseStatuslineInput(stdin);
   if (!parsed.ok) return `ctx — · ${parsed.reason}`;
   const dir = path.resolve(io.cwd, parsed.dir);
-  const workbench = path.resolve(dir, typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.');
+  let workbench: string;
+  try {
+    workbench = workbenchDirOf(dir, { workbenchDir: typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.' });
+  } catch (err) {
+    return `ctx — · ${(err as Error).message}`;
+  }
   const reading = await readingOf(parsed.input, workbench);
   const level = budgetLevel(asShown(reading), budgetOf(flags));
   const more = extras && (level === 'ok' || level === undefined) ? await extras(dir, flags).catch(() => []) : [];
@@ -105,7 +110,7 @@ async function ourLine(stdin: string, flags: FlagValues, io: CliIO, extras?: Sta
 }
 
 /** `clean · handoff fresh` from the workbench state. */
-export const workbenchExtras: StatuslineExtras = (workspaceDir, flags) =>
+export const workbenchExtras: StatuslineExtras = async (workspaceDir, flags) =>
   cachedWords(workspaceDir, outputDirOf(workspaceDir, optionsOf(flags)), async () => {
     const state = await readState(workspaceDir, flags);
     return [cleanWord(state), packetWord(state)];
