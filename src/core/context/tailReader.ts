@@ -1,5 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { openRegular } from '../fsx';
+import type { BackLine } from './lineScan';
+import { backwardLines, forwardLines, readAt } from './lineScan';
 import type { ContextResult } from './types';
 
 /**
@@ -41,20 +43,12 @@ export interface TailReaderOptions {
   maxLineBytes?: number;
 }
 
-const NL = 0x0a;
 const HEAD_BYTES = 256;
-const MAX_CHUNK = 8 * 1024 * 1024;
 /** Lines already read on the way back are kept up to this much, so applying them needs no second read. */
 const RETAIN_BYTES = 16 * 1024 * 1024;
 /** Skipped lines named in the reading's warnings; more are counted. */
 const MAX_WARNINGS = 3;
 
-/** A complete line (without its newline) found scanning back; `bytes` is null when it is over the cap. */
-interface BackLine {
-  start: number;
-  end: number;
-  bytes: Buffer | null;
-}
 
 /**
  * An incremental reader for one append-only JSONL log. The first read scans back from the end in
@@ -266,139 +260,6 @@ export class TailReader<S> {
     }
     return bytes;
   }
-}
-
-type BackItem = ({ kind: 'line' } & BackLine) | ({ kind: 'fragment' } & BackLine) | { kind: 'limit'; resumeAt: number };
-
-/**
- * The lines of [lo, hi), newest first: first the `fragment` after the last newline (possibly empty),
- * then each complete line. A line over `cap` comes with null bytes: its bytes are read to find where it
- * starts but not kept. `knownOverlongTo` marks [lo, knownOverlongTo) as one such line already seen, which
- * is not read again. Stops with `limit` after scanning `maxScan` bytes of lines that are kept (and at
- * the latest after four times that), where `resumeAt` is the start of the oldest complete line given.
- */
-async function* backwardLines(
-  handle: fs.FileHandle,
-  lo: number,
-  hi: number,
-  opts: { chunk: number; cap: number; maxScan: number; knownOverlongTo: number; onRead(n: number): void },
-): AsyncGenerator<BackItem> {
-  const readLo = opts.knownOverlongTo > lo && opts.knownOverlongTo <= hi ? opts.knownOverlongTo : lo;
-  let pos = hi;
-  let end = hi; // the segment being assembled ends here (at its newline, or at hi for the fragment)
-  let parts: Buffer[] = [];
-  let partsLen = 0;
-  let dropping = false;
-  let dropped = 0;
-  let first = true;
-  let chunk = opts.chunk;
-  const prepend = (b: Buffer): void => {
-    if (dropping) {
-      dropped += b.length;
-      return;
-    }
-    parts.unshift(b);
-    partsLen += b.length;
-    if (partsLen > opts.cap) {
-      dropping = true;
-      dropped += partsLen;
-      parts = [];
-      partsLen = 0;
-    }
-  };
-  const emit = (segStart: number): BackItem => {
-    const item = { start: segStart, end, bytes: dropping ? null : parts.length === 1 ? parts[0]! : Buffer.concat(parts, partsLen) };
-    const out: BackItem = first ? { kind: 'fragment', ...item } : { kind: 'line', ...item };
-    first = false;
-    parts = [];
-    partsLen = 0;
-    dropping = false;
-    return out;
-  };
-  while (pos > readLo) {
-    const scanned = hi - pos;
-    if (scanned - dropped >= opts.maxScan || scanned >= 4 * opts.maxScan) {
-      yield { kind: 'limit', resumeAt: first ? hi : end + 1 };
-      return;
-    }
-    const lower = Math.max(readLo, pos - chunk);
-    chunk = Math.min(chunk * 2, MAX_CHUNK);
-    const part = await readAt(handle, lower, pos - lower);
-    opts.onRead(part.length);
-    pos = lower;
-    let segEnd = part.length;
-    for (;;) {
-      const nl = segEnd > 0 ? part.lastIndexOf(NL, segEnd - 1) : -1;
-      if (nl < 0) {
-        prepend(part.subarray(0, segEnd));
-        break;
-      }
-      prepend(part.subarray(nl + 1, segEnd));
-      yield emit(lower + nl + 1);
-      end = lower + nl;
-      segEnd = nl;
-    }
-  }
-  // Reached the lower bound: the open segment starts at lo.
-  if (readLo > lo && !dropping) {
-    // [lo, readLo) is the rest of a line already known to be too long.
-    dropped += partsLen;
-    parts = [];
-    partsLen = 0;
-    dropping = true;
-  }
-  yield emit(lo);
-}
-
-/** Reads [from, to) forward, which ends with a newline, and gives each line (null bytes when over `cap`). */
-async function forwardLines(handle: fs.FileHandle, from: number, to: number, cap: number, onLine: (line: BackLine) => void): Promise<number> {
-  let pos = from;
-  let lineStart = from;
-  let parts: Buffer[] = [];
-  let partsLen = 0;
-  let dropping = false;
-  let bytes = 0;
-  while (pos < to) {
-    const part = await readAt(handle, pos, Math.min(1024 * 1024, to - pos));
-    if (part.length === 0) break;
-    bytes += part.length;
-    let s = 0;
-    for (;;) {
-      const nl = part.indexOf(NL, s);
-      const e = nl === -1 ? part.length : nl;
-      if (!dropping) {
-        parts.push(part.subarray(s, e));
-        partsLen += e - s;
-        if (partsLen > cap) {
-          dropping = true;
-          parts = [];
-          partsLen = 0;
-        }
-      }
-      if (nl === -1) break;
-      const lineEnd = pos + nl;
-      onLine({ start: lineStart, end: lineEnd, bytes: dropping ? null : Buffer.concat(parts, partsLen) });
-      lineStart = lineEnd + 1;
-      parts = [];
-      partsLen = 0;
-      dropping = false;
-      s = nl + 1;
-    }
-    pos += part.length;
-  }
-  return bytes;
-}
-
-async function readAt(handle: fs.FileHandle, position: number, length: number): Promise<Buffer> {
-  if (length <= 0) return Buffer.alloc(0);
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const { bytesRead } = await handle.read(buf, got, length - got, position + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return got === length ? buf : buf.subarray(0, got);
 }
 
 function isJson(text: string): boolean {
