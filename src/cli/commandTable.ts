@@ -3,7 +3,9 @@ import { checkCommand } from './commands/check';
 import { generateCommand } from './commands/generate';
 import { hookCommand } from './commands/hook';
 import { listCommand } from './commands/list';
+import { notifyCommand } from './commands/notify';
 import { promptCommand } from './commands/prompt';
+import { setupCommand } from './commands/setup';
 import { showCommand } from './commands/show';
 import { statusCommand } from './commands/status';
 import { statuslineCommand } from './commands/statusline';
@@ -16,6 +18,8 @@ export const COMMANDS: CommandSpec[] = [
   listCommand,
   archiveCommand,
   hookCommand,
+  setupCommand,
+  notifyCommand,
   promptCommand,
   showCommand,
   statusCommand(),

@@ -17,6 +17,8 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** Reads all of stdin (for hook commands). */
   readStdin?(): Promise<string>;
+  /** Ends the process once stdout is flushed (hooks: nothing left running may keep the agent waiting). */
+  exit?(code: number): void;
 }
 
 export interface CommandContext {
