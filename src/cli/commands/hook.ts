@@ -99,7 +99,8 @@ export async function sessionStartContext(workspaceDir: string, options: Handoff
     const age = last ? Date.now() - Date.parse(last.at) : Infinity;
     if (last && last.event === 'PreCompact' && age >= 0 && age < LAST_HOOK_MAX_AGE_MS && (!event.session_id || last.session_id === event.session_id)) prefer = last.packet_dir;
   }
-  const { current } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir), prefer);
+  const { current, diagnostics } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir), prefer);
+  for (const d of diagnostics) await logLine(outputDir, `hook SessionStart: ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
   if (!current) return null;
   const { packet } = current.stored;
   if (current.freshness.stale) {
