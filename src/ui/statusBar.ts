@@ -30,8 +30,10 @@ export class StatusBarController extends Disposable {
     }
     this.view = statusView(s);
     this.item.text = this.view.text;
-    // Not trusted: the tooltip holds agent-written text and needs no command links.
-    this.item.tooltip = new vscode.MarkdownString(this.view.tooltip, true);
+    // Agent-written text is escaped; the one command link allowed is Generate Handoff (after a compaction).
+    const tooltip = new vscode.MarkdownString(this.view.tooltip, true);
+    tooltip.isTrusted = { enabledCommands: ['sessionHandoff.generateHandoff'] };
+    this.item.tooltip = tooltip;
     this.item.backgroundColor =
       this.view.background === 'error'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

@@ -21,6 +21,8 @@ export interface ClaudeState {
   model?: string;
   /** Once a call used more than 200 000 tokens the window is 1M for the rest of the session. */
   proven1m: boolean;
+  /** The session's last compact boundary: when, and the prompt size before it (`preTokens`). */
+  compacted?: { at: string; preTokens?: number };
 }
 
 export interface ClaudeParserOptions {
@@ -41,7 +43,7 @@ interface ClaudeLine {
   isApiErrorMessage?: unknown;
   sessionId?: unknown;
   timestamp?: unknown;
-  compactMetadata?: { postTokens?: unknown };
+  compactMetadata?: { postTokens?: unknown; preTokens?: unknown };
   message?: { model?: unknown; usage?: Usage };
 }
 
@@ -112,18 +114,24 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
         next.reading = { kind: 'call', used, model: next.model, at };
       } else if (isCompactBoundary(l)) {
         const post = l.compactMetadata?.postTokens;
+        const pre = l.compactMetadata?.preTokens;
         next.reading = { kind: 'compact', used: typeof post === 'number' && post >= 0 ? post : undefined, model: state.model, at };
+        next.compacted = { at, ...(typeof pre === 'number' && pre > 0 ? { preTokens: pre } : {}) };
       }
       return next;
     },
     result(state, file) {
       const sessionId = state.sessionId ?? path.basename(file, '.jsonl');
       const r = state.reading;
+      const override = options.windowOverride && options.windowOverride > 0 ? options.windowOverride : undefined;
+      const c = state.compacted;
+      const compaction = c?.at
+        ? { compaction: { at: c.at, ...(c.preTokens ? { percent: round1((c.preTokens / (override ?? claudeWindow(state.model, c.preTokens, state.proven1m))) * 100) } : {}) } }
+        : {};
       if (!r) return { known: false, source: 'claude', sessionId, reason: 'no main-chain assistant call with usage in the transcript yet', file };
       if (r.used === undefined) {
-        return { known: false, source: 'claude', sessionId, reason: `compacted at ${r.at || 'an unknown time'} without postTokens; waiting for the next call`, file };
+        return { known: false, source: 'claude', sessionId, reason: `compacted at ${r.at || 'an unknown time'} without postTokens; waiting for the next call`, file, ...compaction };
       }
-      const override = options.windowOverride && options.windowOverride > 0 ? options.windowOverride : undefined;
       const window = override ?? claudeWindow(r.model, r.used, state.proven1m);
       return {
         known: true,
@@ -136,6 +144,7 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
         compactAtPercent: claudeCompactAtPercent(window),
         at: r.at,
         file,
+        ...compaction,
       };
     },
   };

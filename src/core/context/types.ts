@@ -18,6 +18,15 @@ export interface ContextReading {
   at: string;
   /** The file the reading came from, where there is one. */
   file?: string;
+  /** The session's last auto-compaction, where the agent's log records one. */
+  compaction?: Compaction;
+}
+
+/** An auto-compaction the agent recorded: when, and how full the context was just before it. */
+export interface Compaction {
+  at: string;
+  /** 0–100 of the window just before compacting; undefined when the log does not say. */
+  percent?: number;
 }
 
 /** No usable reading — shown as unknown, never as 0 %. */
@@ -27,6 +36,7 @@ export interface UnknownReading {
   sessionId?: string;
   reason: string;
   file?: string;
+  compaction?: Compaction;
 }
 
 export type ContextResult = ContextReading | UnknownReading;

@@ -114,7 +114,7 @@ async function entryOf(p: StoredPacket, i: Inspection | ReadOnlyInspection, git:
     commitsSince = await git.commitsBetween(p.packet.head_commit, facts.head).catch(() => null);
   }
   const freshness = assessFreshness(p.packet, { facts, commitsSince, inputs: i.snapshot.sources });
-  return { id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness };
+  return { id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness, writtenAt: p.mtimeMs };
 }
 
 /** Reads the risk source artifacts once per refresh (already confined to the folder; bounded in size). */
