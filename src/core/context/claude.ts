@@ -71,6 +71,12 @@ function isCompactBoundary(l: ClaudeLine): boolean {
   return l.type === 'system' && l.subtype === 'compact_boundary' && l.isSidechain !== true;
 }
 
+/** When a compact boundary happened and how big the prompt was just before it. */
+function compactedOf(l: ClaudeLine): NonNullable<ClaudeState['compacted']> {
+  const pre = l.compactMetadata?.preTokens;
+  return { at: typeof l.timestamp === 'string' ? l.timestamp : '', ...(typeof pre === 'number' && pre > 0 ? { preTokens: pre } : {}) };
+}
+
 /** The window for a model id and a prompt size: 1M for `[1m]` models or when the usage proves it. */
 export function claudeWindow(model: string | undefined, used: number, proven1m = false): number {
   if (proven1m || used > CLAUDE_WINDOW || (model !== undefined && model.endsWith('[1m]'))) return CLAUDE_WINDOW_1M;
@@ -100,6 +106,13 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
       const l = parse(line);
       return !!l && (callTokens(l) !== undefined || isCompactBoundary(l));
     },
+    skipped(state, line) {
+      // A compaction followed by a call in the same read: the call settles the reading, the boundary
+      // is still the session's last compaction.
+      if (!line.includes('compact_boundary')) return state;
+      const l = parse(line);
+      return l && isCompactBoundary(l) ? { ...state, compacted: compactedOf(l) } : state;
+    },
     apply(state, line) {
       const l = parse(line);
       if (!l) return state;
@@ -114,9 +127,8 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
         next.reading = { kind: 'call', used, model: next.model, at };
       } else if (isCompactBoundary(l)) {
         const post = l.compactMetadata?.postTokens;
-        const pre = l.compactMetadata?.preTokens;
         next.reading = { kind: 'compact', used: typeof post === 'number' && post >= 0 ? post : undefined, model: state.model, at };
-        next.compacted = { at, ...(typeof pre === 'number' && pre > 0 ? { preTokens: pre } : {}) };
+        next.compacted = compactedOf(l);
       }
       return next;
     },

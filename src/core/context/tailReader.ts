@@ -17,6 +17,11 @@ export interface LineParser<S> {
    * to detect a replaced file — e.g. a session id written once at the top of a huge log.
    */
   head?(state: S, head: string): S;
+  /**
+   * Optional: sees the complete lines a scan read but skipped (older than the decisive line), oldest
+   * first — for facts a later decisive line does not replace, such as a compaction just before a call.
+   */
+  skipped?(state: S, line: string): S;
   /** The reading for the state. `file` is the log the lines came from. */
   result(state: S, file: string): ContextResult;
 }
@@ -193,6 +198,13 @@ export class TailReader<S> {
       if (start < 0 && size - pos >= this.maxScanBytes) {
         this.scannedAll = false;
         start = checkedTo + 1;
+      }
+    }
+    if (lastNl >= 0 && this.parser.skipped && start > pos) {
+      // The complete lines read before the decisive one (the first may be cut when the scan stopped early).
+      const first = pos === from ? 0 : buf.indexOf(NL) + 1;
+      for (const line of buf.toString('utf8', first, Math.max(first, start - pos)).split('\n')) {
+        if (line.trim()) this.state = this.parser.skipped(this.state, line);
       }
     }
     if (lastNl >= 0) {
