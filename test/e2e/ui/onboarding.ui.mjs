@@ -20,18 +20,18 @@ const step = (ui, id) => ui.page.locator(`button.getting-started-step[data-step-
 
 /** Opens the walkthrough again (an editor opened since may have taken its place). */
 async function openWalkthrough(ui) {
-  // Keyboard focus may sit in the handoff panel's webview, which keeps F1 from the workbench.
-  await ui.page.locator('.part.statusbar').click({ position: { x: 700, y: 5 } });
   await startCommand(ui, 'Welcome: Open Walkthrough...');
   const row = ui.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Session Handoff' }).first();
   await row.click();
-  await step(ui, 'meter').waitFor({ state: 'attached', timeout: 15000 });
+  await step(ui, 'meter').waitFor({ state: 'visible', timeout: 15000 });
 }
 
-/** Waits until the walkthrough shows step `id` as done (the palette's Escape may have left it for the overview). */
-async function ticked(ui, id) {
-  if (!(await step(ui, id).count())) await openWalkthrough(ui);
-  await ui.waitFor(async () => (await step(ui, id).getAttribute('aria-checked')) === 'true', 15000, `the ${id} step to tick`);
+/** Opens the walkthrough afresh (one left for the overview keeps its old state) and waits for the steps to show as done. */
+async function ticked(ui, ...ids) {
+  await openWalkthrough(ui);
+  for (const id of ids) {
+    await ui.waitFor(async () => (await step(ui, id).getAttribute('aria-checked')) === 'true', 15000, `the ${id} step to tick`);
+  }
 }
 
 /** Clicks a palette command that opens a quick input of its own (runCommand waits for the palette to close). */
@@ -66,8 +66,7 @@ export const steps = [
       const note = (await ui.readNotifications('Context:')).join('\n');
       assert.match(note, /Context: 49\.6 % — 99,212 of 200,000 tokens/);
       await ui.runCommand('Session Handoff: Check Clean State');
-      await ticked(ui, 'meter');
-      await ticked(ui, 'clean');
+      await ticked(ui, 'meter', 'clean');
       assert.equal(await step(ui, 'generate').getAttribute('aria-checked'), 'false');
     },
   },
@@ -108,9 +107,9 @@ export const steps = [
     name: 'Generate Handoff… with a goal puts it first in the copied restart prompt',
     fn: async (ui) => {
       await startCommand(ui, 'Session Handoff: Generate Handoff…');
-      const input = ui.page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible' });
-      await input.fill(GOAL);
+      // The input box (its title says so) has the keyboard focus once it shows.
+      await ui.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Handoff…' }).waitFor({ state: 'visible' });
+      await ui.page.keyboard.type(GOAL);
       await ui.page.keyboard.press('Enter');
       // The fixture workbench may have findings: accept them as risks when asked.
       await ui.waitFor(async () => packets(ui).length > 0 || (await ui.readDialog()) !== null, 30000, 'a packet or the dirty-workbench modal');
@@ -123,8 +122,7 @@ export const steps = [
       const prompt = await ui.waitFor(() => ui.readClipboard(), 10000, 'the clipboard');
       assert.equal(prompt.split('\n')[0], `GOAL FOR THIS SESSION: ${GOAL}`);
       assert.match(prompt, /NEXT ACTION: Run pytest/);
-      await ticked(ui, 'generate');
-      await ticked(ui, 'prompt');
+      await ticked(ui, 'generate', 'prompt');
     },
   },
   {
