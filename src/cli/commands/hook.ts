@@ -30,7 +30,7 @@ const HookEventSchema = z
 const GENERATING = new Set(['SessionEnd', 'PreCompact']);
 
 /** A SessionStart hook answers within this time or not at all: the session must not wait for us. */
-export const SESSION_START_BUDGET_MS = 1800;
+const SESSION_START_BUDGET_MS = 1800;
 
 /** What the last generating hook wrote, so the session that starts after a compaction gets that packet. */
 const LAST_HOOK_FILE = 'last-hook.json';
@@ -91,7 +91,7 @@ async function readLastHook(outputDir: string): Promise<LastHook | null> {
  * when it is fresh, a short notice when it is stale (its instructions no longer hold), nothing when
  * there is none. After a compaction, the packet PreCompact just wrote for this session comes first.
  */
-export async function sessionStartContext(workspaceDir: string, options: HandoffOptions, event: { session_id?: string; source?: string }): Promise<string | null> {
+async function sessionStartContext(workspaceDir: string, options: HandoffOptions, event: { session_id?: string; source?: string }): Promise<string | null> {
   const outputDir = outputDirOf(workspaceDir, options);
   let prefer: string | undefined;
   if (event.source === 'compact') {

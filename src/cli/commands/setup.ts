@@ -7,7 +7,7 @@ import { planCodexRemove, planCodexSetup } from '../../core/setup/codex';
 import { unifiedDiff } from '../../core/setup/diff';
 import { claudeSettingsFile, codexConfigFile, findOnPath, NO_NODE_MESSAGE } from '../../core/setup/launcher';
 import type { PlanResult } from '../../core/setup/plan';
-import { backupFileOf } from '../../core/setup/plan';
+import { backupFileOf, isNoop } from '../../core/setup/plan';
 import { shellQuote } from '../../core/setup/shell';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK, EXIT_REFUSED, EXIT_USAGE, UsageError } from '../types';
@@ -75,7 +75,7 @@ export const setupCommand: CommandSpec = {
     const diff = unifiedDiff(p.file, p.file, p.before, p.after);
     if (diff) io.stdout(redact(diff));
     for (const note of p.notes) io.stdout(`${note}\n`);
-    if (flags['dry-run'] === true || (!diff && !p.removeBackup && p.writeBackup === null)) return EXIT_OK;
+    if (flags['dry-run'] === true || isNoop(p)) return EXIT_OK;
     await applyPlan(p);
     if (p.writeBackup !== null) io.stdout(`backup ${p.backupFile}\n`);
     io.stdout(p.after === null ? `removed ${p.file} (it did not exist before set-up)\n` : diff ? `wrote ${p.file}\n` : '');

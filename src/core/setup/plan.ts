@@ -23,7 +23,8 @@ export interface SetupPlan {
 /** `invalid`: the file could not be read as settings (as opposed to a refusal to overwrite something). */
 export type PlanResult = { ok: true; plan: SetupPlan } | { ok: false; message: string; invalid?: boolean };
 
-export const changed = (plan: SetupPlan): boolean => plan.before !== plan.after || plan.writeBackup !== null || plan.removeBackup;
+/** True when carrying out the plan would write and remove nothing. */
+export const isNoop = (plan: SetupPlan): boolean => plan.before === plan.after && plan.writeBackup === null && !plan.removeBackup;
 
 /** The backup of a config file: next to it, so a person finds it. */
 export const backupFileOf = (file: string): string => `${file}.handoff-backup`;

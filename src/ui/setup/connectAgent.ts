@@ -7,7 +7,7 @@ import { planClaudeRemove, planClaudeSetup } from '../../core/setup/claude';
 import { planCodexRemove, planCodexSetup } from '../../core/setup/codex';
 import { claudeSettingsFile, codexConfigFile, ensureLauncher, findOnPath, NO_NODE_MESSAGE } from '../../core/setup/launcher';
 import type { PlanResult, SetupPlan } from '../../core/setup/plan';
-import { backupFileOf } from '../../core/setup/plan';
+import { backupFileOf, isNoop } from '../../core/setup/plan';
 import { shellQuote } from '../../core/setup/shell';
 import { commandBoundary, UserFacingError } from '../commands/boundary';
 import type { Services } from '../services';
@@ -71,7 +71,7 @@ export class AgentSetup implements vscode.Disposable {
     if (!planned) return { kind: 'cancelled' };
     if (!planned.ok) throw new UserFacingError(redact(planned.message), this.openFileAction(planned.message));
     const plan = planned.plan;
-    if (plan.before === plan.after && plan.writeBackup === null && !plan.removeBackup) {
+    if (isNoop(plan)) {
       void vscode.window.showInformationMessage(plan.notes.join(' ') || `${name} settings already say so; nothing to change.`);
       return { kind: 'unchanged', file: plan.file };
     }
