@@ -30,7 +30,7 @@ const showNotification: ShowWrapUp = (level, message, actions) =>
   level === 'urgent' ? vscode.window.showWarningMessage(message, ...actions) : vscode.window.showInformationMessage(message, ...actions);
 
 const GENERATE = 'Generate Handoff';
-const GENERATE_WITH_GOAL = 'Generate Handoff…';
+const GENERATE_WITH_GOAL = 'Generate with a Goal…';
 const CHECK = 'Check Clean State';
 const SNOOZE = 'Snooze';
 
