@@ -88,8 +88,13 @@ export async function startCodeServer({ runDir, env = {}, devPayload = true, arg
     .map((d) => [d, path.join(runDir, 'cs', d)]));
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
   fs.mkdirSync(path.join(dirs['user-data'], 'User'), { recursive: true });
-  fs.writeFileSync(path.join(dirs['user-data'], 'User', 'settings.json'), JSON.stringify(
-    { ...userSettings, 'security.workspace.trust.enabled': workspaceTrust, ...settings }, null, 2));
+  const merged = { ...userSettings, 'security.workspace.trust.enabled': workspaceTrust, ...settings };
+  fs.writeFileSync(path.join(dirs['user-data'], 'User', 'settings.json'), JSON.stringify(merged, null, 2));
+  // Machine-scoped settings reach the (remote) extension host from the Machine settings only.
+  const machineKeys = ['workbench.welcomePage.walkthroughs.openOnInstall'];
+  fs.mkdirSync(path.join(dirs['user-data'], 'Machine'), { recursive: true });
+  fs.writeFileSync(path.join(dirs['user-data'], 'Machine', 'settings.json'), JSON.stringify(
+    Object.fromEntries(machineKeys.filter((k) => k in merged).map((k) => [k, merged[k]])), null, 2));
   const config = path.join(runDir, 'cs', 'config.yaml');
   fs.writeFileSync(config, 'auth: none\n');
 

@@ -20,7 +20,17 @@ const step = (ui, id) => ui.page.locator(`button.getting-started-step[data-step-
 
 /** Opens the walkthrough again (an editor opened since may have taken its place). */
 async function openWalkthrough(ui) {
-  await startCommand(ui, 'Welcome: Open Walkthrough...');
+  // Right after a walkthrough slide changes, the palette's input can be briefly inert: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await startCommand(ui, 'Welcome: Open Walkthrough...');
+      break;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await ui.page.keyboard.press('Escape');
+      await ui.page.waitForTimeout(1000);
+    }
+  }
   const row = ui.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Session Handoff' }).first();
   await row.click();
   await step(ui, 'meter').waitFor({ state: 'visible', timeout: 15000 });
