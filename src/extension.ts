@@ -14,6 +14,8 @@ import type { StatePorts } from './ui/state/ports';
 import { WorkbenchStateService } from './ui/state/stateService';
 import { StatusBarController } from './ui/statusBar';
 import { SidebarViews } from './ui/views/registerViews';
+import { AgentSetup } from './ui/setup/connectAgent';
+import { openWalkthroughOnce, registerShowContextUsage } from './ui/walkthrough';
 import { WrapUpPrompter } from './ui/wrapUp';
 
 /** What activate() returns: the live objects, for the in-host tests. */
@@ -24,6 +26,7 @@ export interface ExtensionApi {
   wrapUp: WrapUpPrompter;
   views: SidebarViews;
   viewActions: ViewActions;
+  agentSetup: AgentSetup;
 }
 
 /** Composition root: builds services and registers views and commands. No I/O happens here. */
@@ -54,8 +57,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const { disposables, ...viewActions } = registerViewActions(services, wrapUp);
   disposables.forEach(own);
   const packetCommands = registerPacketCommands(services, context);
+  const agentSetup = own(new AgentSetup(services, context));
+  own(registerShowContextUsage(services));
+  // After activation, off its path: refresh the launcher the agent's hooks call (a new version ships a
+  // new CLI), and show the walkthrough on the very first activation.
+  setTimeout(() => {
+    agentSetup.launcher().catch((err: unknown) => log.warn('setup', `the launcher could not be written: ${err instanceof Error ? err.message : String(err)}`));
+    openWalkthroughOnce(context, services).catch((err: unknown) => log.warn('walkthrough', String(err)));
+  }, 0);
   log.info('extension', `activated for ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s)`);
-  return { services, packetCommands, statusBar, wrapUp, views, viewActions };
+  return { services, packetCommands, statusBar, wrapUp, views, viewActions, agentSetup };
 }
 
 export function deactivate(): void {

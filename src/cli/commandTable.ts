@@ -3,8 +3,10 @@ import { checkCommand } from './commands/check';
 import { generateCommand } from './commands/generate';
 import { hookCommand } from './commands/hook';
 import { listCommand } from './commands/list';
+import { notifyCommand } from './commands/notify';
 import { promptCommand } from './commands/prompt';
 import { recordCommand } from './commands/record';
+import { setupCommand } from './commands/setup';
 import { showCommand } from './commands/show';
 import { statusCommand } from './commands/status';
 import { statuslineCommand } from './commands/statusline';
@@ -17,6 +19,8 @@ export const COMMANDS: CommandSpec[] = [
   listCommand,
   archiveCommand,
   hookCommand,
+  setupCommand,
+  notifyCommand,
   promptCommand,
   recordCommand,
   showCommand,

@@ -13,6 +13,10 @@ void runCli(process.argv.slice(2), {
     for await (const c of process.stdin) chunks.push(c as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   },
+  exit: (code) => {
+    process.exitCode = code;
+    process.stdout.write('', () => process.exit(code));
+  },
 }).then(
   (code) => {
     process.exitCode = code;

@@ -20,6 +20,8 @@ export interface CliIO {
   /** Raw bytes to stdout / stderr, for output passed through unchanged (`handoff record`). */
   writeStdout?(bytes: Uint8Array): void;
   writeStderr?(bytes: Uint8Array): void;
+  /** Ends the process once stdout is flushed (hooks: nothing left running may keep the agent waiting). */
+  exit?(code: number): void;
 }
 
 export interface CommandContext {

@@ -31,8 +31,8 @@ export class StatusBarController extends Disposable {
     }
     this.view = statusView(s);
     this.item.text = this.view.text;
-    // Not trusted: the tooltip holds agent-written text and needs no command links.
-    this.item.tooltip = safeTooltip(this.view.tooltip, true);
+    // Not trusted beyond the one command link allowed: Generate Handoff (after a compaction).
+    this.item.tooltip = safeTooltip(this.view.tooltip, true, ['sessionHandoff.generateHandoff']);
     this.item.backgroundColor =
       this.view.background === 'error'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

@@ -1,3 +1,4 @@
+import { uncoveredCompaction } from '../core/context/compaction';
 import type { WorkbenchUiState } from './state/types';
 import { escapeMarkdown } from './markdownText';
 
@@ -33,6 +34,9 @@ export function statusView(s: WorkbenchUiState | undefined): StatusView {
   } else {
     lines.push(`Context: unknown — ${esc(c.reason)}`);
   }
+  const lost = compactionNotice(s);
+  // Our own words and numbers, not agent text: no escaping needed.
+  if (lost) lines.push('', `$(warning) **${lost.charAt(0).toUpperCase() + lost.slice(1)}.** [Generate Handoff](command:sessionHandoff.generateHandoff)`);
   lines.push('');
   if (!s.trusted) lines.push('Clean state: not checked (untrusted workspace).');
   else if (!s.clean) lines.push(`Clean state: ${esc(s.phaseMessage ?? 'not checked yet')}`);
@@ -50,4 +54,9 @@ export function statusView(s: WorkbenchUiState | undefined): StatusView {
     background: s.budget === 'urgent' ? 'error' : s.budget === 'wrap-up' ? 'warning' : null,
     accessibility: `Context ${c.known ? `${Math.round(c.percent)} percent used` : 'unknown'}${s.clean ? `, workbench ${s.clean.clean ? 'clean' : 'not clean'}` : ''}`,
   };
+}
+
+/** `compacted at 84 % without a handoff`, when the agent compacted and no packet covers it; else null. */
+export function compactionNotice(s: WorkbenchUiState): string | null {
+  return uncoveredCompaction(s.context, s.packets.map((p) => p.writtenAt ?? 0))?.text ?? null;
 }

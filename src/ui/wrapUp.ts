@@ -30,6 +30,7 @@ const showNotification: ShowWrapUp = (level, message, actions) =>
   level === 'urgent' ? vscode.window.showWarningMessage(message, ...actions) : vscode.window.showInformationMessage(message, ...actions);
 
 const GENERATE = 'Generate Handoff';
+const GENERATE_WITH_GOAL = 'Generate with a Goal…';
 const CHECK = 'Check Clean State';
 const SNOOZE = 'Snooze';
 
@@ -124,9 +125,10 @@ export class WrapUpPrompter extends Disposable {
       change.level === 'urgent'
         ? `Context at ${pct}%: wrap up now. Generate a handoff before the agent compacts its context.`
         : `Context at ${pct}%: time to wrap up. A handoff written now keeps the next session on track.`,
-      [GENERATE, CHECK, SNOOZE],
+      [GENERATE, GENERATE_WITH_GOAL, CHECK, SNOOZE],
     );
     if (picked === GENERATE) await vscode.commands.executeCommand('sessionHandoff.generateHandoff');
+    else if (picked === GENERATE_WITH_GOAL) await vscode.commands.executeCommand('sessionHandoff.generateHandoffWithGoal');
     else if (picked === CHECK) await vscode.commands.executeCommand('sessionHandoff.checkCleanState');
     else if (picked === SNOOZE) this.snooze();
   }

@@ -10,10 +10,11 @@ import { EXIT_OK, EXIT_REFUSED } from '../types';
 export const generateCommand: CommandSpec = {
   name: 'generate',
   summary: 'write the handoff packet (handoff.json + handoff.md) for the workbench',
-  usage: 'generate [--dir DIR] [--output-dir DIR] [--k N] [--allow-dirty] [--json] [--claude-config-dir DIR] [--codex-home DIR] [--window TOKENS]',
+  usage: 'generate [--goal TEXT] [--dir DIR] [--output-dir DIR] [--k N] [--allow-dirty] [--json] [--claude-config-dir DIR] [--codex-home DIR] [--window TOKENS]',
   flags: [
     ...DIR_FLAGS,
     K_FLAG,
+    { name: 'goal', type: 'string', placeholder: 'TEXT', help: "what the next session should achieve; the restart prompt's first line" },
     { name: 'allow-dirty', type: 'boolean', help: 'write the packet on a dirty workbench; every finding becomes a block risk' },
     JSON_FLAG,
     ...READING_FLAGS,
@@ -24,6 +25,7 @@ export const generateCommand: CommandSpec = {
       workspaceDir,
       options: optionsOf(flags),
       allowDirty: flags['allow-dirty'] === true,
+      goal: typeof flags['goal'] === 'string' ? flags['goal'] : null,
       gitClient: createGitClient(workspaceDir),
       // The agent's context usage at this moment is part of the packet, as in the editor.
       context: await contextForPacket(workspaceDir, flags, io),

@@ -1,6 +1,12 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { readPacketAcks } from '../../core/acks';
+import { atomicWrite, readIfExists } from '../../core/fsx';
+import type { HandoffOptions } from '../../core/options';
+import { redact } from '../../core/redact';
+import { renderRestartPrompt } from '../../core/render/prompt';
+import { currentPacket } from '../../core/workflow/freshness';
 import { generateHandoff } from '../../core/workflow/generate';
 import { outputDirOf } from '../../core/workflow/paths';
 import { createGitClient } from '../../git/gitClient';
@@ -16,19 +22,101 @@ const HookEventSchema = z
     cwd: z.string().min(1),
     session_id: z.string().optional(),
     transcript_path: z.string().optional(),
+    /** SessionStart: startup, resume, clear or compact. */
+    source: z.string().optional(),
   })
   .passthrough();
 
-const EVENTS = new Set(['SessionEnd', 'PreCompact']);
+const GENERATING = new Set(['SessionEnd', 'PreCompact']);
+
+/** A SessionStart hook answers within this time or not at all: the session must not wait for us. */
+const SESSION_START_BUDGET_MS = 1800;
+
+/** What the last generating hook wrote, so the session that starts after a compaction gets that packet. */
+const LAST_HOOK_FILE = 'last-hook.json';
+/** How old that record may be to count as "just written". */
+const LAST_HOOK_MAX_AGE_MS = 15 * 60_000;
 
 /** Appends one line to `<outputDir>/hook.log`; a hook must never fail loudly, so this never throws. */
-async function logLine(outputDir: string, line: string): Promise<void> {
+export async function logLine(outputDir: string, line: string): Promise<void> {
   try {
     await fs.mkdir(outputDir, { recursive: true });
-    await fs.appendFile(path.join(outputDir, 'hook.log'), `${new Date().toISOString()} ${line.replace(/\s*\n\s*/g, ' ')}\n`);
+    await fs.appendFile(path.join(outputDir, 'hook.log'), `${new Date().toISOString()} ${redact(line).replace(/\s*\n\s*/g, ' ')}\n`);
   } catch {
     // Nowhere left to report to; the agent session must not be disturbed.
   }
+}
+
+/**
+ * Generates a packet for an agent event (a dirty workbench is accepted: findings become block risks).
+ * Problems go to the log. Returns the packet folder, or null when nothing was written.
+ */
+export async function generateForEvent(workspaceDir: string, flags: FlagValues, io: CliIO, tag: string): Promise<string | null> {
+  const options = optionsOf(flags);
+  const outputDir = outputDirOf(workspaceDir, options);
+  let outcome: Awaited<ReturnType<typeof generateHandoff>>;
+  try {
+    const context = await contextForPacket(workspaceDir, flags, io);
+    outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context });
+  } catch (err) {
+    await logLine(outputDir, `${tag} ${(err as Error)?.message ?? String(err)}`);
+    return null;
+  }
+  if (outcome.kind === 'refused') {
+    await logLine(outputDir, `${tag} no packet written: ${outcome.reason}`);
+    return null;
+  }
+  for (const d of outcome.diagnostics) await logLine(outputDir, `${tag} ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
+  return outcome.packetDir;
+}
+
+interface LastHook {
+  event: string;
+  session_id: string | null;
+  packet_dir: string;
+  at: string;
+}
+
+async function readLastHook(outputDir: string): Promise<LastHook | null> {
+  try {
+    const v = JSON.parse((await readIfExists(path.join(outputDir, LAST_HOOK_FILE))) ?? 'null') as LastHook | null;
+    return v && typeof v.packet_dir === 'string' && typeof v.at === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The SessionStart answer: the restart prompt of the active packet for this folder's branch + topic
+ * when it is fresh, a short notice when it is stale (its instructions no longer hold), nothing when
+ * there is none. After a compaction, the packet PreCompact just wrote for this session comes first.
+ */
+async function sessionStartContext(workspaceDir: string, options: HandoffOptions, event: { session_id?: string; source?: string }): Promise<string | null> {
+  const outputDir = outputDirOf(workspaceDir, options);
+  let prefer: string | undefined;
+  if (event.source === 'compact') {
+    const last = await readLastHook(outputDir);
+    const age = last ? Date.now() - Date.parse(last.at) : Infinity;
+    if (last && last.event === 'PreCompact' && age >= 0 && age < LAST_HOOK_MAX_AGE_MS && (!event.session_id || last.session_id === event.session_id)) prefer = last.packet_dir;
+  }
+  const { current, diagnostics } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir), prefer);
+  for (const d of diagnostics) await logLine(outputDir, `hook SessionStart: ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
+  if (!current) return null;
+  const { packet } = current.stored;
+  if (current.freshness.stale) {
+    const why = current.freshness.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') || 'the workspace moved on since it was written';
+    return redact(
+      `Session Handoff: a handoff packet exists for this folder (${packet.packet_id}, branch ${packet.branch ?? 'unknown'}, topic ${packet.topic}), ` +
+        `but it is stale: ${why}. Its instructions are not included. To review it, run \`handoff show\`, or open it in VS Code ` +
+        `(Session Handoff: Open Active Handoff); write a new one with \`handoff generate\`.`,
+    );
+  }
+  const { acks } = await readPacketAcks(outputDir, current.stored.dir);
+  return renderRestartPrompt(packet, {
+    firstTurn: options.firstTurn,
+    freshness: current.freshness,
+    acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
+  });
 }
 
 async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
@@ -38,40 +126,50 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   try {
     event = HookEventSchema.parse(JSON.parse(raw));
   } catch {
-    await logLine(outputDirOf(io.cwd, options), `hook: stdin is not a hook event with "hook_event_name" and "cwd" (${raw.length} bytes); nothing generated`);
+    await logLine(outputDirOf(io.cwd, options), `hook: stdin is not a hook event with "hook_event_name" and "cwd" (${raw.length} bytes); nothing done`);
     return;
   }
   const workspaceDir = path.resolve(io.cwd, event.cwd);
   const outputDir = outputDirOf(workspaceDir, options);
-  if (!EVENTS.has(event.hook_event_name)) {
-    await logLine(outputDir, `hook: ignored event ${event.hook_event_name} (handles SessionEnd and PreCompact)`);
+  const tag = `hook ${event.hook_event_name}${event.source ? `/${event.source}` : ''}${event.session_id ? ` (session ${event.session_id})` : ''}:`;
+  if (event.hook_event_name === 'SessionStart') {
+    const context = await withDeadline(sessionStartContext(workspaceDir, options, event), SESSION_START_BUDGET_MS);
+    if (context === 'timeout') {
+      await logLine(outputDir, `${tag} no handoff injected: reading the packet took longer than ${SESSION_START_BUDGET_MS} ms`);
+      return;
+    }
+    if (!context) return;
+    io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } })}\n`);
     return;
   }
-  const tag = `hook ${event.hook_event_name}${event.session_id ? ` (session ${event.session_id})` : ''}:`;
-  let outcome: Awaited<ReturnType<typeof generateHandoff>>;
-  try {
-    const context = await contextForPacket(workspaceDir, flags, io);
-    outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context });
-  } catch (err) {
-    await logLine(outputDir, `${tag} ${(err as Error)?.message ?? String(err)}`);
+  if (!GENERATING.has(event.hook_event_name)) {
+    await logLine(outputDir, `hook: ignored event ${event.hook_event_name} (handles SessionStart, SessionEnd and PreCompact)`);
     return;
   }
-  if (outcome.kind === 'refused') {
-    await logLine(outputDir, `${tag} no packet written: ${outcome.reason}`);
-    return;
-  }
-  for (const d of outcome.diagnostics) await logLine(outputDir, `${tag} ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
-  io.stdout(`handoff: ${outcome.kind} ${path.join(outcome.packetDir, 'handoff.json')}\n`);
+  const packetDir = await generateForEvent(workspaceDir, flags, io, tag);
+  if (!packetDir) return;
+  const last: LastHook = { event: event.hook_event_name, session_id: event.session_id ?? null, packet_dir: packetDir, at: new Date().toISOString() };
+  await atomicWrite(path.join(outputDir, LAST_HOOK_FILE), `${JSON.stringify(last, null, 2)}\n`).catch(() => undefined);
+  // Claude Code shows a hook's stdout only in its transcript view; SessionStart's is the only one it reads.
+  io.stdout(`handoff: ${path.join(packetDir, 'handoff.json')}\n`);
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /**
- * `handoff hook`: for Claude Code `SessionEnd` / `PreCompact` hooks. Reads the hook event JSON on
- * stdin and generates a packet for its `cwd`, accepting a dirty workbench (findings become block
- * risks). Problems go to `<outputDir>/hook.log`; the exit code is always 0.
+ * `handoff hook`: for Claude Code hooks. `SessionEnd` / `PreCompact` generate a packet for the event's
+ * `cwd`; `SessionStart` prints the hook JSON that hands the restart prompt to the new session. Problems
+ * go to `<outputDir>/hook.log`; the exit code is always 0.
  */
 export const hookCommand: CommandSpec = {
   name: 'hook',
-  summary: 'generate a packet from a Claude Code SessionEnd/PreCompact hook event on stdin (always exits 0)',
+  summary: 'Claude Code hooks: SessionEnd/PreCompact write a packet, SessionStart hands its prompt to the new session (always exits 0)',
   usage: 'hook [--output-dir DIR]  < hook-event.json',
   flags: [{ name: 'output-dir', type: 'string', placeholder: 'DIR', help: 'where packets go, relative to the workbench (default: outputs/handoff)' }],
   async run({ flags, io }) {
@@ -80,6 +178,8 @@ export const hookCommand: CommandSpec = {
     } catch (err) {
       await logLine(outputDirOf(io.cwd, { workbenchDir: '.', outputDir: 'outputs/handoff' }), `hook: ${(err as Error)?.message ?? String(err)}`);
     }
+    // Whatever is still running (a slow git) must not keep the agent waiting.
+    io.exit?.(EXIT_OK);
     return EXIT_OK;
   },
 };

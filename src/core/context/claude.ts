@@ -21,6 +21,8 @@ export interface ClaudeState {
   model?: string;
   /** Once a call used more than 200 000 tokens the window is 1M for the rest of the session. */
   proven1m: boolean;
+  /** The session's last compact boundary: when, and the prompt size before it (`preTokens`). */
+  compacted?: { at: string; preTokens?: number };
 }
 
 export interface ClaudeParserOptions {
@@ -41,7 +43,7 @@ interface ClaudeLine {
   isApiErrorMessage?: unknown;
   sessionId?: unknown;
   timestamp?: unknown;
-  compactMetadata?: { postTokens?: unknown };
+  compactMetadata?: { postTokens?: unknown; preTokens?: unknown };
   message?: { model?: unknown; usage?: Usage };
 }
 
@@ -67,6 +69,12 @@ function callTokens(l: ClaudeLine): number | undefined {
 
 function isCompactBoundary(l: ClaudeLine): boolean {
   return l.type === 'system' && l.subtype === 'compact_boundary' && l.isSidechain !== true;
+}
+
+/** When a compact boundary happened and how big the prompt was just before it. */
+function compactedOf(l: ClaudeLine): NonNullable<ClaudeState['compacted']> {
+  const pre = l.compactMetadata?.preTokens;
+  return { at: typeof l.timestamp === 'string' ? l.timestamp : '', ...(typeof pre === 'number' && pre > 0 ? { preTokens: pre } : {}) };
 }
 
 /** The window for a model id and a prompt size: 1M for `[1m]` models or when the usage proves it. */
@@ -98,6 +106,13 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
       const l = parse(line);
       return !!l && (callTokens(l) !== undefined || isCompactBoundary(l));
     },
+    skipped(state, line) {
+      // A compaction followed by a call in the same read: the call settles the reading, the boundary
+      // is still the session's last compaction.
+      if (!line.includes('compact_boundary')) return state;
+      const l = parse(line);
+      return l && isCompactBoundary(l) ? { ...state, compacted: compactedOf(l) } : state;
+    },
     apply(state, line) {
       const l = parse(line);
       if (!l) return state;
@@ -113,17 +128,22 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
       } else if (isCompactBoundary(l)) {
         const post = l.compactMetadata?.postTokens;
         next.reading = { kind: 'compact', used: typeof post === 'number' && post >= 0 ? post : undefined, model: state.model, at };
+        next.compacted = compactedOf(l);
       }
       return next;
     },
     result(state, file) {
       const sessionId = state.sessionId ?? path.basename(file, '.jsonl');
       const r = state.reading;
+      const override = options.windowOverride && options.windowOverride > 0 ? options.windowOverride : undefined;
+      const c = state.compacted;
+      const compaction = c?.at
+        ? { compaction: { at: c.at, ...(c.preTokens ? { percent: round1((c.preTokens / (override ?? claudeWindow(state.model, c.preTokens, state.proven1m))) * 100) } : {}) } }
+        : {};
       if (!r) return { known: false, source: 'claude', sessionId, reason: 'no main-chain assistant call with usage in the transcript yet', file };
       if (r.used === undefined) {
-        return { known: false, source: 'claude', sessionId, reason: `compacted at ${r.at || 'an unknown time'} without postTokens; waiting for the next call`, file };
+        return { known: false, source: 'claude', sessionId, reason: `compacted at ${r.at || 'an unknown time'} without postTokens; waiting for the next call`, file, ...compaction };
       }
-      const override = options.windowOverride && options.windowOverride > 0 ? options.windowOverride : undefined;
       const window = override ?? claudeWindow(r.model, r.used, state.proven1m);
       return {
         known: true,
@@ -136,6 +156,7 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
         compactAtPercent: claudeCompactAtPercent(window),
         at: r.at,
         file,
+        ...compaction,
       };
     },
   };

@@ -20,6 +20,11 @@ export interface LineParser<S> {
    * to detect a replaced file — e.g. a session id written once at the top of a huge log.
    */
   head?(state: S, head: string): S;
+  /**
+   * Optional: sees the complete lines a scan read but skipped (older than the decisive line), oldest
+   * first — for facts a later decisive line does not replace, such as a compaction just before a call.
+   */
+  skipped?(state: S, line: string): S;
   /** The reading for the state. `file` is the log the lines came from. */
   result(state: S, file: string): ContextResult;
 }
@@ -214,7 +219,16 @@ export class TailReader<S> {
       knownOverlongTo: this.overlongTo,
       onRead: (n) => (bytes += n),
     });
+    // Older lines the scan already holds in memory once the decisive line is found (no further read):
+    // facts a later decisive line does not replace, such as a compaction just before the settling call.
+    const older: string[] = [];
+    let readAtDecisive = -1;
     for await (const item of lines) {
+      if (readAtDecisive >= 0) {
+        if (item.kind !== 'line' || bytes !== readAtDecisive) break;
+        if (item.bytes) older.push(item.bytes.toString('utf8'));
+        continue;
+      }
       if (item.kind === 'limit') {
         this.scannedAll = false;
         start = item.resumeAt;
@@ -232,10 +246,12 @@ export class TailReader<S> {
       }
       if (item.bytes && this.parser.decisive(item.bytes.toString('utf8'))) {
         start = item.start;
-        break;
+        if (!this.parser.skipped || start <= from) break;
+        readAtDecisive = bytes;
       }
     }
     if (start < 0) start = from;
+    for (let i = older.length - 1; i >= 0; i--) if (older[i]!.trim()) this.state = this.parser.skipped!(this.state, older[i]!);
     if (lastNl >= 0) {
       const apply = (line: BackLine): void => {
         if (line.start < start) return;

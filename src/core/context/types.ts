@@ -20,6 +20,15 @@ export interface ContextReading {
   file?: string;
   /** Problems met on the way that did not stop the reading (e.g. a line too long, skipped), located. */
   warnings?: string[];
+  /** The session's last auto-compaction, where the agent's log records one. */
+  compaction?: Compaction;
+}
+
+/** An auto-compaction the agent recorded: when, and how full the context was just before it. */
+export interface Compaction {
+  at: string;
+  /** 0–100 of the window just before compacting; undefined when the log does not say. */
+  percent?: number;
 }
 
 /** No usable reading — shown as unknown, never as 0 %. */
@@ -31,6 +40,7 @@ export interface UnknownReading {
   file?: string;
   /** As for a reading: located problems met on the way. */
   warnings?: string[];
+  compaction?: Compaction;
 }
 
 export type ContextResult = ContextReading | UnknownReading;

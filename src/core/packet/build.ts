@@ -37,11 +37,23 @@ export interface PacketInput {
   /** The user accepted a dirty workbench (clean findings become `block` risks). */
   allowDirty: boolean;
   context: ContextResult | null;
+  /** What the person wants the next session to achieve (blank: none). */
+  nextGoal?: string | null;
 }
 
 export type BuildResult = { ok: true; packet: Packet } | { ok: false; reason: string };
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/** The longest goal a packet keeps: one focused sentence or two, not a second summary. */
+export const MAX_GOAL_CHARS = 500;
+
+/** A goal as one trimmed line, cut to MAX_GOAL_CHARS; null when blank. */
+export function goalOf(goal: string | null | undefined): string | null {
+  const one = (goal ?? '').replace(/\s+/g, ' ').trim();
+  if (!one) return null;
+  return one.length > MAX_GOAL_CHARS ? `${one.slice(0, MAX_GOAL_CHARS - 1)}…` : one;
+}
 
 /** The session id: the agent's, else the context reading's, else a stable hash of the inputs. */
 export function deriveSessionId(input: Pick<PacketInput, 'snapshot' | 'sessionId' | 'context'>): string {
@@ -119,7 +131,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     next_action: next.text,
     next_action_source: next.source,
     sources: {},
-    next_goal: null,
+    next_goal: goalOf(input.nextGoal),
     verdict_pointer: {
       verification: snapshot.verification
         ? { file: snapshot.verification.file, passed: snapshot.verification.passed, task_id: snapshot.verification.task_id ?? null }

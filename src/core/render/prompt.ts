@@ -28,6 +28,7 @@ const clip = (s: string, n: number): string => {
 export function renderRestartPrompt(p: Packet, extra: PromptExtra = {}): string {
   const stale = extra.freshness?.stale === true;
   const lines: string[] = [];
+  if (p.next_goal) lines.push(`GOAL FOR THIS SESSION: ${clip(p.next_goal, 500)}`, '');
   if (stale) {
     const why = extra.freshness?.reasons.length ? extra.freshness.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') : 'the workspace moved on since it was written';
     lines.push(`WARNING: this handoff packet is **stale** — ${clip(why, 400)}. Treat it as history, not as the current state.`, '');

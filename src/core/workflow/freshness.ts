@@ -22,17 +22,20 @@ function load(workspaceDir: string, options: HandoffOptions): Promise<WorkbenchS
 
 /**
  * The packet a restart should use: the active packet of the current branch + topic, else the newest
- * packet; with its freshness. Null when the output dir holds no readable packet.
+ * packet; with its freshness. Null when the output dir holds no readable packet. `prefer` (a packet
+ * folder) wins while it is still active: the packet a hook just wrote for this session.
  */
 export async function currentPacket(
   workspaceDir: string,
   options: HandoffOptions,
   git: GitClient | null,
+  prefer?: string,
 ): Promise<{ current: { stored: StoredPacket; freshness: Freshness } | null; diagnostics: Diagnostic[] }> {
   const [snapshot, listed] = await Promise.all([load(workspaceDir, options), listPackets(outputDirOf(workspaceDir, options))]);
   const facts = git ? await git.facts().catch(() => null) : null;
   const branch = facts ? facts.branch : (snapshot.agentState?.branch ?? null);
-  const stored = activePacketFor(listed.packets, branch, topicOf(snapshot)) ?? newestPacket(listed.packets);
+  const preferred = prefer ? listed.packets.find((p) => p.dir === prefer && p.packet.status === 'active') : undefined;
+  const stored = preferred ?? activePacketFor(listed.packets, branch, topicOf(snapshot)) ?? newestPacket(listed.packets);
   if (!stored) return { current: null, diagnostics: listed.diagnostics };
   return { current: { stored, freshness: await freshnessWith(snapshot, facts, stored.packet, git) }, diagnostics: listed.diagnostics };
 }

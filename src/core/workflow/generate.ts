@@ -36,6 +36,8 @@ export interface GenerateArgs {
   /** Overrides the clean report computed through `gitClient`. */
   clean?: { clean: boolean; findings: CleanFinding[] } | null;
   context?: ContextResult | null;
+  /** The person's goal for the next session; becomes `next_goal` and the prompt's first line. */
+  goal?: string | null;
   lock?: LockOptions;
 }
 
@@ -148,7 +150,7 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
   }
   const outputDir = outputDirOf(args.workspaceDir, options);
   await assertOutputInside(args.workspaceDir, options);
-  const base: PacketInput = { snapshot, options, packetId: '', git: inputs.git, clean: inputs.clean, allowDirty, context: inputs.context };
+  const base: PacketInput = { snapshot, options, packetId: '', git: inputs.git, clean: inputs.clean, allowDirty, context: inputs.context, nextGoal: args.goal ?? null };
   // Refuse before taking the lock: a refusal must not even create the output dir.
   const probe = build({ ...base, packetId: 'probe' });
   if (!probe.ok) return { kind: 'refused', reason: probe.reason, diagnostics };

@@ -15,6 +15,27 @@ export interface GenerateDeps {
   confirmDirty: () => ConfirmDirty;
 }
 
+/** A packet argument, or `{ folderUri, goal }`: the goal for the next session (Generate Handoff…). */
+export type GenerateArg = PacketArg | { folderUri?: vscode.Uri | string; goal?: string };
+
+/** The goal a generate was given, if any. */
+function goalOf(arg: GenerateArg): string | undefined {
+  return arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && 'goal' in arg && typeof arg.goal === 'string' ? arg.goal : undefined;
+}
+
+/**
+ * Asks for the next session's goal (optional). Resolves undefined when the person cancels, '' for
+ * no goal.
+ */
+export function askGoal(): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: 'Generate Handoff…',
+    prompt: 'What should the next session achieve? It becomes the first line of the restart prompt (the next action stays the first step). Leave empty for none.',
+    placeHolder: 'e.g. Ship partial refunds behind the feature flag',
+    ignoreFocusOut: true,
+  });
+}
+
 /** What the command resolves with, for callers that chain on it (tests, the panel). */
 export type GenerateResult = { kind: GenerateOutcome['kind'] | 'cancelled'; packetId?: string; reason?: string };
 
@@ -23,9 +44,10 @@ export type GenerateResult = { kind: GenerateOutcome['kind'] | 'cancelled'; pack
  * through the modal with the findings (Generate Anyway → findings become block risks; Show Clean State → reveal the
  * view); generates with a progress notification; opens the panel on the result.
  */
-export function generateHandoffCommand(services: Services, deps: GenerateDeps): (arg?: PacketArg) => Promise<GenerateResult> {
+export function generateHandoffCommand(services: Services, deps: GenerateDeps): (arg?: GenerateArg) => Promise<GenerateResult> {
   return async (arg) => {
-    const folder = folderOf(services, arg);
+    const folder = folderOf(services, arg as PacketArg);
+    const goal = goalOf(arg);
     if (!vscode.workspace.isTrusted) {
       throw new UserFacingError('Session Handoff writes nothing in an untrusted workspace; trust it to generate a handoff.', {
         title: 'Manage Workspace Trust',
@@ -44,6 +66,7 @@ export function generateHandoffCommand(services: Services, deps: GenerateDeps): 
           allowDirty,
           gitClient: createGitClient(folder.uri.fsPath),
           context,
+          goal: goal ?? null,
         }),
       );
     // The core checks the workbench itself, right now, and refuses with the findings when it is dirty:

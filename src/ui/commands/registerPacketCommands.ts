@@ -7,7 +7,8 @@ import { copyJsonCommand } from './copyJson';
 import { copyRestartPromptCommand } from './copyRestartPrompt';
 import type { ConfirmDirty } from './dirtyModal';
 import { confirmDirtyModal } from './dirtyModal';
-import { generateHandoffCommand } from './generateHandoff';
+import { askGoal, generateHandoffCommand } from './generateHandoff';
+import type { GenerateArg } from './generateHandoff';
 import { openMarkdownCommand } from './openMarkdown';
 import { openPacketCommand } from './openPacket';
 
@@ -35,6 +36,13 @@ export function registerPacketCommands(services: Services, context: vscode.Exten
   const handlers: Record<string, (...args: never[]) => Promise<unknown>> = {
     'sessionHandoff.generateHandoff': generate,
     'sessionHandoff.regenerate': generate,
+    // Generate Handoff…: the same, with the next session's goal asked first (Escape cancels).
+    'sessionHandoff.generateHandoffWithGoal': async (arg?: GenerateArg) => {
+      const goal = await askGoal();
+      if (goal === undefined) return { kind: 'cancelled' };
+      const folderUri = arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? arg.folderUri : arg instanceof vscode.Uri ? arg : undefined;
+      return generate({ folderUri, goal });
+    },
     'sessionHandoff.copyRestartPrompt': copyRestartPromptCommand(services),
     'sessionHandoff.copyJson': copyJsonCommand(services),
     'sessionHandoff.openMarkdown': openMarkdownCommand(services),

@@ -118,7 +118,7 @@ async function entryOf(p: StoredPacket, i: Inspection | ReadOnlyInspection, git:
     commitsSince = await git.commitsBetween(p.packet.head_commit, facts.head).catch(() => null);
   }
   const freshness = assessFreshness(p.packet, { facts, commitsSince, inputs: i.snapshot.sources });
-  return { id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness };
+  return { id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness, writtenAt: p.mtimeMs };
 }
 
 /**

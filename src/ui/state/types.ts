@@ -22,6 +22,8 @@ export interface PacketEntry {
   dir: string;
   packet: Packet;
   freshness: PacketFreshness;
+  /** Epoch ms of the last write of its handoff.json. */
+  writtenAt?: number;
 }
 
 /** A transcript or usage file that could feed the meter; the newest one wins. */

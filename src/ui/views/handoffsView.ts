@@ -4,6 +4,7 @@ import type { PacketEntry } from '../state/types';
 import { groupPackets } from './grouping';
 import { escapeMarkdown } from '../markdownText';
 import { safeTooltip } from '../tooltip';
+import { compactionNotice } from '../statusView';
 
 /** The argument the Handoffs view passes to Open / Copy Restart Prompt / Archive. */
 export interface PacketNode {
@@ -12,7 +13,7 @@ export interface PacketNode {
   folderUri: vscode.Uri;
   entry: PacketEntry;
 }
-export type HandoffNode = { kind: 'key'; key: string; label: string; entries: PacketEntry[] } | PacketNode;
+export type HandoffNode = { kind: 'key'; key: string; label: string; entries: PacketEntry[] } | PacketNode | { kind: 'compacted'; text: string; folderUri: vscode.Uri };
 
 /** The Handoffs view: every packet of the output dir, grouped per branch + topic. */
 export class HandoffsProvider extends StateTreeProvider<HandoffNode> {
@@ -21,7 +22,9 @@ export class HandoffsProvider extends StateTreeProvider<HandoffNode> {
     if (!s || !s.trusted || s.phase === 'loading') return [];
     if (!node) {
       const branch = s.git?.ok ? s.git.facts.branch : null;
-      return groupPackets(s.packets, branch).map((g) => ({ kind: 'key', ...g }));
+      const groups: HandoffNode[] = groupPackets(s.packets, branch).map((g) => ({ kind: 'key', ...g }));
+      const lost = compactionNotice(s);
+      return lost ? [{ kind: 'compacted', text: lost, folderUri: s.folder.uri }, ...groups] : groups;
     }
     if (node.kind === 'key') {
       return node.entries.map((entry) => ({ kind: 'packet', packetId: entry.id, folderUri: s.folder.uri, entry }));
@@ -30,6 +33,18 @@ export class HandoffsProvider extends StateTreeProvider<HandoffNode> {
   }
 
   getTreeItem(node: HandoffNode): vscode.TreeItem {
+    if (node.kind === 'compacted') {
+      const label = node.text.charAt(0).toUpperCase() + node.text.slice(1);
+      const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+      item.id = 'compacted';
+      item.description = 'Generate Handoff';
+      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+      item.tooltip = `The agent ${node.text}: what the compaction dropped is only in the agent's transcript now. Generate a handoff so the next session starts from the facts.`;
+      item.contextValue = 'compacted';
+      item.accessibilityInformation = { label: `${label}. Generate Handoff` };
+      item.command = { command: 'sessionHandoff.generateHandoff', title: 'Generate Handoff', arguments: [{ folderUri: node.folderUri }] };
+      return item;
+    }
     if (node.kind === 'key') {
       const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `key:${node.key}`;

@@ -21,6 +21,9 @@ export const userSettings = {
   'git.enabled': false,
   'window.restoreWindows': 'none',
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // The extension's first-run walkthrough would open in whichever test activates it first; a test of
+  // the walkthrough turns this back on for its own workbench (`server.settings`).
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
 };
 
 /** A free TCP port on 127.0.0.1. */
@@ -74,9 +77,10 @@ export function tail(file, lines = 30) {
  * @param {string[]} [opts.args] extra code-server arguments
  * @param {boolean} [opts.workspaceTrust] keep Workspace Trust on (default off: every folder is trusted), so a
  *   test can open a folder in restricted mode
+ * @param {Record<string, unknown>} [opts.settings] user settings over the test profile's
  * @returns {Promise<CodeServer>}
  */
-export async function startCodeServer({ runDir, env = {}, devPayload = true, args = [], workspaceTrust = false }) {
+export async function startCodeServer({ runDir, env = {}, devPayload = true, args = [], workspaceTrust = false, settings = {} }) {
   if (!fs.existsSync(codeServerEntry) || !fs.existsSync(node24Bin)) {
     throw new Error('code-server is not installed: run `npm run e2e:install`');
   }
@@ -84,8 +88,13 @@ export async function startCodeServer({ runDir, env = {}, devPayload = true, arg
     .map((d) => [d, path.join(runDir, 'cs', d)]));
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
   fs.mkdirSync(path.join(dirs['user-data'], 'User'), { recursive: true });
-  fs.writeFileSync(path.join(dirs['user-data'], 'User', 'settings.json'), JSON.stringify(
-    { ...userSettings, 'security.workspace.trust.enabled': workspaceTrust }, null, 2));
+  const merged = { ...userSettings, 'security.workspace.trust.enabled': workspaceTrust, ...settings };
+  fs.writeFileSync(path.join(dirs['user-data'], 'User', 'settings.json'), JSON.stringify(merged, null, 2));
+  // Machine-scoped settings reach the (remote) extension host from the Machine settings only.
+  const machineKeys = ['workbench.welcomePage.walkthroughs.openOnInstall'];
+  fs.mkdirSync(path.join(dirs['user-data'], 'Machine'), { recursive: true });
+  fs.writeFileSync(path.join(dirs['user-data'], 'Machine', 'settings.json'), JSON.stringify(
+    Object.fromEntries(machineKeys.filter((k) => k in merged).map((k) => [k, merged[k]])), null, 2));
   const config = path.join(runDir, 'cs', 'config.yaml');
   fs.writeFileSync(config, 'auth: none\n');
 

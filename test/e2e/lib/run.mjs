@@ -19,9 +19,10 @@ export function lap(msg) {
  * @typedef {object} ServerOptions what a UI file may ask of its code-server (`export const server = {…}`)
  * @property {boolean} [workspaceTrust] Workspace Trust on, so the folder can open in restricted mode
  * @property {Record<string, string>} [env] extra environment for code-server and its extension hosts
+ * @property {Record<string, unknown>} [settings] user settings over the test profile's
  */
 /** @type {Required<ServerOptions>} the options the next `openRun` uses unless told otherwise */
-const serverOptions = { workspaceTrust: false, env: {} };
+const serverOptions = { workspaceTrust: false, env: {}, settings: {} };
 
 /**
  * Sets the server options of the following runs (the runner does so for a UI file exporting `server`).
@@ -29,8 +30,8 @@ const serverOptions = { workspaceTrust: false, env: {} };
  * @returns {() => void} restores the defaults
  */
 export function useServerOptions(opts) {
-  Object.assign(serverOptions, { workspaceTrust: opts.workspaceTrust === true, env: { ...opts.env } });
-  return () => Object.assign(serverOptions, { workspaceTrust: false, env: {} });
+  Object.assign(serverOptions, { workspaceTrust: opts.workspaceTrust === true, env: { ...opts.env }, settings: { ...opts.settings } });
+  return () => Object.assign(serverOptions, { workspaceTrust: false, env: {}, settings: {} });
 }
 
 /**
@@ -71,7 +72,7 @@ export async function openRun({ name, env = {}, browser: withBrowser = true, wor
     ...serverOptions.env,
     ...env,
   };
-  const cs = await startCodeServer({ runDir, env: testEnv, workspaceTrust });
+  const cs = await startCodeServer({ runDir, env: testEnv, workspaceTrust, settings: serverOptions.settings });
   lap(`code-server up on ${cs.base} (run folder ${runDir})${workspaceTrust ? ' with Workspace Trust on' : ''}`);
   const browser = withBrowser ? await launchBrowser(path.basename(runDir)) : null;
   const consoleLog = path.join(runDir, 'browser-console.log');

@@ -1,0 +1,58 @@
+import { isDeepStrictEqual } from 'node:util';
+import { parseJsonLocated } from '../artifacts/readJson';
+
+/**
+ * One change to an agent's config file, decided before anything is written: the exact text before
+ * and after, and what happens to the backup. The editor shows `before`/`after` in a diff view and
+ * asks; the command line prints the diff.
+ */
+export interface SetupPlan {
+  file: string;
+  /** The file's current text; null when it does not exist. */
+  before: string | null;
+  /** The text to write; null deletes the file (it did not exist before set-up). */
+  after: string | null;
+  /** The backup next to the file: written before the change (first set-up only), removed after an exact restore. */
+  backupFile: string;
+  writeBackup: string | null;
+  removeBackup: boolean;
+  /** Sentences for the user (what was kept, what could not be restored byte for byte). */
+  notes: string[];
+}
+
+/** `invalid`: the file could not be read as settings (as opposed to a refusal to overwrite something). */
+export type PlanResult = { ok: true; plan: SetupPlan } | { ok: false; message: string; invalid?: boolean };
+
+/** True when carrying out the plan would write and remove nothing. */
+export const isNoop = (plan: SetupPlan): boolean => plan.before === plan.after && plan.writeBackup === null && !plan.removeBackup;
+
+/** The backup of a config file: next to it, so a person finds it. */
+export const backupFileOf = (file: string): string => `${file}.handoff-backup`;
+
+export type JsonObject = Record<string, unknown>;
+
+export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parses a JSON config file that must hold an object; errors name the file and line. */
+export function parseObjectFile(file: string, text: string): { ok: true; value: JsonObject } | { ok: false; message: string; invalid: true } {
+  if (!text.trim()) return { ok: true, value: {} };
+  const parsed = parseJsonLocated(text);
+  if (!parsed.ok) return { ok: false, message: `${file}${parsed.line ? `:${parsed.line}` : ''}: ${parsed.message}; nothing was written`, invalid: true };
+  if (!isObject(parsed.value)) return { ok: false, message: `${file}: the settings must be a JSON object; nothing was written`, invalid: true };
+  return { ok: true, value: parsed.value };
+}
+
+/** Serialises like the file was: its indent (two spaces by default) and a final newline. */
+export function stringifyLike(value: unknown, original: string | null): string {
+  const indent = original ? /^[{[]\s*\n([ \t]+)\S/.exec(original)?.[1] : undefined;
+  return `${JSON.stringify(value, null, indent ?? 2)}\n`;
+}
+
+/** The removal's text: the backup's exact bytes when the result equals it, else the result serialised. */
+export function restoredText(result: JsonObject, current: string, backup: string | null): { text: string; exact: boolean } {
+  if (backup !== null) {
+    const b = parseJsonLocated(backup);
+    if (b.ok && isDeepStrictEqual(b.value, result)) return { text: backup, exact: true };
+  }
+  return { text: stringifyLike(result, current), exact: false };
+}
