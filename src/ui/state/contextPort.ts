@@ -4,6 +4,7 @@ import { budgetLevel } from '../../core/context/budget';
 import { asShown } from '../../core/context/format';
 import { ContextMeter } from '../../core/context/meter';
 import type { BudgetLevel, ContextResult } from '../../core/context/types';
+import { SessionTracker } from '../../core/session/tracker';
 import type { UiSettings } from '../config';
 import type { ContextPort } from './ports';
 
@@ -17,12 +18,21 @@ export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSe
     sources: settings.context.sources,
     windowOverride: settings.context.windowOverride || undefined,
   });
+  // The same session's facts (commands, edits, task list): read incrementally, like the meter.
+  const agents = settings.context.sources.filter((s): s is 'claude' | 'codex' => s === 'claude' || s === 'codex');
+  const tracker = new SessionTracker({
+    folder: folder.uri.fsPath,
+    claudeConfigDir: settings.context.claudeConfigDir || undefined,
+    codexHome: settings.context.codexHome || undefined,
+    agents,
+  });
   return {
     async read() {
-      const r = await meter.read();
+      const [r, session] = await Promise.all([meter.read(), agents.length ? tracker.read() : Promise.resolve(null)]);
       return {
         result: r.current,
         candidates: r.candidates.map((c) => ({ source: c.source, file: c.file, sessionId: c.sessionId, updatedAt: c.mtimeMs })),
+        session,
       };
     },
     dispose() {

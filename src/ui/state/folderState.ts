@@ -4,6 +4,7 @@ import type { ConfigService, UiSettings } from '../config';
 import { Disposable, toDisposable } from '../disposable';
 import type { Log } from '../log';
 import { Debouncer } from './debouncer';
+import type { SessionFacts } from '../../core/session/model';
 import type { ContextPort, StatePorts } from './ports';
 import type { WorkbenchUiState } from './types';
 import { workbenchFingerprint } from './fingerprint';
@@ -24,7 +25,7 @@ export class FolderState extends Disposable {
   private current: WorkbenchUiState | undefined;
   private settings: UiSettings;
   private meter: ContextPort;
-  private context: Awaited<ReturnType<ContextPort['read']>> = { result: { known: false, reason: 'Not read yet.' }, candidates: [] };
+  private context: Awaited<ReturnType<ContextPort['read']>> = { result: { known: false, reason: 'Not read yet.' }, candidates: [], session: null };
   private readonly watchers: vscode.Disposable[] = [];
   private transcriptWatcher: { file: string; watcher: vscode.Disposable } | undefined;
   private watchedGitRoot = '';
@@ -147,6 +148,9 @@ export class FolderState extends Disposable {
       this.followTranscript();
       const prev = this.current;
       if (!prev || this.isDisposed) return;
+      // The session's facts moved (a command ran, a file was edited, the task list changed): the
+      // workbench derived from it changed too, so the views need a full refresh.
+      if (sessionChanged(prev.session, next.session)) void this.full.trigger();
       if (JSON.stringify(prev.context) === JSON.stringify(next.result) && prev.candidates.length === next.candidates.length) return;
       const state: WorkbenchUiState = {
         ...prev,
@@ -215,4 +219,10 @@ export class FolderState extends Disposable {
     this.transcriptWatcher?.watcher.dispose();
     this.transcriptWatcher = undefined;
   }
+}
+
+/** True when a newer read of the session changed what the workbench derives from it. */
+function sessionChanged(before: SessionFacts | null, after: SessionFacts | null): boolean {
+  if (!before || !after) return before !== after;
+  return before.file !== after.file || before.revision !== after.revision;
 }

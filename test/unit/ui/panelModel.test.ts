@@ -27,6 +27,7 @@ function state(over: Partial<WorkbenchUiState> = {}): WorkbenchUiState {
     risks: [],
     context: { known: false, reason: 'none' },
     candidates: [],
+    session: null,
     budget: null,
     updatedAt: 0,
     ...over,
