@@ -4,7 +4,7 @@ import type { SessionAgent, SessionCommand, SessionFacts, SessionTodo, Unfinishe
 import { cut, firstSentence, MAX_TEXT_CHARS, RAW_TAIL_CHARS, STDERR_TAIL_CHARS, STDOUT_TAIL_CHARS, tail } from './text';
 
 /** Commands with a result kept before the list is compacted. */
-const COMPACT_AT = 600;
+const COMPACT_AT = 200;
 /** After compaction: the newest commands, the newest failures, the newest run of each test command. */
 const KEEP_NEWEST = 60;
 const KEEP_FAILURES = 40;
@@ -34,6 +34,7 @@ interface Entry {
   ordinal: number;
   id: string;
   command: string;
+  isTest: boolean;
   answered: boolean;
   exit: number | null;
   unfinished: Unfinished | null;
@@ -101,8 +102,13 @@ export class SessionAccumulator {
     return this.pending.has(id);
   }
 
-  pendingCommand(id: string): boolean {
-    return this.pending.has(id);
+  /** Ids of commands still waiting for their result. */
+  pendingIds(): IterableIterator<string> {
+    return this.pending.keys();
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
   }
 
   /** A command call. Returns false for a duplicate id. */
@@ -112,6 +118,7 @@ export class SessionAccumulator {
       ordinal: this.count++,
       id,
       command: command.length > 8 * MAX_TEXT_CHARS ? command.slice(0, 8 * MAX_TEXT_CHARS) : command,
+      isTest: isTestCommand(command),
       answered: false,
       exit: null,
       unfinished: 'no-result',
@@ -276,7 +283,7 @@ export class SessionAccumulator {
         keep.add(e);
         failures++;
       }
-      if (e.answered && isTestCommand(e.command)) {
+      if (e.answered && e.isTest) {
         const key = normalizeCommand(e.command);
         if (!testKeys.has(key) && testKeys.size < KEEP_TEST_KEYS) {
           testKeys.add(key);

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { CommandResult } from './accumulator';
 import { SessionAccumulator } from './accumulator';
 import type { LineHandler } from './lines';
-import { has, idsAfter } from './lines';
+import { has, hasAtEdges, hasInHead, idsAfter } from './lines';
 import { contentText } from './text';
 
 const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
@@ -27,11 +27,18 @@ export class ClaudeHandler implements LineHandler {
   private readonly edits = new Map<string, string>();
 
   line(bytes: Buffer, lineNo: number): void {
-    if (has(bytes, '"tool_use_id":"')) {
+    // Decide from the line's edges whether it can matter before parsing it: most of a transcript's
+    // bytes are results of tools we do not follow (file reads) and bookkeeping lines.
+    const user = hasAtEdges(bytes, '"type":"user"');
+    const assistant = !user && hasAtEdges(bytes, '"type":"assistant"');
+    if (!user && !assistant) {
+      // Another line type (summary, system, snapshots…), unless the keys are laid out unusually.
+      if (hasAtEdges(bytes, '"type":"') || bytes.length > 64 * 1024) return;
+    } else if (user && hasInHead(bytes, '"tool_use_id":"')) {
       // A tool result: only worth parsing when it answers a command or an edit we follow.
-      const ids = idsAfter(bytes, '"tool_use_id":"');
-      const commandIds = ids.filter((id) => this.acc.isPending(id));
-      const editIds = ids.filter((id) => this.edits.has(id));
+      if (!this.acc.pendingCount && !this.edits.size) return;
+      const commandIds = [...this.acc.pendingIds()].filter((id) => has(bytes, `"tool_use_id":"${id}"`));
+      const editIds = [...this.edits.keys()].filter((id) => has(bytes, `"tool_use_id":"${id}"`));
       if (!commandIds.length && !editIds.length) return;
       if (!commandIds.length) {
         // An edit result holds the whole file; its error flag is enough.
@@ -39,8 +46,6 @@ export class ClaudeHandler implements LineHandler {
         for (const id of editIds) this.editResult(id, failed);
         return;
       }
-    } else if (!has(bytes, '"type":"assistant"') && !has(bytes, '"type":"user"') && has(bytes, '"type":"')) {
-      return; // summary, system, file-history-snapshot, queue-operation, attachment…
     }
     let value: unknown;
     try {

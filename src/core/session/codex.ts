@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { CommandResult } from './accumulator';
 import { SessionAccumulator } from './accumulator';
 import type { LineHandler } from './lines';
-import { has, idsAfter } from './lines';
+import { hasInHead, idsAfter } from './lines';
 import { commandOfArgv, contentText, isApplyPatchCommand, patchFiles, unwrapShellString } from './text';
 
 type Obj = Record<string, unknown>;
@@ -32,10 +32,16 @@ export class CodexHandler implements LineHandler {
   private lastAssistant = '';
 
   line(bytes: Buffer, lineNo: number): void {
-    if (has(bytes, '"type":"function_call_output"') || has(bytes, '"type":"custom_tool_call_output"')) {
-      const ids = idsAfter(bytes, '"call_id":"');
-      if (!ids.some((id) => this.wanted(id))) return;
-    } else if (has(bytes, '"type":"token_count"') || has(bytes, '"type":"reasoning"') || has(bytes, '"type":"agent_reasoning"') || has(bytes, '"type":"compacted"')) {
+    // Rollout lines start with their type and the payload's type: decide from the head.
+    if (hasInHead(bytes, '"type":"function_call_output"') || hasInHead(bytes, '"type":"custom_tool_call_output"')) {
+      const ids = idsAfter(bytes.subarray(0, Math.min(bytes.length, 4096)), '"call_id":"');
+      if (ids.length && !ids.some((id) => this.wanted(id))) return;
+    } else if (
+      hasInHead(bytes, '"type":"token_count"') ||
+      hasInHead(bytes, '"type":"reasoning"') ||
+      hasInHead(bytes, '"type":"agent_reasoning"') ||
+      hasInHead(bytes, '"type":"compacted"')
+    ) {
       // Usage, reasoning and compaction replays carry no commands of their own.
       return;
     }

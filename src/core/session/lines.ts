@@ -26,6 +26,23 @@ export function has(bytes: Buffer, s: string): boolean {
   return bytes.indexOf(needle(s)) !== -1;
 }
 
+/** Bytes at each end of a line where top-level keys sit (the big nested `message` / `payload` is between). */
+const EDGE = 4096;
+
+/**
+ * True when `s` occurs within the first or last few KB of the line: the cheap test for a top-level
+ * key such as `"type":"user"` that does not scan the middle of a line of hundreds of KB.
+ */
+export function hasAtEdges(bytes: Buffer, s: string): boolean {
+  if (bytes.length <= 2 * EDGE) return has(bytes, s);
+  return bytes.subarray(0, EDGE).indexOf(needle(s)) !== -1 || bytes.subarray(bytes.length - EDGE).indexOf(needle(s)) !== -1;
+}
+
+/** True when `s` occurs within the first few KB of the line. */
+export function hasInHead(bytes: Buffer, s: string): boolean {
+  return (bytes.length <= EDGE ? bytes : bytes.subarray(0, EDGE)).indexOf(needle(s)) !== -1;
+}
+
 /** Every string value that follows `prefix` (which ends with an opening quote), up to the closing quote. */
 export function idsAfter(bytes: Buffer, prefix: string): string[] {
   const n = needle(prefix);

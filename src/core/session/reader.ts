@@ -5,7 +5,7 @@ import { CodexHandler } from './codex';
 import { LineSplitter } from './lines';
 import type { SessionAgent, SessionFacts } from './model';
 
-const CHUNK = 1024 * 1024;
+const CHUNK = 4 * 1024 * 1024;
 const HEAD_BYTES = 256;
 
 /** What the last `read()` cost (tests and the benchmark look at it). */
@@ -95,12 +95,15 @@ export class SessionReader {
         this.head = await readAt(handle, 0, Math.min(HEAD_BYTES, st.size));
         bytes += this.head.length;
       }
+      // The next chunk is read while the current one is split and parsed.
       let pos = this.offset;
-      while (pos < st.size) {
-        const chunk = await readAt(handle, pos, Math.min(CHUNK, st.size - pos));
+      let next = pos < st.size ? readAt(handle, pos, Math.min(CHUNK, st.size - pos)) : null;
+      while (next) {
+        const chunk = await next;
         if (chunk.length === 0) break;
         bytes += chunk.length;
         pos += chunk.length;
+        next = pos < st.size ? readAt(handle, pos, Math.min(CHUNK, st.size - pos)) : null;
         this.splitter.push(chunk);
       }
       // The unfinished last line is read again, whole, next time.
