@@ -107,7 +107,7 @@ describe('Claude Code transcript variants', () => {
     assert.equal(f.lastAssistantMessage, 'The build test fails on the parser. I will look at it next.');
   });
 
-  it('counts an edit only once it did not fail (NotebookEdit's notebook_path too), and takes the last TodoWrite', async () => {
+  it('counts an edit only once it did not fail (a notebook_path too), and takes the last TodoWrite', async () => {
     const f = await factsOf('claude-code', [
       claudeAssistant([{ type: 'tool_use', id: 'e1', name: 'Edit', input: { file_path: `${CWD}/src/a.ts`, old_string: 'a', new_string: 'b' } }]),
       claudeResult('e1', 'updated', { toolUseResult: { filePath: `${CWD}/src/a.ts`, originalFile: 'a'.repeat(10000) } }),
