@@ -14,6 +14,7 @@ const MAX_REQUESTS = 20;
 const MAX_FILES = 500;
 const MAX_TODOS = 100;
 const MAX_BAD_LINES = 20;
+const MAX_PENDING = 500;
 /** Ids seen (for de-duplicating streamed lines); forgotten in halves beyond this. */
 const MAX_SEEN_IDS = 20_000;
 
@@ -134,6 +135,9 @@ export class SessionAccumulator {
     };
     this.commands.push(entry);
     this.pending.set(id, entry);
+    // A log whose results never come (a crash, a torn file) must not grow this without bound: the
+    // oldest unanswered command stays "no result".
+    if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
     this.awaitingNote = [];
     this.rev++;
     return true;

@@ -137,6 +137,8 @@ export class ClaudeHandler implements LineHandler {
     } else if (EDIT_TOOLS.has(name)) {
       const file = str(input['file_path']) ?? str(input['notebook_path']);
       if (file) this.edits.set(id, path.isAbsolute(file) || !acc.cwd ? file : path.resolve(acc.cwd, file));
+      // Edits whose result never came are forgotten, oldest first, so the map stays small.
+      if (this.edits.size > 500) this.edits.delete(this.edits.keys().next().value as string);
     } else if (name === 'TodoWrite' && Array.isArray(input['todos'])) {
       const items = input['todos']
         .map((t) => obj(t))

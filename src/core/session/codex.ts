@@ -236,6 +236,7 @@ export class CodexHandler implements LineHandler {
     const base = this.acc.cwd;
     const files = patchFiles(patch).map((f) => (path.isAbsolute(f) || !base ? f : path.resolve(base, f)));
     if (files.length) this.patches.set(id, files);
+    if (this.patches.size > 500) this.patches.delete(this.patches.keys().next().value as string);
   }
 
   private output(id: string, raw: unknown, at: string | null): void {

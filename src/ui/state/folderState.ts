@@ -221,8 +221,18 @@ export class FolderState extends Disposable {
   }
 }
 
-/** True when a newer read of the session changed what the workbench derives from it. */
-function sessionChanged(before: SessionFacts | null, after: SessionFacts | null): boolean {
+/**
+ * True when a newer read of the session changed what the views show (commands and their outcomes,
+ * edits, the task list, declines, requests) — not on every line of assistant text, which would run
+ * git on each refresh while the agent is talking.
+ */
+export function sessionChanged(before: SessionFacts | null, after: SessionFacts | null): boolean {
   if (!before || !after) return before !== after;
-  return before.file !== after.file || before.revision !== after.revision;
+  return viewKey(before) !== viewKey(after);
+}
+
+function viewKey(f: SessionFacts): string {
+  const recent = f.commands.slice(-3).map((c) => `${c.ordinal}:${c.exit_code}:${c.unfinished}`).join(',');
+  const todos = (f.todos ?? []).map((t) => `${t.status}:${t.content}`).join('\n');
+  return [f.file, f.commandCount, recent, f.filesTouched.length, todos, f.rejectedCount, f.latestUserRequest ?? ''].join('|');
 }
