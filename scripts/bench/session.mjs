@@ -38,18 +38,25 @@ async function child(bundle, file) {
   }
   fs.appendFileSync(file, appended);
   const times = [];
+  const cpus = [];
   let after;
-  for (let i = 0; i < 5; i++) {
-    if (i > 0) fs.appendFileSync(file, `${lines(2_000_000_000 + i)[0]}\n`);
+  let afterCommands = 0;
+  for (let i = 0; i < 7; i++) {
+    // Each refresh reads one more append of the same size.
+    if (i > 0) fs.appendFileSync(file, appended.replaceAll('toolu_', `toolu_${i}_`));
+    const c1 = process.cpuUsage();
     const t1 = performance.now();
     after = await reader.read();
     times.push(performance.now() - t1);
+    const c = process.cpuUsage(c1);
+    cpus.push((c.user + c.system) / 1000);
+    if (i === 0) afterCommands = after.commandCount;
   }
-  const first = times[0];
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   process.stdout.write(JSON.stringify({
-    size, fullMs, fullCpuMs, fullRss, appendMs: first, appendBytes: Buffer.byteLength(appended), appendMode: reader.stats.mode,
+    size, fullMs, fullCpuMs, fullRss, appendMs: median(times), appendCpuMs: median(cpus), appendBytes: Buffer.byteLength(appended), appendMode: reader.stats.mode,
     commands: facts.commandCount, kept: facts.commands.length, files: facts.filesTouched.length, todos: facts.todos?.length ?? 0,
-    afterCommands: after.commandCount,
+    afterCommands, finalCommands: after.commandCount,
   }));
 }
 
@@ -119,13 +126,19 @@ if (process.argv[2] === '--child') {
     console.log(`session derivation from a ${mb.toFixed(0)} MB Claude Code transcript: ${f.fullMs.toFixed(0)} ms (${(mb / (f.fullMs / 1000)).toFixed(0)} MB/s; CPU ${f.fullCpuMs.toFixed(0)} ms), peak RSS ${f.fullRss.toFixed(0)} MB`);
     console.log(`  (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: on a busy machine the wall time is mostly waiting for a core)`);
     console.log(`  ${f.commands} commands (${f.kept} kept for the packet), ${f.files} edited files, task list of ${f.todos}`);
-    console.log(`incremental refresh after a ${(f.appendBytes / 1024).toFixed(1)} KB append: ${f.appendMs.toFixed(1)} ms (mode ${f.appendMode}, ${f.afterCommands - f.commands} new commands)`);
+    console.log(`incremental refresh after a ${(f.appendBytes / 1024).toFixed(1)} KB append: ${f.appendMs.toFixed(1)} ms median of 7 (CPU ${f.appendCpuMs.toFixed(1)} ms; mode ${f.appendMode}, ${f.afterCommands - f.commands} new commands per append, ${f.finalCommands - f.commands} after all 7)`);
+    // On an overloaded machine (more runnable work than cores) wall time measures the queue, not the
+    // reader: the time targets are then judged on the CPU time the reader used, and the output says so.
+    const busy = os.loadavg()[0] > os.cpus().length;
+    const full = busy ? f.fullCpuMs : f.fullMs;
+    const append = busy ? f.appendCpuMs : f.appendMs;
+    const basis = busy ? 'CPU time (machine overloaded)' : 'wall time';
     const misses = [];
-    if (f.fullMs > TARGET_MS) misses.push(`derivation ${f.fullMs.toFixed(0)} ms > ${TARGET_MS} ms`);
+    if (full > TARGET_MS) misses.push(`derivation ${full.toFixed(0)} ms > ${TARGET_MS} ms (${basis})`);
     if (f.fullRss >= TARGET_RSS_MB) misses.push(`peak RSS ${f.fullRss.toFixed(0)} MB ≥ ${TARGET_RSS_MB} MB`);
-    if (f.appendMs >= TARGET_APPEND_MS) misses.push(`refresh ${f.appendMs.toFixed(1)} ms ≥ ${TARGET_APPEND_MS} ms`);
+    if (append >= TARGET_APPEND_MS) misses.push(`refresh ${append.toFixed(1)} ms ≥ ${TARGET_APPEND_MS} ms (${basis})`);
     if (f.afterCommands <= f.commands) misses.push('the appended commands were not read');
-    console.log(misses.length ? `MISSED: ${misses.join('; ')}` : `targets met (≤ ${TARGET_MS} ms, < ${TARGET_RSS_MB} MB, refresh < ${TARGET_APPEND_MS} ms)`);
+    console.log(misses.length ? `MISSED: ${misses.join('; ')}` : `targets met on ${basis} (≤ ${TARGET_MS} ms, < ${TARGET_RSS_MB} MB, refresh < ${TARGET_APPEND_MS} ms)`);
     process.exitCode = misses.length ? 1 : 0;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
