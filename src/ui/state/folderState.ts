@@ -198,20 +198,25 @@ export class FolderState extends Disposable {
     if (state.phase !== 'ready' && state.phaseMessage) this.log.info('state', `${this.folder.name}: ${state.phaseMessage}`);
   }
 
-  /** Watches the transcript the reading came from, so appends move the meter without polling. */
+  /**
+   * Watches the transcript the reading came from and the session the workbench is derived from
+   * (usually the same file), so appends move the meter and the views without polling.
+   */
   private followTranscript(): void {
-    const file = this.context.result.file;
-    if (this.transcriptWatcher?.file === file) return;
+    const files = [...new Set([this.context.result.file, this.context.session?.file].filter((f): f is string => !!f))];
+    const key = files.join('\n');
+    if (this.transcriptWatcher?.file === key) return;
     this.transcriptWatcher?.watcher.dispose();
     this.transcriptWatcher = undefined;
-    if (!file) return;
-    const w = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)),
-    );
+    if (!files.length) return;
+    const subs: vscode.Disposable[] = [];
     const h = () => void this.contextOnly.trigger();
-    const subs = [w, w.onDidChange(h), w.onDidCreate(h), w.onDidDelete(h)];
-    this.transcriptWatcher = { file, watcher: toDisposable(() => subs.forEach((s) => s.dispose())) };
-    this.log.trace('state', `${this.folder.name}: following ${file}`);
+    for (const file of files) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
+      subs.push(w, w.onDidChange(h), w.onDidCreate(h), w.onDidDelete(h));
+    }
+    this.transcriptWatcher = { file: key, watcher: toDisposable(() => subs.forEach((s) => s.dispose())) };
+    this.log.trace('state', `${this.folder.name}: following ${files.join(', ')}`);
   }
 
   private disposeWatchers(): void {
