@@ -194,7 +194,11 @@ export function bashResult(part: Obj, line: Obj, at: string | null): CommandResu
   if (turObj?.['interrupted'] === true) {
     return { exit: null, unfinished: 'interrupted', error: 'interrupted by the user', stdout: str(turObj['stdout']) ?? text, stderr: str(turObj['stderr']) ?? '', at };
   }
-  if (isError) return { exit: null, unfinished: 'error', error: text.split('\n')[0] ?? 'tool error', stdout: text, at };
+  // The tool refused the call (invalid input, a hook or a permission rule): the command never ran.
+  const refused = /^<tool_use_error>([\s\S]*?)(?:<\/tool_use_error>|$)/.exec(text) ?? /^(Permission to use Bash[^\n]*denied[^\n]*|[^\n]*blocked by [^\n]*hook[^\n]*)/i.exec(text);
+  if (isError && refused) return { exit: null, unfinished: 'error', error: `did not run: ${(refused[1] ?? '').trim().split('\n')[0]}`, at };
+  // Older versions flag a non-zero exit with is_error but do not write its code: a failure all the same.
+  if (isError) return { exit: 1, stdout: text, error: null, at };
   const stdout = str(turObj?.['stdout']);
   const stderr = str(turObj?.['stderr']);
   return stdout !== undefined || stderr !== undefined ? { exit: 0, stdout: stdout ?? '', stderr: stderr ?? '', at } : { exit: 0, stdout: text, at };

@@ -16,7 +16,10 @@ export interface SessionCommand {
   /** Claude `tool_use.id` / Codex `call_id`. */
   id: string;
   command: string;
-  /** Null when it timed out, went to the background, is still running, or never answered. */
+  /**
+   * Null when it timed out, went to the background, is still running, or never answered. A failure
+   * flagged without its code (older Claude Code versions) reads as 1.
+   */
   exit_code: number | null;
   /** No exit status: timed out, sent to the background or still running when the log ends. */
   timed_out: boolean;

@@ -69,6 +69,20 @@ describe('Claude Code transcript variants', () => {
     assert.deepEqual([never?.exit_code, never?.unfinished, never?.timed_out], [null, 'no-result', false]);
   });
 
+  it('reads a failure flagged without its code (older versions) as exit 1, and a refused call as never run', async () => {
+    const f = await factsOf('claude-code', [
+      claudeAssistant([bashUse('o1', 'pytest tests/test_refund.py')]),
+      claudeResult('o1', '1 failed, 6 passed', { isError: true }),
+      claudeAssistant([bashUse('o2', 'rm -rf /')]),
+      claudeResult('o2', '<tool_use_error>Command blocked by a PreToolUse hook</tool_use_error>', { isError: true }),
+    ]);
+    assert.equal(byCommand(f, 'pytest tests/test_refund.py')?.exit_code, 1);
+    assert.match(byCommand(f, 'pytest tests/test_refund.py')?.stdout_tail ?? '', /1 failed/);
+    const refused = byCommand(f, 'rm -rf /');
+    assert.deepEqual([refused?.exit_code, refused?.unfinished], [null, 'error']);
+    assert.match(refused?.error ?? '', /^did not run: Command blocked/);
+  });
+
   it('keeps a rejection apart (not run, not a failure), with the user\'s next message; newer rejection shapes too', async () => {
     const f = await factsOf('claude-code', [
       claudeUserText('Clean up the repo'),
