@@ -5,7 +5,8 @@ import { generateHandoff } from '../../core/workflow/generate';
 import { outputDirOf } from '../../core/workflow/paths';
 import { createGitClient } from '../../git/gitClient';
 import { optionsOf } from '../common';
-import { contextForPacket } from '../context';
+import { readSessionFile } from '../../core/session/reader';
+import { contextForPacket, sessionForCli } from '../context';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK } from '../types';
 
@@ -51,7 +52,11 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   let outcome: Awaited<ReturnType<typeof generateHandoff>>;
   try {
     const context = await contextForPacket(workspaceDir, flags, io);
-    outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context });
+    // The hook names its own transcript: the workbench is derived from exactly that session.
+    const session = event.transcript_path
+      ? await readSessionFile(path.resolve(workspaceDir, event.transcript_path), 'claude-code').catch(() => null)
+      : await sessionForCli(workspaceDir, flags, io.env);
+    outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context, session });
   } catch (err) {
     await logLine(outputDir, `${tag} ${(err as Error)?.message ?? String(err)}`);
     return;

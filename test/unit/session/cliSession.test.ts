@@ -9,10 +9,10 @@ import type { TranscriptFixture } from './sessionFixture';
 import { expectedFor, placeSession } from './sessionFixture';
 
 /** The CLI as a real process, with the agent homes pointing at a test folder only. */
-function handoff(args: string[], cwd: string, env: Record<string, string>): { code: number | null; stdout: string; stderr: string } {
+function handoff(args: string[], cwd: string, env: Record<string, string>, input?: string): { code: number | null; stdout: string; stderr: string } {
   const main = path.join(repoRoot(), 'out', 'src', 'cli', 'main.js');
   const clean = { ...process.env, CLAUDE_CONFIG_DIR: path.join(cwd, '.no-claude'), CODEX_HOME: path.join(cwd, '.no-codex') };
-  const r = spawnSync(process.execPath, [main, ...args], { cwd, encoding: 'utf8', env: { ...clean, ...env } });
+  const r = spawnSync(process.execPath, [main, ...args], { cwd, encoding: 'utf8', env: { ...clean, ...env }, ...(input === undefined ? {} : { input }) });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -84,4 +84,17 @@ describe('handoff CLI on a plain repository with only an agent session', () => {
       assert.match(bare.stdout, /---- {2}Tests: Unknown: no test run is recorded/);
     });
   }
+
+  it('hook: a Claude Code PreCompact event derives the packet from the transcript it names', async () => {
+    const repo = makeRepo({ branch: 'feat/rate-limit', files: { 'README.md': '# api\n' } });
+    // Not where discovery looks: only the event's transcript_path leads to it.
+    const { file } = await placeSession('claude-tools', repo.dir, path.join(repo.dir, '..', `${path.basename(repo.dir)}-elsewhere`));
+    const event = { hook_event_name: 'PreCompact', cwd: repo.dir, session_id: '7f3e2a91-4c8b-4d2e-9a1f-3b5c6d7e8f90', transcript_path: file };
+    const r = handoff(['hook'], repo.dir, {}, JSON.stringify(event));
+    assert.equal(r.code, 0, r.stderr);
+    const json = path.join(repo.dir, 'outputs', 'handoff', event.session_id, 'handoff.json');
+    const packet = JSON.parse(await fs.readFile(json, 'utf8')) as Packet;
+    assert.equal(packet.next_action, 'Add tests for per-key limits (burst + window reset)');
+    assert.equal(packet.sources['commands'], `claude:${event.session_id}`);
+  });
 });
