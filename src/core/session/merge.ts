@@ -42,8 +42,11 @@ export function recordOf(c: SessionCommand): FeedbackRecord {
 export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | null | undefined, opts: MergeOptions): WorkbenchSnapshot {
   const origins: Record<string, string> = {};
   const state = snapshot.agentState;
-  if (snapshot.feedback) origins['commands'] = 'feedback_record.jsonl';
-  if (snapshot.featureList) origins['task_list'] = snapshot.featureList.file;
+  // A file that exists but says nothing (an empty log, a board without features) holds no facts of its kind.
+  const fileCommands = !!snapshot.feedback && snapshot.feedback.total > 0;
+  const fileBoard = !!snapshot.featureList && snapshot.featureList.features.length > 0;
+  if (fileCommands) origins['commands'] = 'feedback_record.jsonl';
+  if (fileBoard) origins['task_list'] = snapshot.featureList?.file ?? 'feature_list.json';
   if (state?.touched_files.length) origins['changed_files'] = 'agent_state.json';
   if (state?.decisions.length) origins['decisions'] = 'agent_state.json';
   if (state?.session_id) origins['session'] = 'agent_state.json';
@@ -54,7 +57,7 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
   const displayName = sessionDisplayName(facts);
   const out: WorkbenchSnapshot = { ...snapshot };
 
-  if (!snapshot.feedback && facts.commandCount > 0) {
+  if (!fileCommands && facts.commandCount > 0) {
     const trim = new FeedbackTrim({ feedbackK: opts.feedbackK, maxCommands: opts.maxCommands });
     for (const c of facts.commands) if (!c.rejected) trim.add({ index: c.ordinal, record: recordOf(c) });
     const feedback = trim.result();
@@ -64,7 +67,7 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     origins['commands'] = label;
   }
 
-  if (!snapshot.featureList && facts.todos?.length) {
+  if (!fileBoard && facts.todos?.length) {
     const features = facts.todos.map((t, i): Feature => ({ id: String(i + 1), status: STATUS[t.status] ?? 'todo', goal: t.content, since: t.since }));
     out.featureList = { active: null, features, file: 'the task list', derivedFrom: displayName };
     origins['task_list'] = label;

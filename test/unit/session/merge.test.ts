@@ -59,6 +59,14 @@ describe('merging the agent session into the workbench', () => {
     assert.deepEqual(s.agentState?.touched_files, ['a.ts']);
   });
 
+  it('an empty feedback log or board says nothing, so the session fills those kinds', async () => {
+    const dir = await workbench({ 'feedback_record.jsonl': '', 'feature_list.json': { active: null, features: [] } });
+    const s = await merged(dir, facts(dir, { commands: [cmd('npm test', 1)], todos: [{ content: 'T', status: 'in_progress', since: 0 }] }));
+    assert.deepEqual(s.feedback?.kept.map((r) => r.record.command), ['npm test']);
+    assert.equal(s.featureList?.derivedFrom, 'Claude Code session abcdef12');
+    assert.equal(s.origins?.['commands'], 'claude:abcdef12-0000');
+  });
+
   it('without files, the session fills commands, the task list, touched files (inside the folder only), decisions, session id and branch', async () => {
     const dir = await workbench();
     const rejected = { ...cmd('git push --force', null), rejected: true, unfinished: null, user_reply: 'Never force-push main' };
