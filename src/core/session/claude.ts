@@ -7,6 +7,8 @@ import { contentText } from './text';
 
 const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
 const REJECTED_PREFIX = "The user doesn't want to proceed with this tool use";
+/** The permission prompt's "No" (and Esc at the prompt, in newer versions): the call never ran. */
+const REJECTED = /^The user doesn't want to (?:proceed with this tool use|take this action)/;
 
 /** User text that is not a human request: synthetic interrupts, slash-command echoes, caveats, reminders. */
 const NOT_A_REQUEST = /^\s*(?:\[Request interrupted by user|<command-name>|<command-message>|<command-args>|<local-command-stdout>|<local-command-stderr>|<system-reminder>|<task-notification>|<bash-input>|<bash-stdout>|<bash-stderr>|<user-prompt-submit-hook>|Caveat:)/;
@@ -69,7 +71,7 @@ export class ClaudeHandler implements LineHandler {
       }
       const code = /"content":"Exit code (\d+)/.exec(head);
       const note = 'output too large to read from the transcript';
-      if (head.includes(REJECTED_PREFIX)) this.acc.finishCommand(id, { exit: null, rejected: true });
+      if (head.includes(REJECTED_PREFIX) || head.includes("The user doesn't want to take this action")) this.acc.finishCommand(id, { exit: null, rejected: true });
       else if (head.includes('"content":"Command timed out')) this.acc.finishCommand(id, { exit: null, unfinished: 'timeout', error: 'Command timed out', stdout: note });
       else if (code) this.acc.finishCommand(id, { exit: Number(code[1]), stdout: note });
       else if (failed) this.acc.finishCommand(id, { exit: null, unfinished: 'error', error: note });
@@ -175,7 +177,7 @@ export function bashResult(part: Obj, line: Obj, at: string | null): CommandResu
   const turObj = obj(tur);
   const isError = part['is_error'] === true;
   const denial = str(turObj?.['toolDenialKind']) ?? str(line['toolDenialKind']);
-  if (text.startsWith(REJECTED_PREFIX) || tur === 'User rejected tool use' || denial === 'user-rejected') {
+  if (REJECTED.test(text) || tur === 'User rejected tool use' || denial === 'user-rejected') {
     return { exit: null, rejected: true, at };
   }
   const timeout = /^Command timed out after ([^\n]*)\n?/.exec(text);

@@ -90,10 +90,14 @@ describe('Claude Code transcript variants', () => {
       claudeResult('r1', 'Permission denied by policy', { isError: true, toolUseResult: { toolDenialKind: 'user-rejected' } }),
       claudeUserText([{ type: 'text', text: '[Request interrupted by user for tool use]' }]),
       claudeUserText('Keep build/, it has the release artifacts'),
+      claudeAssistant([bashUse('r2', 'git clean -fdx')]),
+      claudeResult('r2', "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.", { isError: true }),
     ]);
     assert.equal(f.commands.length, 0);
     assert.equal(f.rejected[0]?.rejected, true);
     assert.equal(f.rejected[0]?.user_reply, 'Keep build/, it has the release artifacts');
+    assert.deepEqual(f.rejected.map((c) => c.command), ['rm -rf build', 'git clean -fdx']);
+    assert.equal(f.rejectedCount, 2);
     assert.deepEqual(f.userRequests, ['Clean up the repo', 'Keep build/, it has the release artifacts']);
   });
 
