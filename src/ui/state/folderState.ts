@@ -45,7 +45,7 @@ export class FolderState extends Disposable {
   ) {
     super();
     this.settings = config.get(folder.uri);
-    this.meter = ports.createContext(folder, this.settings);
+    this.meter = ports.createContext(folder, this.settings, () => void this.contextOnly.trigger());
     this._register(toDisposable(() => this.meter.dispose()));
     this._register(toDisposable(() => this.disposeWatchers()));
     this.watch();
@@ -72,7 +72,7 @@ export class FolderState extends Disposable {
     this.settings = this.config.get(this.folder.uri);
     if (rebuild) {
       this.meter.dispose();
-      this.meter = this.ports.createContext(this.folder, this.settings);
+      this.meter = this.ports.createContext(this.folder, this.settings, () => void this.contextOnly.trigger());
       this.meterQueue = Promise.resolve();
       this.disposeWatchers();
       this.watch();

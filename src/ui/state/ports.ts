@@ -10,6 +10,8 @@ export interface ContextRead {
   candidates: ContextCandidate[];
   /** The agent session working in the folder (Claude Code / Codex), or null when there is none. */
   session: SessionFacts | null;
+  /** True while a slow first read of the session is still running (`session` is then the previous facts). */
+  sessionPending?: boolean;
 }
 
 /** A long-lived context reader for one folder (incremental: reads only what the agent appended). */
@@ -30,8 +32,8 @@ export interface LoadInput {
 export interface StatePorts {
   /** Builds the folder's state: artifacts, git, clean check, packets, risks. Never throws. */
   load(input: LoadInput): Promise<WorkbenchUiState>;
-  /** A context reader for a folder with the given settings. */
-  createContext(folder: vscode.WorkspaceFolder, settings: UiSettings): ContextPort;
+  /** A context reader for a folder with the given settings; `onSessionRead` fires when a slow session read completes. */
+  createContext(folder: vscode.WorkspaceFolder, settings: UiSettings, onSessionRead?: () => void): ContextPort;
   /** The budget level of a reading, or null when unknown. */
   budget(result: ContextResult, settings: UiSettings): BudgetLevel | null;
 }
