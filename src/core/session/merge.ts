@@ -102,7 +102,9 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     merged.session_id = facts.sessionId;
     origins['session'] = label;
   }
-  if (!base.branch && facts.branch) {
+  // Claude Code writes the branch on every line; Codex only the one the session started on, which
+  // would raise a false alarm in the branch check once the agent made a branch of its own.
+  if (!base.branch && facts.branch && facts.agent === 'claude-code') {
     merged.branch = facts.branch;
     origins['branch'] = label;
   }
