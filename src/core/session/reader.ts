@@ -70,6 +70,12 @@ export class SessionReader {
       this.lastStats = { bytesRead: 0, mode: 'missing', restarted: false };
       return null;
     }
+    // A FIFO, device or socket would block the open or never end: only regular files are read.
+    if (!st.isFile()) {
+      this.reset();
+      this.lastStats = { bytesRead: 0, mode: 'missing', restarted: false };
+      return null;
+    }
     if (this.size >= 0 && st.size === this.size && st.mtimeMs === this.mtimeMs && st.ino === this.ino) {
       this.lastStats = { bytesRead: 0, mode: 'unchanged', restarted: false };
       return this.facts();

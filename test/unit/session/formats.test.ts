@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { SessionAgent, SessionFacts } from '../../../src/core/session/model';
@@ -247,6 +248,14 @@ describe('session reader: streaming and incremental reads', () => {
     const again = await reader.read();
     assert.equal(reader.stats.restarted, true);
     assert.deepEqual(again?.commands.map((c) => c.command), ['only this']);
+  });
+
+  it('reads nothing from a FIFO (it would block), and nothing from a missing file', async () => {
+    const dir = await makeTempDir('handoff-incr-');
+    const fifo = path.join(dir, 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    assert.equal(await readSessionFile(fifo, 'claude-code'), null);
+    assert.equal(await readSessionFile(path.join(dir, 'gone.jsonl'), 'codex'), null);
   });
 
   it('keeps memory bounded on many commands: the newest, the failures and the last test run survive compaction', async () => {
