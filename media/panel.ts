@@ -67,7 +67,7 @@ function renderPacket(model: PanelModel): void {
     h('h1', {}, `Handoff — ${model.folderName}`),
     metaLine(packet),
     freshnessBanner(model) ?? '',
-    nextAction(packet),
+    nextAction(packet, model.derivedFrom),
     summary(packet),
     failedAttempts(packet),
     risks(model),

@@ -35,8 +35,12 @@ export function freshnessBanner(model: PanelModel): HTMLElement | null {
 }
 
 /** The next action, the most prominent thing on the page. */
-export function nextAction(packet: Packet): HTMLElement {
-  const derived = packet.next_action_source === 'derived' ? h('p', { class: 'muted' }, 'Derived from the newest failing command.') : null;
+export function nextAction(packet: Packet, derivedFrom = ''): HTMLElement {
+  const derived = derivedFrom
+    ? h('p', { class: 'muted', attrs: { 'data-testid': 'derived-from' } }, derivedFrom)
+    : packet.next_action_source === 'derived'
+      ? h('p', { class: 'muted' }, 'Derived from the newest failing command.')
+      : null;
   return h(
     'section',
     { class: 'next-action', attrs: { 'aria-labelledby': 'next-title', 'data-section': 'next-action' } },

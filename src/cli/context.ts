@@ -3,6 +3,8 @@ import type { MeterReading } from '../core/context/meter';
 import { ContextMeter } from '../core/context/meter';
 import type { ContextResult } from '../core/context/types';
 import { workbenchDirOf } from '../core/workflow/paths';
+import type { SessionFacts } from '../core/session/model';
+import { readFolderSession } from '../core/session/tracker';
 import type { CliIO, FlagSpec, FlagValues } from './types';
 import { UsageError } from './types';
 
@@ -15,6 +17,9 @@ export const CONTEXT_FLAGS: FlagSpec[] = [
   { name: 'codex-home', type: 'string', placeholder: 'DIR', help: 'Codex home (default: $CODEX_HOME or ~/.codex)' },
   { name: 'window', type: 'number', placeholder: 'TOKENS', help: 'Claude context-window size, instead of detecting it' },
 ];
+
+/** Where the agent's session files live, for commands that read the session but no context reading. */
+export const SESSION_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['claude-config-dir', 'codex-home'].includes(f.name));
 
 /** The flags that say where to find the agent's session (no thresholds): for commands that only read. */
 export const READING_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['workbench-dir', 'claude-config-dir', 'codex-home', 'window'].includes(f.name));
@@ -34,6 +39,23 @@ export async function readContext(workspaceDir: string, flags: FlagValues, env: 
     ...(typeof window === 'number' ? { windowOverride: window } : {}),
   });
   return meter.read();
+}
+
+/**
+ * The agent session working in the folder (Claude Code transcript or Codex rollout, found as the
+ * meter finds it), read once. Reading it must never stop a command: a failure means no session.
+ */
+export async function sessionForCli(workspaceDir: string, flags: FlagValues, env: Record<string, string | undefined>): Promise<SessionFacts | null> {
+  const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
+  try {
+    return await readFolderSession({
+      folder: workspaceDir,
+      claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
+      codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),
+    });
+  } catch {
+    return null;
+  }
 }
 
 /**

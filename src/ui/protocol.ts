@@ -29,6 +29,8 @@ export const PanelModelSchema = z.object({
   folderUri: z.string(),
   /** True when the user opened this particular packet; false when the panel follows the active one. */
   pinned: z.boolean(),
+  /** Where the packet's facts came from, in one line ("From Claude Code session 7f3e2a91 (…)"). */
+  derivedFrom: z.string().default(''),
 });
 export type PanelModel = z.infer<typeof PanelModelSchema>;
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { CleanFinding } from '../../src/core/clean/types';
 import { outputDir, packetCommands, readPacket, removeOutputs } from './helpers/packetHarness';
+import { extensionApi, stateWhere } from './helpers/extensionApi';
 import { inHostEnv } from './helpers/testEnv';
 
 describe('Generate Handoff (in the extension host)', () => {
@@ -79,10 +80,11 @@ describe('Generate Handoff (in the extension host)', () => {
     }
   });
 
-  it('refuses a workbench with no next action to hand over and writes nothing', async () => {
+  it('with no next action in the workbench, derives one from the agent session; without a session, refuses and writes nothing', async () => {
     const ws = inHostEnv().workspace;
     const files = ['agent_state.json', 'feedback_record.jsonl', 'verification_report.json'].map((f) => path.join(ws, f));
     const saved = await Promise.all(files.map((f) => fs.readFile(f, 'utf8')));
+    const cfg = () => vscode.workspace.getConfiguration('sessionHandoff');
     await removeOutputs();
     try {
       const state = JSON.parse(saved[0] ?? '{}') as Record<string, unknown>;
@@ -93,11 +95,27 @@ describe('Generate Handoff (in the extension host)', () => {
       const api = await packetCommands();
       const restore = api.overrideConfirmDirty(async () => 'generateAnyway');
       try {
+        // The workspace's Claude Code transcript holds a failing pytest run: that is the next step.
+        await vscode.commands.executeCommand('sessionHandoff.refresh');
+        const made = await vscode.commands.executeCommand<{ kind: string; packetId?: string }>('sessionHandoff.generateHandoff');
+        assert.equal(made?.kind, 'written');
+        const packet = await readPacket(made?.packetId ?? '');
+        assert.equal(packet.next_action_source, 'derived');
+        assert.match(packet.next_action, /pytest tests\/test_refund\.py/);
+        assert.equal(packet.sources['next_action'], 'newest failure');
+        assert.match(packet.sources['commands'] ?? '', /^claude:/);
+        await removeOutputs();
+
+        // Without the agent's session (only context_usage.json is read), nothing is left to derive from.
+        await cfg().update('context.sources', ['generic'], vscode.ConfigurationTarget.Global);
+        const ext = await extensionApi();
+        await stateWhere(ext, (s) => s.session === null && s.phase === 'ready', 'the state without a session');
         const r = await vscode.commands.executeCommand<{ kind: string; reason?: string }>('sessionHandoff.generateHandoff');
         assert.equal(r?.kind, 'refused');
         assert.match(r?.reason ?? '', /next_action.*agent_state\.json/);
       } finally {
         restore.dispose();
+        await cfg().update('context.sources', undefined, vscode.ConfigurationTarget.Global);
       }
       assert.equal(existsSync(outputDir()) && (await fs.readdir(outputDir())).some((d) => existsSync(path.join(outputDir(), d, 'handoff.json'))), false);
     } finally {

@@ -2,11 +2,12 @@ import type { CheckResult } from '../../core/clean/types';
 import { runCleanCheck } from '../../core/workflow/check';
 import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, JSON_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
+import { SESSION_FLAGS, sessionForCli } from '../context';
 import type { CliIO, CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED, EXIT_USAGE } from '../types';
 
 function printCheck(io: CliIO, c: CheckResult): void {
-  io.stdout(`${c.passed ? 'PASS' : 'FAIL'}  ${c.title}: ${c.summary}\n`);
+  io.stdout(`${c.unknown ? '----' : c.passed ? 'PASS' : 'FAIL'}  ${c.title}: ${c.summary}\n`);
   for (const f of c.passed ? [] : c.findings) {
     if (f.detail !== c.summary) io.stdout(`      - ${f.detail}\n`);
     io.stdout(`        fix: ${f.fix}\n`);
@@ -17,11 +18,12 @@ function printCheck(io: CliIO, c: CheckResult): void {
 export const checkCommand: CommandSpec = {
   name: 'check',
   summary: 'run the five clean-state checks and write clean_state.json (exit 1 when dirty)',
-  usage: 'check [--dir DIR] [--output-dir DIR] [--json]',
-  flags: [...DIR_FLAGS, JSON_FLAG],
+  usage: 'check [--dir DIR] [--output-dir DIR] [--json] [--claude-config-dir DIR] [--codex-home DIR]',
+  flags: [...DIR_FLAGS, JSON_FLAG, ...SESSION_FLAGS],
   async run({ flags, io }) {
     const workspaceDir = await workspaceDirOf(flags, io);
-    const result = await runCleanCheck(workspaceDir, optionsOf(flags), createGitClient(workspaceDir));
+    const session = await sessionForCli(workspaceDir, flags, io.env);
+    const result = await runCleanCheck(workspaceDir, optionsOf(flags), createGitClient(workspaceDir), session);
     printDiagnostics(io, result.diagnostics);
     if (!result.ok) {
       io.stderr(`handoff check: ${result.error.message}\n`);

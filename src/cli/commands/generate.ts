@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { generateHandoff } from '../../core/workflow/generate';
 import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, JSON_FLAG, K_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
-import { contextForPacket, READING_FLAGS } from '../context';
+import { contextForPacket, READING_FLAGS, sessionForCli } from '../context';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED } from '../types';
 
@@ -29,6 +29,8 @@ export const generateCommand: CommandSpec = {
       gitClient: createGitClient(workspaceDir),
       // The agent's context usage at this moment is part of the packet, as in the editor.
       context: await contextForPacket(workspaceDir, flags, io),
+      // Claude Code and Codex sessions fill in what the workbench files do not say.
+      session: await sessionForCli(workspaceDir, flags, io.env),
     });
     printDiagnostics(io, outcome.diagnostics);
     if (outcome.kind === 'refused') {

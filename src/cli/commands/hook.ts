@@ -11,7 +11,8 @@ import { generateHandoff } from '../../core/workflow/generate';
 import { outputDirOf } from '../../core/workflow/paths';
 import { createGitClient } from '../../git/gitClient';
 import { optionsOf } from '../common';
-import { contextForPacket } from '../context';
+import { readSessionFile } from '../../core/session/reader';
+import { contextForPacket, sessionForCli } from '../context';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK } from '../types';
 
@@ -51,13 +52,17 @@ export async function logLine(outputDir: string, line: string): Promise<void> {
  * Generates a packet for an agent event (a dirty workbench is accepted: findings become block risks).
  * Problems go to the log. Returns the packet folder, or null when nothing was written.
  */
-export async function generateForEvent(workspaceDir: string, flags: FlagValues, io: CliIO, tag: string): Promise<string | null> {
+export async function generateForEvent(workspaceDir: string, flags: FlagValues, io: CliIO, tag: string, transcriptPath?: string): Promise<string | null> {
   const options = optionsOf(flags);
   const outputDir = outputDirOf(workspaceDir, options);
   let outcome: Awaited<ReturnType<typeof generateHandoff>>;
   try {
     const context = await contextForPacket(workspaceDir, flags, io);
-    outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context });
+    // A hook names its own transcript: the workbench is derived from exactly that session.
+    const session = transcriptPath
+      ? await readSessionFile(path.resolve(workspaceDir, transcriptPath), 'claude-code').catch(() => null)
+      : await sessionForCli(workspaceDir, flags, io.env);
+    outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context, session });
   } catch (err) {
     await logLine(outputDir, `${tag} ${(err as Error)?.message ?? String(err)}`);
     return null;
@@ -146,7 +151,7 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
     await logLine(outputDir, `hook: ignored event ${event.hook_event_name} (handles SessionStart, SessionEnd and PreCompact)`);
     return;
   }
-  const packetDir = await generateForEvent(workspaceDir, flags, io, tag);
+  const packetDir = await generateForEvent(workspaceDir, flags, io, tag, event.transcript_path);
   if (!packetDir) return;
   const last: LastHook = { event: event.hook_event_name, session_id: event.session_id ?? null, packet_dir: packetDir, at: new Date().toISOString() };
   await atomicWrite(path.join(outputDir, LAST_HOOK_FILE), `${JSON.stringify(last, null, 2)}\n`).catch(() => undefined);

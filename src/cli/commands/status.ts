@@ -2,7 +2,7 @@ import type { Budget } from '../../core/context/budget';
 import { budgetLevel, checkBudget, DEFAULT_BUDGET } from '../../core/context/budget';
 import { agentLabel, describeReading } from '../../core/context/format';
 import { DIR_FLAGS, JSON_FLAG, workspaceDirOf } from '../common';
-import { CONTEXT_FLAGS, printContextWarnings, readContext } from '../context';
+import { CONTEXT_FLAGS, printContextWarnings, readContext, sessionForCli } from '../context';
 import { readState, stateJson, stateLines } from './statusParts';
 import type { CommandSpec, FlagValues } from '../types';
 import { EXIT_OK, UsageError } from '../types';
@@ -26,7 +26,8 @@ function budgetFrom(flags: FlagValues): Budget {
 
 /** The clean-state and packet part, from the workbench state (git, clean checks, packets). */
 export const summarizeWorkbench: WorkbenchSummarizer = async (workspaceDir, flags) => {
-  const state = await readState(workspaceDir, flags);
+  // The clean checks read the agent session as `handoff check` does, so the two never disagree.
+  const state = await readState(workspaceDir, flags, await sessionForCli(workspaceDir, flags, process.env));
   return { lines: stateLines(state), json: stateJson(state) };
 };
 

@@ -1,13 +1,17 @@
 import * as path from 'node:path';
+import type { SessionFacts } from '../../core/session/model';
 import type { WorkbenchState } from '../../core/workflow/state';
 import { readWorkbenchState } from '../../core/workflow/state';
 import { createGitClient } from '../../git/gitClient';
 import { optionsOf } from '../common';
 import type { FlagValues } from '../types';
 
-/** Reads everything the status screen shows about the workbench (git, clean checks, packets). */
-export function readState(workspaceDir: string, flags: FlagValues): Promise<WorkbenchState> {
-  return readWorkbenchState(workspaceDir, optionsOf(flags), createGitClient(workspaceDir));
+/**
+ * Reads everything the status screen shows about the workbench (git, clean checks, packets), with the
+ * agent session merged in when the caller read one (the statusline does not: it must stay a tail read).
+ */
+export function readState(workspaceDir: string, flags: FlagValues, session?: SessionFacts | null): Promise<WorkbenchState> {
+  return readWorkbenchState(workspaceDir, optionsOf(flags), createGitClient(workspaceDir), session);
 }
 
 /** `clean` / `dirty (3)` / `no git`, for the one-line statusline. */

@@ -36,9 +36,6 @@ export type FeedbackResult = { feedback: WorkbenchSnapshot['feedback']; source: 
  * place is one diagnostic and no records.
  */
 export async function readFeedback(abs: string, file: string, opts: FeedbackOptions): Promise<FeedbackResult> {
-  const k = Math.max(0, Math.floor(opts.feedbackK));
-  const cap = Math.max(1, Math.floor(opts.maxCommands));
-  const watch = new Set((opts.watchCommands ?? []).map((c) => normalizeCommand(c)));
   const hash = createHash('sha256');
   const diagnostics: Diagnostic[] = [];
   let suppressed = 0;
@@ -47,11 +44,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
     else suppressed++;
   };
 
-  const ring: IndexedRecord[] = [];
-  const failures: IndexedRecord[] = [];
-  const lastRunOf = new Map<string, IndexedRecord>();
-  let lastTestRun: IndexedRecord | null = null;
-  let total = 0;
+  const trim = new FeedbackTrim(opts);
 
   const take = (index: number, bytes: Buffer, isLast: boolean): void => {
     const line = index + 1;
@@ -71,22 +64,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
       if (!checked.success) return report({ file, line, message: zodMessage(checked.error).message });
       record = checked.data;
     }
-    const rec: IndexedRecord = { index, record };
-    total++;
-    ring.push(rec);
-    if (ring.length > k) ring.shift();
-    if (outcomeOf(rec.record) !== 'ok') {
-      failures.push(rec);
-      // The newest failures are the most useful; drop the oldest beyond the cap.
-      if (failures.length > cap) failures.shift();
-    }
-    const { key, isTest } = classify(rec.record.command);
-    if (isTest) lastTestRun = rec;
-    if ((isTest || watch.has(key)) && (lastRunOf.has(key) || lastRunOf.size < MAX_TRACKED || watch.has(key))) {
-      lastRunOf.delete(key);
-      lastRunOf.set(key, rec);
-      if (lastRunOf.size > MAX_TRACKED) evictOldestUnwatched(lastRunOf, watch);
-    }
+    trim.add({ index, record });
   };
 
   let index = 0;
@@ -134,19 +112,61 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
   }
   if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB; line too long, skipped` });
   else if (pendingBytes > 0) take(index, Buffer.concat(pending), true);
-  if (index === 0 && pendingBytes === 0 && total === 0 && diagnostics.length === 0) {
+  if (index === 0 && pendingBytes === 0 && trim.total === 0 && diagnostics.length === 0) {
     diagnostics.push({ file, line: 1, message: 'is empty: no feedback records' });
   }
   if (suppressed > 0) diagnostics.push({ file, message: `${suppressed} more bad lines not listed` });
 
-  const byIndex = new Map<number, IndexedRecord>();
-  for (const r of [...failures, ...ring]) byIndex.set(r.index, r);
-  const kept = [...byIndex.values()].sort((a, b) => a.index - b.index).slice(-cap);
-  return {
-    feedback: { kept, total, omitted: total - kept.length, lastTestRun, lastRunOf: Object.fromEntries(lastRunOf) },
-    source: { file, sha256: hash.digest('hex') },
-    diagnostics,
-  };
+  return { feedback: trim.result(), source: { file, sha256: hash.digest('hex') }, diagnostics };
+}
+
+/**
+ * The feedback trim (DESIGN §3) over records fed in order: a ring of the last K, the newest failures
+ * up to the cap, the newest test run and the tracked last runs — memory bounded by what is kept.
+ * The one rule for a feedback log, whether it was read from feedback_record.jsonl or derived from
+ * an agent session.
+ */
+export class FeedbackTrim {
+  private readonly k: number;
+  private readonly cap: number;
+  private readonly watch: Set<string>;
+  private readonly ring: IndexedRecord[] = [];
+  private readonly failures: IndexedRecord[] = [];
+  private readonly lastRunOf = new Map<string, IndexedRecord>();
+  private lastTestRun: IndexedRecord | null = null;
+  total = 0;
+
+  constructor(opts: FeedbackOptions) {
+    this.k = Math.max(0, Math.floor(opts.feedbackK));
+    this.cap = Math.max(1, Math.floor(opts.maxCommands));
+    this.watch = new Set((opts.watchCommands ?? []).map((c) => normalizeCommand(c)));
+  }
+
+  add(rec: IndexedRecord): void {
+    const { ring, failures, lastRunOf, watch } = this;
+    this.total++;
+    ring.push(rec);
+    if (ring.length > this.k) ring.shift();
+    if (outcomeOf(rec.record) !== 'ok') {
+      failures.push(rec);
+      // The newest failures are the most useful; drop the oldest beyond the cap.
+      if (failures.length > this.cap) failures.shift();
+    }
+    const { key, isTest } = classify(rec.record.command);
+    if (isTest) this.lastTestRun = rec;
+    if ((isTest || watch.has(key)) && (lastRunOf.has(key) || lastRunOf.size < MAX_TRACKED || watch.has(key))) {
+      lastRunOf.delete(key);
+      lastRunOf.set(key, rec);
+      if (lastRunOf.size > MAX_TRACKED) evictOldestUnwatched(lastRunOf, watch);
+    }
+  }
+
+  result(): NonNullable<WorkbenchSnapshot['feedback']> {
+    const byIndex = new Map<number, IndexedRecord>();
+    for (const r of [...this.failures, ...this.ring]) byIndex.set(r.index, r);
+    const kept = [...byIndex.values()].sort((a, b) => a.index - b.index).slice(-this.cap);
+    return { kept, total: this.total, omitted: this.total - kept.length, lastTestRun: this.lastTestRun, lastRunOf: Object.fromEntries(this.lastRunOf) };
+  }
 }
 
 const isNullableNumber = (v: unknown): boolean => v === undefined || v === null || typeof v === 'number';

@@ -23,7 +23,11 @@ export interface WorkbenchSnapshot {
   agentState: AgentState | null;
   verification: (VerificationReport & { file: string }) | null;
   review: (ReviewReport & { file: string }) | null;
-  featureList: (FeatureList & { file: string }) | null;
+  /**
+   * The board, or the agent's task list when no board file exists (`derivedFrom` then names the
+   * session, and `file` reads "the task list").
+   */
+  featureList: (FeatureList & { file: string; derivedFrom?: string }) | null;
   feedback: {
     /** Trimmed records: last K plus every failure, original order, at most `maxKept`. */
     kept: IndexedRecord[];
@@ -39,7 +43,28 @@ export interface WorkbenchSnapshot {
      * string (argv joined by single spaces). Bounded in size.
      */
     lastRunOf: Record<string, IndexedRecord>;
+    /** Set when the log was derived from an agent session: the session for people ("Claude Code session 7f3e2a91"). */
+    derivedFrom?: string;
   } | null;
   sources: ArtifactSource[];
   diagnostics: Diagnostic[];
+  /** Where each kind of fact came from: a workbench file, or the agent session (`claude:<id>`). */
+  origins?: Record<string, string>;
+  /** The agent session merged into this snapshot, when one was found for the folder. */
+  session?: SessionSummary | null;
+}
+
+/** What the packet says of the agent session itself (all text already redacted). */
+export interface SessionSummary {
+  agent: 'claude-code' | 'codex';
+  sessionId: string;
+  /** `claude:<id>` / `codex:<id>`. */
+  label: string;
+  /** "Claude Code session 7f3e2a91". */
+  displayName: string;
+  file: string;
+  firstUserRequest: string | null;
+  latestUserRequest: string | null;
+  lastAssistantMessage: string | null;
+  rejectedCount: number;
 }

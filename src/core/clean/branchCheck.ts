@@ -18,12 +18,17 @@ export function checkBranch(input: Pick<CleanInputs, 'facts' | 'snapshot' | 'act
   }
   const fromState = input.snapshot.agentState?.branch;
   const expected = fromState || input.activePacketBranch || null;
-  const source = fromState ? 'agent_state.json' : 'the active handoff packet';
+  // A branch that did not come from agent_state.json came from the agent session (the merge).
+  const session = input.snapshot.session;
+  const fromSession = !!fromState && !!session && input.snapshot.origins?.['branch'] === session.label;
+  const source = fromSession ? `the ${session.displayName}` : fromState ? 'agent_state.json' : 'the active handoff packet';
   if (expected && facts.branch && facts.branch !== expected) {
     findings.push({
       check: 'branch',
       detail: `On branch ${facts.branch}, but ${source} expects ${expected}.`,
-      fix: `Switch to ${expected} (\`git switch ${expected}\`), or update ${source === 'agent_state.json' ? 'agent_state.json `branch`' : 'the packet by generating a new one'}.`,
+      fix: fromSession
+        ? `Switch to ${expected} (\`git switch ${expected}\`), the branch the agent worked on.`
+        : `Switch to ${expected} (\`git switch ${expected}\`), or update ${source === 'agent_state.json' ? 'agent_state.json `branch`' : 'the packet by generating a new one'}.`,
     });
   } else if (expected && facts.detached) {
     (findings[0] as CleanFinding).fix = `Switch back to ${expected} (\`git switch ${expected}\`).`;

@@ -1,4 +1,5 @@
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import type { Feature } from '../artifacts/schemas';
 import type { CheckResult, CleanFinding } from './types';
 import { normalizeCommand } from '../artifacts/commands';
 
@@ -10,6 +11,7 @@ export function checkFeatureBoard(snapshot: WorkbenchSnapshot): CheckResult {
   const base = { check: 'feature-board' as const, title: 'Feature board' };
   const board = snapshot.featureList;
   if (!board) return { ...base, passed: true, summary: 'No feature board (feature_list.json) to check.', findings: [] };
+  if (board.derivedFrom) return checkTaskList(board.features, board.derivedFrom);
   const file = board.file;
   const findings: CleanFinding[] = [];
   const inProgress = board.features.filter((f) => f.status === 'in_progress').map((f) => f.id);
@@ -66,4 +68,31 @@ export function checkFeatureBoard(snapshot: WorkbenchSnapshot): CheckResult {
       ? (findings[0] as CleanFinding).detail
       : `The board agrees with itself: ${inProgress.length ? `${inProgress[0]} in progress` : 'nothing in progress'}, ${board.features.filter((f) => f.status === 'done').length} done.`;
   return { ...base, passed: findings.length === 0, summary, findings };
+}
+
+/**
+ * The agent's own task list (TodoWrite / update_plan) when there is no board file: at most one task in
+ * progress. A task list has no `active` field and no `done_when` commands to disagree with.
+ */
+function checkTaskList(tasks: readonly Feature[], session: string): CheckResult {
+  const base = { check: 'feature-board' as const, title: 'Feature board' };
+  const inProgress = tasks.filter((t) => t.status === 'in_progress');
+  const done = tasks.filter((t) => t.status === 'done').length;
+  if (inProgress.length > 1) {
+    const names = inProgress.map((t) => `"${t.goal ?? t.id}"`).join(', ');
+    const detail = `${inProgress.length} tasks are in progress in the task list of the ${session} (${names}); at most one may be.`;
+    return {
+      ...base,
+      passed: false,
+      summary: detail,
+      findings: [{ check: 'feature-board', detail, fix: 'Ask the agent to finish or set back to pending all but one of them in its task list.' }],
+    };
+  }
+  const now = inProgress[0];
+  return {
+    ...base,
+    passed: true,
+    summary: `The task list of the ${session} agrees with itself: ${now ? `"${now.goal ?? now.id}" in progress` : 'nothing in progress'}, ${done} of ${tasks.length} done.`,
+    findings: [],
+  };
 }

@@ -16,6 +16,11 @@ export interface CheckResult {
   check: CheckId;
   title: string;
   passed: boolean;
+  /**
+   * Nothing to judge by (no test run recorded anywhere): neutral, not failing. `passed` is then true,
+   * so it never makes the workbench dirty; views show it as unknown.
+   */
+  unknown?: boolean;
   /** Why it passed or failed, one line. */
   summary: string;
   findings: CleanFinding[];

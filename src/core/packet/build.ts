@@ -87,6 +87,13 @@ function contextField(ctx: ContextResult | null): Packet['context'] {
   return { known: true, source, sessionId, ...(model ? { model } : {}), usedTokens, windowTokens, percent, compactAtPercent, at };
 }
 
+/** Where each kind of fact came from; git always contributes the changed files it sees. */
+function sourcesOf(snapshot: WorkbenchSnapshot, git: GitInput | null, nextFrom: string): Record<string, string> {
+  const sources: Record<string, string> = { ...(snapshot.origins ?? {}), next_action: nextFrom };
+  if (git) sources['changed_files'] = sources['changed_files'] ? `git + ${sources['changed_files']}` : 'git';
+  return sources;
+}
+
 /**
  * Builds the handoff packet (DESIGN §3) from plain inputs. Pure and deterministic: no clock, no I/O,
  * stable ordering; every string is redacted. Refuses (as a value) when there is no next action.
@@ -130,7 +137,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     open_risks: collectRisks(snapshot, input.clean),
     next_action: next.text,
     next_action_source: next.source,
-    sources: {},
+    sources: sourcesOf(snapshot, git, next.from),
     next_goal: goalOf(input.nextGoal),
     verdict_pointer: {
       verification: snapshot.verification

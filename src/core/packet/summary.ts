@@ -1,6 +1,7 @@
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { FailedAttempt } from './schema';
 
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -14,11 +15,26 @@ export function composeSummary(snapshot: WorkbenchSnapshot, failed: FailedAttemp
   const parts: string[] = [];
   const taskId = snapshot.agentState?.active_task_id ?? snapshot.featureList?.active ?? null;
   const feature = taskId ? snapshot.featureList?.features.find((f) => f.id === taskId) : undefined;
-  let task = taskId ? `Task ${taskId}` : 'No active task recorded';
-  if (feature?.goal) task += ` (${feature.goal})`;
-  if (feature) task += ` is ${feature.status.replace('_', ' ')}`;
-  if (branch) task += ` on branch ${branch}`;
-  parts.push(`${task}.`);
+  const session = snapshot.session;
+  if (!taskId && session?.firstUserRequest) {
+    // Without a task id, the task is what the user asked the agent for.
+    parts.push(`Task from the ${session.displayName}${branch ? ` on branch ${branch}` : ''}: "${clip(session.firstUserRequest, 300)}".`);
+    if (session.latestUserRequest && session.latestUserRequest !== session.firstUserRequest) {
+      parts.push(`Latest request: "${clip(session.latestUserRequest, 300)}".`);
+    }
+    const list = snapshot.featureList?.derivedFrom ? snapshot.featureList.features : [];
+    if (list.length) {
+      const done = list.filter((f) => f.status === 'done').length;
+      const now = list.find((f) => f.status === 'in_progress');
+      parts.push(`Task list: ${done} of ${list.length} done${now?.goal ? `; in progress: ${now.goal}` : ''}.`);
+    }
+  } else {
+    let task = taskId ? `Task ${taskId}` : 'No active task recorded';
+    if (feature?.goal) task += ` (${feature.goal})`;
+    if (feature) task += ` is ${feature.status.replace('_', ' ')}`;
+    if (branch) task += ` on branch ${branch}`;
+    parts.push(`${task}.`);
+  }
 
   const v = snapshot.verification;
   if (v) {
@@ -40,7 +56,10 @@ export function composeSummary(snapshot: WorkbenchSnapshot, failed: FailedAttemp
   } else {
     parts.push('No commands recorded.');
   }
+  if (session?.rejectedCount) parts.push(`${plural(session.rejectedCount, 'command')} declined by the user.`);
   const blockers = snapshot.agentState?.blockers.length ?? 0;
   if (blockers) parts.push(`${plural(blockers, 'blocker')} open.`);
+  // The agent's own last words say where it stopped.
+  if (session?.lastAssistantMessage) parts.push(`Where the agent stopped: "${clip(session.lastAssistantMessage.replace(/\s+/g, ' '), 400)}"`);
   return parts.join(' ');
 }

@@ -4,6 +4,7 @@ import type { Diagnostic } from '../diagnostics';
 import { atomicWrite } from '../fsx';
 import type { GitClient, GitError, GitFacts } from '../gitPort';
 import type { HandoffOptions } from '../options';
+import type { SessionFacts } from '../session/model';
 import { inspectWorkbench, type Inspection } from './inspect';
 import { assertOutputInside } from './paths';
 
@@ -19,8 +20,8 @@ export type CleanCheckRun =
  * atomically into the output dir. Without git (missing, not a repository, corrupt) nothing is
  * written and the typed error comes back. `git` is usually `createGitClient(workspaceDir)`.
  */
-export async function runCleanCheck(workspaceDir: string, options: HandoffOptions, git: GitClient): Promise<CleanCheckRun> {
-  const inspection = await inspectWorkbench(workspaceDir, options, git);
+export async function runCleanCheck(workspaceDir: string, options: HandoffOptions, git: GitClient, session?: SessionFacts | null): Promise<CleanCheckRun> {
+  const inspection = await inspectWorkbench(workspaceDir, options, git, { session });
   if (!inspection.git.ok) return { ok: false, error: inspection.git.error, diagnostics: inspection.diagnostics, inspection };
   if (!inspection.clean) throw new Error('clean report missing although git answered');
   const { diagnostics: _d, ...report } = inspection.clean;

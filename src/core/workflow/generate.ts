@@ -1,6 +1,5 @@
 import * as path from 'node:path';
 import { foldPendingAcks } from '../acks';
-import { loadWorkbench } from '../artifacts/loader';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CleanFinding } from '../clean/types';
 import type { ContextResult } from '../context/types';
@@ -15,10 +14,11 @@ import { PacketSchema } from '../packet/schema';
 import { PACKET_JSON, PACKET_MD, packetContentHash, renderPacketFiles, writePacket } from '../packet/write';
 import { withLock, type LockOptions } from '../registry/lock';
 import { supersedeOthers } from '../registry/registry';
+import type { SessionFacts } from '../session/model';
 import { CLEAN_STATE_FILE, writeCleanState } from './check';
 import { computeGitInput } from './gitInputs';
-import { inspectWorkbench, ownPathsOf } from './inspect';
-import { assertOutputInside, outputDirOf, packetDirOf, workbenchDirOf } from './paths';
+import { inspectWorkbench, loadMergedWorkbench, ownPathsOf } from './inspect';
+import { assertOutputInside, outputDirOf, packetDirOf } from './paths';
 
 export interface GenerateArgs {
   /** The workspace folder; the workbench and output dirs resolve against it. */
@@ -38,6 +38,8 @@ export interface GenerateArgs {
   context?: ContextResult | null;
   /** The person's goal for the next session; becomes `next_goal` and the prompt's first line. */
   goal?: string | null;
+  /** The agent session working in the folder: fills in what the workbench files do not say. */
+  session?: SessionFacts | null;
   lock?: LockOptions;
 }
 
@@ -68,14 +70,10 @@ export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> 
   const { options } = args;
   const context = args.context ?? null;
   if (!args.gitClient) {
-    const snapshot = await loadWorkbench(workbenchDirOf(args.workspaceDir, options), {
-      feedbackK: options.feedbackK,
-      maxCommands: options.maxCommands,
-      root: args.workspaceDir,
-    });
+    const snapshot = await loadMergedWorkbench(args.workspaceDir, options, args.session);
     return { snapshot, diagnostics: [...snapshot.diagnostics], git: args.git ?? null, clean: args.clean ?? null, context, gitError: null };
   }
-  const insp = await inspectWorkbench(args.workspaceDir, options, args.gitClient, { context });
+  const insp = await inspectWorkbench(args.workspaceDir, options, args.gitClient, { context, session: args.session });
   if (!insp.git.ok) {
     return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git: args.git ?? null, clean: args.clean ?? null, context, gitError: insp.git.error };
   }

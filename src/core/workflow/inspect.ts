@@ -9,9 +9,20 @@ import { GitError, type GitClient, type GitFacts } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import { deriveSessionId } from '../packet/build';
 import { LOCK_FILE } from '../registry/lock';
+import { mergeSession } from '../session/merge';
+import type { SessionFacts } from '../session/model';
 import { activePacketFor, latestPacketFor, listPackets } from '../registry/registry';
 import { outputDirOf, workbenchDirOf } from './paths';
 import type { StoredPacket } from './readPackets';
+
+/**
+ * The workbench a refresh or a packet reads: the artifacts, filled in from the agent session working
+ * in the folder (DESIGN §2b) when one was found. The one place the two are merged.
+ */
+export async function loadMergedWorkbench(workspaceDir: string, options: HandoffOptions, session?: SessionFacts | null): Promise<WorkbenchSnapshot> {
+  const snapshot = await loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir });
+  return mergeSession(snapshot, session, { workspaceDir, feedbackK: options.feedbackK, maxCommands: options.maxCommands });
+}
 
 /** Files in the workbench written by this tool (or its statusLine bridge), besides the output dir. */
 export const OWN_WORKBENCH_FILES = ['context_usage.json'];
@@ -70,14 +81,11 @@ export async function inspectWorkbench(
   workspaceDir: string,
   options: HandoffOptions,
   git: GitClient,
-  opts: { context?: ContextResult | null } = {},
+  opts: { context?: ContextResult | null; session?: SessionFacts | null } = {},
 ): Promise<Inspection> {
   const workbenchDir = workbenchDirOf(workspaceDir, options);
   const outputDir = outputDirOf(workspaceDir, options);
-  const [snapshot, listed] = await Promise.all([
-    loadWorkbench(workbenchDir, { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir }),
-    listPackets(outputDir),
-  ]);
+  const [snapshot, listed] = await Promise.all([loadMergedWorkbench(workspaceDir, options, opts.session), listPackets(outputDir)]);
   const diagnostics = [...snapshot.diagnostics, ...listed.diagnostics];
   const topic = topicOf(snapshot);
   const sessionId = deriveSessionId({ snapshot, context: opts.context?.known ? opts.context : null });

@@ -5,6 +5,7 @@ import type { GitClient, GitError, GitFacts } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import type { Packet } from '../packet/schema';
 import { assessFreshness, type Freshness } from '../registry/freshness';
+import type { SessionFacts } from '../session/model';
 import { inspectWorkbench, type Inspection } from './inspect';
 import type { StoredPacket } from './readPackets';
 
@@ -57,8 +58,8 @@ export async function freshnessOf(packets: readonly Packet[], inspection: Pick<I
  * call. Never throws for a missing git or a non-repository (see `git.ok`); the clean report is
  * then null. `git` is usually `createGitClient(workspaceDir)`.
  */
-export async function readWorkbenchState(workspaceDir: string, options: HandoffOptions, git: GitClient): Promise<WorkbenchState> {
-  const inspection = await inspectWorkbench(workspaceDir, options, git);
+export async function readWorkbenchState(workspaceDir: string, options: HandoffOptions, git: GitClient, session?: SessionFacts | null): Promise<WorkbenchState> {
+  const inspection = await inspectWorkbench(workspaceDir, options, git, { session });
   const fresh = await freshnessOf(inspection.packets.map((p) => p.packet), inspection, git);
   const packets = inspection.packets.map((p, i) => ({ ...p, freshness: fresh[i] as Freshness }));
   let clean: CleanReport | null = null;

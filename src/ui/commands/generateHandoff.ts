@@ -57,7 +57,7 @@ export function generateHandoffCommand(services: Services, deps: GenerateDeps): 
     const settings = services.config.get(folder.uri);
     // The context reading at generation goes into the packet: wait for the folder's first state so
     // that a generate right after start-up does not record "no reading" where there is one.
-    const { context } = await stateOf(services, folder);
+    const { context, session } = await stateOf(services, folder);
     const run = (allowDirty: boolean, title: string) =>
       vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () =>
         generateHandoff({
@@ -67,6 +67,8 @@ export function generateHandoffCommand(services: Services, deps: GenerateDeps): 
           gitClient: createGitClient(folder.uri.fsPath),
           context,
           goal: goal ?? null,
+          // The agent session the views were built from fills in what the workbench files do not say.
+          session,
         }),
       );
     // The core checks the workbench itself, right now, and refuses with the findings when it is dirty:

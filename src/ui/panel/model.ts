@@ -1,4 +1,5 @@
 import type { Ack } from '../../core/acks';
+import { describeSources } from '../../core/packet/sources';
 import type { PanelEmpty, PanelModel } from '../protocol';
 import type { PacketEntry, WorkbenchUiState } from '../state/types';
 
@@ -22,6 +23,7 @@ export function toPanelModel(state: WorkbenchUiState, entry: PacketEntry, acks: 
     folderName: state.folder.name,
     folderUri: state.folder.uri.toString(),
     pinned,
+    derivedFrom: describeSources(entry.packet.sources),
   };
 }
 

@@ -4,11 +4,21 @@ import { budgetLevel } from '../../core/context/budget';
 import { asShown } from '../../core/context/format';
 import { ContextMeter } from '../../core/context/meter';
 import type { BudgetLevel, ContextResult } from '../../core/context/types';
+import type { SessionFacts } from '../../core/session/model';
+import { SessionTracker } from '../../core/session/tracker';
 import type { UiSettings } from '../config';
 import type { ContextPort } from './ports';
 
-/** The folder's context meter (core), configured from the settings; empty roots mean the defaults. */
-export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSettings): ContextPort {
+/** How long a read waits for the session's facts before answering with the previous ones. */
+const SESSION_WAIT_MS = 300;
+
+/**
+ * The folder's context meter (core), configured from the settings; empty roots mean the defaults.
+ * It also keeps the folder's agent session read (commands, edits, task list), incrementally like the
+ * meter. The first read of a transcript of hundreds of MB takes seconds: the meter never waits for it;
+ * `onSessionRead` fires when a slow read completes, so the caller refreshes then.
+ */
+export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSettings, onSessionRead?: () => void): ContextPort {
   const meter = new ContextMeter({
     folder: folder.uri.fsPath,
     workbenchDir: path.resolve(folder.uri.fsPath, settings.options.workbenchDir),
@@ -17,20 +27,55 @@ export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSe
     sources: settings.context.sources,
     windowOverride: settings.context.windowOverride || undefined,
   });
+  const agents = settings.context.sources.filter((s): s is 'claude' | 'codex' => s === 'claude' || s === 'codex');
+  const tracker = new SessionTracker({
+    folder: folder.uri.fsPath,
+    claudeConfigDir: settings.context.claudeConfigDir || undefined,
+    codexHome: settings.context.codexHome || undefined,
+    agents,
+  });
+  let session: SessionFacts | null = null;
+  let inflight: Promise<void> | null = null;
+  let disposed = false;
+  /** Starts a session read unless one runs; resolves when it is done. One read at a time. */
+  const readSession = (): Promise<void> => {
+    inflight ??= tracker
+      .read()
+      .then((facts) => {
+        session = facts;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        inflight = null;
+      });
+    return inflight;
+  };
   return {
     async read() {
-      const r = await meter.read();
+      let late = false;
+      const sessionRead = agents.length
+        ? Promise.race([readSession().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), SESSION_WAIT_MS))])
+        : Promise.resolve(true);
+      const [r, done] = await Promise.all([meter.read(), sessionRead]);
+      if (!done && inflight) {
+        late = true;
+        void inflight.then(() => {
+          if (!disposed) onSessionRead?.();
+        });
+      }
       return {
         result: r.current,
         candidates: r.candidates.map((c) => ({ source: c.source, file: c.file, sessionId: c.sessionId, updatedAt: c.mtimeMs })),
+        session: agents.length ? session : null,
+        ...(late ? { sessionPending: true } : {}),
       };
     },
     dispose() {
-      // The meter holds only offsets and parsed state; nothing to close.
+      // The meter and the tracker hold only offsets and parsed state; nothing to close.
+      disposed = true;
     },
   };
 }
-
 
 /** The wrap-up level of a reading under the user's thresholds, or null when unknown. */
 export function budgetFor(result: ContextResult, settings: UiSettings): BudgetLevel | null {

@@ -4,6 +4,7 @@ import type { ConfigService, UiSettings } from '../config';
 import { Disposable, toDisposable } from '../disposable';
 import type { Log } from '../log';
 import { Debouncer } from './debouncer';
+import type { SessionFacts } from '../../core/session/model';
 import type { ContextPort, StatePorts } from './ports';
 import type { WorkbenchUiState } from './types';
 import { workbenchFingerprint } from './fingerprint';
@@ -24,7 +25,7 @@ export class FolderState extends Disposable {
   private current: WorkbenchUiState | undefined;
   private settings: UiSettings;
   private meter: ContextPort;
-  private context: Awaited<ReturnType<ContextPort['read']>> = { result: { known: false, reason: 'Not read yet.' }, candidates: [] };
+  private context: Awaited<ReturnType<ContextPort['read']>> = { result: { known: false, reason: 'Not read yet.' }, candidates: [], session: null };
   private readonly watchers: vscode.Disposable[] = [];
   private transcriptWatcher: { file: string; watcher: vscode.Disposable } | undefined;
   private watchedGitRoot = '';
@@ -44,7 +45,7 @@ export class FolderState extends Disposable {
   ) {
     super();
     this.settings = config.get(folder.uri);
-    this.meter = ports.createContext(folder, this.settings);
+    this.meter = ports.createContext(folder, this.settings, () => void this.contextOnly.trigger());
     this._register(toDisposable(() => this.meter.dispose()));
     this._register(toDisposable(() => this.disposeWatchers()));
     this.watch();
@@ -71,7 +72,7 @@ export class FolderState extends Disposable {
     this.settings = this.config.get(this.folder.uri);
     if (rebuild) {
       this.meter.dispose();
-      this.meter = this.ports.createContext(this.folder, this.settings);
+      this.meter = this.ports.createContext(this.folder, this.settings, () => void this.contextOnly.trigger());
       this.meterQueue = Promise.resolve();
       this.disposeWatchers();
       this.watch();
@@ -147,6 +148,9 @@ export class FolderState extends Disposable {
       this.followTranscript();
       const prev = this.current;
       if (!prev || this.isDisposed) return;
+      // The session's facts moved (a command ran, a file was edited, the task list changed): the
+      // workbench derived from it changed too, so the views need a full refresh.
+      if (sessionChanged(prev.session, next.session)) void this.full.trigger();
       if (JSON.stringify(prev.context) === JSON.stringify(next.result) && prev.candidates.length === next.candidates.length) return;
       const state: WorkbenchUiState = {
         ...prev,
@@ -194,20 +198,25 @@ export class FolderState extends Disposable {
     if (state.phase !== 'ready' && state.phaseMessage) this.log.info('state', `${this.folder.name}: ${state.phaseMessage}`);
   }
 
-  /** Watches the transcript the reading came from, so appends move the meter without polling. */
+  /**
+   * Watches the transcript the reading came from and the session the workbench is derived from
+   * (usually the same file), so appends move the meter and the views without polling.
+   */
   private followTranscript(): void {
-    const file = this.context.result.file;
-    if (this.transcriptWatcher?.file === file) return;
+    const files = [...new Set([this.context.result.file, this.context.session?.file].filter((f): f is string => !!f))];
+    const key = files.join('\n');
+    if (this.transcriptWatcher?.file === key) return;
     this.transcriptWatcher?.watcher.dispose();
     this.transcriptWatcher = undefined;
-    if (!file) return;
-    const w = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)),
-    );
+    if (!files.length) return;
+    const subs: vscode.Disposable[] = [];
     const h = () => void this.contextOnly.trigger();
-    const subs = [w, w.onDidChange(h), w.onDidCreate(h), w.onDidDelete(h)];
-    this.transcriptWatcher = { file, watcher: toDisposable(() => subs.forEach((s) => s.dispose())) };
-    this.log.trace('state', `${this.folder.name}: following ${file}`);
+    for (const file of files) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
+      subs.push(w, w.onDidChange(h), w.onDidCreate(h), w.onDidDelete(h));
+    }
+    this.transcriptWatcher = { file: key, watcher: toDisposable(() => subs.forEach((s) => s.dispose())) };
+    this.log.trace('state', `${this.folder.name}: following ${files.join(', ')}`);
   }
 
   private disposeWatchers(): void {
@@ -215,4 +224,20 @@ export class FolderState extends Disposable {
     this.transcriptWatcher?.watcher.dispose();
     this.transcriptWatcher = undefined;
   }
+}
+
+/**
+ * True when a newer read of the session changed what the views show (commands and their outcomes,
+ * edits, the task list, declines, requests) — not on every line of assistant text, which would run
+ * git on each refresh while the agent is talking.
+ */
+export function sessionChanged(before: SessionFacts | null, after: SessionFacts | null): boolean {
+  if (!before || !after) return before !== after;
+  return viewKey(before) !== viewKey(after);
+}
+
+function viewKey(f: SessionFacts): string {
+  const recent = f.commands.slice(-3).map((c) => `${c.ordinal}:${c.exit_code}:${c.unfinished}`).join(',');
+  const todos = (f.todos ?? []).map((t) => `${t.status}:${t.content}`).join('\n');
+  return [f.file, f.commandCount, recent, f.filesTouched.length, todos, f.rejectedCount, f.latestUserRequest ?? ''].join('|');
 }

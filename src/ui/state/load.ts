@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import { readPacketAcks } from '../../core/acks';
-import { loadWorkbench } from '../../core/artifacts/loader';
 import { readRegular } from '../../core/fsx';
 import type { GitClient } from '../../core/gitPort';
 import { collectRisks } from '../../core/packet/risks';
 import { assessFreshness } from '../../core/registry/freshness';
 import { activePacketFor, listPackets } from '../../core/registry/registry';
-import { inspectWorkbench, topicOf } from '../../core/workflow/inspect';
+import type { SessionFacts } from '../../core/session/model';
+import { inspectWorkbench, loadMergedWorkbench, topicOf } from '../../core/workflow/inspect';
 import type { Inspection } from '../../core/workflow/inspect';
 import { outputDirOf, uncontainedDir, workbenchDirOf } from '../../core/workflow/paths';
 import type { StoredPacket } from '../../core/workflow/readPackets';
@@ -43,6 +43,7 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
     outputDir,
     context: input.context.result,
     candidates: input.context.candidates,
+    session: input.context.session,
     budget: deps.budget(input),
     updatedAt: Date.now(),
   };
@@ -50,7 +51,8 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
     if (outside) throw outside;
     // One client per refresh: creating one resolves the repository root again.
     const gitClient = input.trusted ? deps.git(folderPath) : null;
-    const inspection = gitClient ? await inspectWorkbench(folderPath, options, gitClient) : await readOnly(folderPath, workbenchDir, outputDir, options);
+    const session = input.context.session;
+    const inspection = gitClient ? await inspectWorkbench(folderPath, options, gitClient, { session }) : await readOnly(folderPath, outputDir, options, session);
     const git = inspection.git.ok ? { ok: true as const, facts: inspection.git.facts } : inspection.git.error ? { ok: false as const, code: inspection.git.error.code, message: inspection.git.error.message } : null;
     const packets = await Promise.all(inspection.packets.map((p) => entryOf(p, inspection, gitClient)));
     const activePacket = inspection.active ? packets.find((p) => p.dir === inspection.active?.dir) ?? null : null;
@@ -92,11 +94,8 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
 type ReadOnlyInspection = Pick<Inspection, 'snapshot' | 'diagnostics' | 'packets' | 'active' | 'clean'> & { git: { ok: false; error: null } };
 
 /** The untrusted path: artifacts and packets are read, git is not run, nothing is written. */
-async function readOnly(folderPath: string, workbenchDir: string, outputDir: string, options: LoadInput['settings']['options']): Promise<ReadOnlyInspection> {
-  const [snapshot, listed] = await Promise.all([
-    loadWorkbench(workbenchDir, { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: folderPath }),
-    listPackets(outputDir),
-  ]);
+async function readOnly(folderPath: string, outputDir: string, options: LoadInput['settings']['options'], session: SessionFacts | null): Promise<ReadOnlyInspection> {
+  const [snapshot, listed] = await Promise.all([loadMergedWorkbench(folderPath, options, session), listPackets(outputDir)]);
   const active = activePacketFor(listed.packets, snapshot.agentState?.branch ?? null, topicOf(snapshot));
   return { snapshot, diagnostics: [...snapshot.diagnostics, ...listed.diagnostics], packets: listed.packets, active, clean: null, git: { ok: false, error: null } };
 }

@@ -6,6 +6,7 @@ import type { BudgetLevel, ContextResult, ContextSource } from '../../core/conte
 import type { Diagnostic } from '../../core/diagnostics';
 import type { GitErrorCode, GitFacts } from '../../core/gitPort';
 import type { Packet, Risk } from '../../core/packet/schema';
+import type { SessionFacts } from '../../core/session/model';
 
 /** Whether the packet still describes the repository (DESIGN §3 freshness). */
 export interface PacketFreshness {
@@ -75,6 +76,8 @@ export interface WorkbenchUiState {
   readonly risks: readonly UiRisk[];
   readonly context: ContextResult;
   readonly candidates: readonly ContextCandidate[];
+  /** The agent session the workbench was filled in from (Claude Code / Codex), or null. */
+  readonly session: SessionFacts | null;
   /** Null when the reading is unknown. */
   readonly budget: BudgetLevel | null;
   /** Epoch ms of the refresh that built this state. */

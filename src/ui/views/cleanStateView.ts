@@ -37,14 +37,17 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
         check.findings.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
       );
       // The verdict is part of the id: a check that starts failing is drawn anew, expanded.
-      item.id = `check:${check.check}:${check.passed ? 'pass' : 'fail'}`;
+      const verdict = check.unknown ? 'unknown' : check.passed ? 'passing' : 'failing';
+      item.id = `check:${check.check}:${check.unknown ? 'unknown' : check.passed ? 'pass' : 'fail'}`;
       item.description = stripControlLine(check.summary);
-      item.iconPath = check.passed
-        ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
-        : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
-      item.contextValue = `check ${check.passed ? 'passed' : 'failed'}`;
-      item.tooltip = safeTooltip(`**${escapeMarkdown(check.title)}**: ${check.passed ? 'passing' : 'failing'}\n\n${escapeMarkdown(check.summary)}`);
-      item.accessibilityInformation = { label: `${check.title}, ${check.passed ? 'passing' : 'failing'}: ${check.summary}` };
+      item.iconPath = check.unknown
+        ? new vscode.ThemeIcon('question', new vscode.ThemeColor('descriptionForeground'))
+        : check.passed
+          ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
+          : new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+      item.contextValue = `check ${check.unknown ? 'unknown' : check.passed ? 'passed' : 'failed'}`;
+      item.tooltip = safeTooltip(`**${escapeMarkdown(check.title)}**: ${verdict}\n\n${escapeMarkdown(check.summary)}`);
+      item.accessibilityInformation = { label: `${check.title}, ${verdict}: ${check.summary}` };
       return item;
     }
     if (node.kind === 'finding') {

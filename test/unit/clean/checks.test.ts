@@ -114,14 +114,19 @@ describe('clean-state checks (pure)', () => {
       assert.equal(t.passed, false);
       assert.match(t.summary, /did not finish/);
     });
-    it('fails when no test run is recorded', () => {
+    it('is unknown (neutral, no finding) when no test run is recorded anywhere, and says how to get one', () => {
       const r = checkTests(snapshotWith({ feedback: [{ command: 'ls', exit_code: 0 }] }));
-      assert.equal(r.passed, false);
+      assert.equal(r.unknown, true);
+      assert.equal(r.passed, true);
+      assert.deepEqual(r.findings, []);
       // Says why the recorded command did not count, so a custom test script is understood.
-      assert.match(r.summary, /None of the 1 command in feedback_record\.jsonl looks like a test run \(pytest, npm test/);
+      assert.match(r.summary, /none of the 1 command in feedback_record\.jsonl looks like a test run \(pytest, npm test/);
+      assert.match(r.summary, /handoff record -- <test command>/);
       const none = checkTests(emptySnapshot());
-      assert.equal(none.passed, false);
-      assert.match(none.summary, /No test run is recorded/);
+      assert.equal(none.unknown, true);
+      assert.match(none.summary, /^Unknown: no test run is recorded/);
+      // A recorded run is never unknown.
+      assert.equal(checkTests(snapshotWith({ feedback: [{ command: 'npm test', exit_code: 1 }] })).unknown, undefined);
     });
   });
 
@@ -167,9 +172,11 @@ describe('clean-state checks (pure)', () => {
   });
 
   it('evaluateClean gathers all five in order and is clean only with no findings', () => {
-    const dirty = evaluateClean(inputs());
-    assert.deepEqual(dirty.checks.map((c) => c.check), ['working-tree', 'temp-artifacts', 'tests', 'feature-board', 'branch']);
-    assert.equal(dirty.clean, false); // no test run recorded
+    const unknown = evaluateClean(inputs());
+    assert.deepEqual(unknown.checks.map((c) => c.check), ['working-tree', 'temp-artifacts', 'tests', 'feature-board', 'branch']);
+    assert.equal(unknown.clean, true); // no test run recorded: unknown, which is not dirt
+    const dirty = evaluateClean(inputs({ snapshot: snapshotWith({ feedback: [{ command: 'npm test', exit_code: 1 }] }) }));
+    assert.equal(dirty.clean, false);
     const clean = evaluateClean(inputs({ snapshot: snapshotWith({ feedback: [{ command: 'npm test', exit_code: 0 }] }) }));
     assert.equal(clean.clean, true);
     assert.deepEqual(clean.findings, []);

@@ -24,7 +24,7 @@ function input(dir: string, trusted = true): LoadInput {
     folder: { uri: { fsPath: dir }, name: path.basename(dir), index: 0 } as unknown as LoadInput['folder'],
     settings: parseSettings(() => undefined),
     trusted,
-    context: { result: { known: false, reason: 'none' }, candidates: [] },
+    context: { result: { known: false, reason: 'none' }, candidates: [], session: null },
   };
 }
 

@@ -34,6 +34,7 @@ function state(context: ContextResult, over: Partial<WorkbenchUiState> = {}): Wo
     risks: [],
     context,
     candidates: [],
+    session: null,
     budget: budgetFor(context, settings),
     updatedAt: 0,
     ...over,

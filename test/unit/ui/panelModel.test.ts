@@ -27,6 +27,7 @@ function state(over: Partial<WorkbenchUiState> = {}): WorkbenchUiState {
     risks: [],
     context: { known: false, reason: 'none' },
     candidates: [],
+    session: null,
     budget: null,
     updatedAt: 0,
     ...over,
@@ -50,6 +51,14 @@ describe('panel model', () => {
     assert.equal(m.pinned, true);
     assert.equal(m.folderUri, 'file:///w');
     assert.equal(m.packetDir, '/w/outputs/handoff/s2');
+  });
+
+  it('says in one line where the packet\'s facts came from (the packet\'s sources)', () => {
+    const sources = { commands: 'claude:7f3e2a91-4c8b', task_list: 'claude:7f3e2a91-4c8b', changed_files: 'git + claude:7f3e2a91-4c8b', next_action: 'task list' };
+    const e = { ...entry('s2'), packet: buildTestPacket({ packet_id: 's2', sources }) };
+    const m = toPanelModel(state(), e, [], false);
+    assert.equal(m.derivedFrom, 'From Claude Code session 7f3e2a91 (commands, task list, changed files); git (changed files); next action from the task list.');
+    assert.equal(toPanelModel(state(), entry('s2'), [], false).derivedFrom, '', 'an older packet without sources says nothing');
   });
 
   it('explains an empty panel and offers Generate only where it can run', () => {

@@ -1,4 +1,5 @@
-// The UI tier: every test/e2e/ui/*.ui.mjs file exports `steps` ({name, fn(ui)}[]); each file gets a fresh
+// The UI tier: every test/e2e/ui/*.ui.mjs file exports `steps` ({name, fn(ui)}[]) and optionally
+// `prepare({workspace, claudeDir, codexHome})`, run before the workbench opens; each file gets a fresh
 // workspace and a fresh browser page on one code-server, steps run in order, a failing step keeps a
 // screenshot in test-results/ui/. Ends with `ui: N passed, N failed`.
 import fs from 'node:fs';
@@ -49,8 +50,9 @@ export async function runUi(opts = {}) {
         for (const f of fs.readdirSync(shots)) if (f.startsWith(`${label}--`)) fs.rmSync(path.join(shots, f));
       }
       let steps;
+      let prepare;
       try {
-        ({ steps } = await import(pathToFileURL(file).href));
+        ({ steps, prepare } = await import(pathToFileURL(file).href));
         if (!Array.isArray(steps) || !steps.length) throw new Error('exports no `steps` array');
       } catch (e) {
         failed++;
@@ -62,6 +64,8 @@ export async function runUi(opts = {}) {
       page.setDefaultTimeout(15000);
       const ui = createUi(page, { workspace, claudeDir: run.agentHome.claudeDir, codexHome: run.agentHome.codexHome, extensionPath, file });
       try {
+        // A file may shape its workspace before the workbench opens it (e.g. a folder without workbench files).
+        if (typeof prepare === 'function') await prepare({ workspace, claudeDir: run.agentHome.claudeDir, codexHome: run.agentHome.codexHome });
         await page.goto(workbenchUrl(run.cs, { folder: workspace, extensionDevelopmentPath: extensionPath }));
         await ui.workbenchReady();
         for (const step of steps) {

@@ -1,0 +1,39 @@
+/** How the kinds of fact in `packet.sources` read for people. */
+const KIND_NAMES: Record<string, string> = {
+  commands: 'commands',
+  task_list: 'task list',
+  changed_files: 'changed files',
+  decisions: 'declined commands',
+  session: 'session id',
+  branch: 'branch',
+  task: 'task',
+};
+
+/** `claude:<id>` → "Claude Code session 7f3e2a91"; file names and other labels stay as they are. */
+export function sourceName(label: string): string {
+  const m = /^(claude|codex):(.+)$/.exec(label);
+  if (!m) return label;
+  return `${m[1] === 'claude' ? 'Claude Code' : 'Codex'} session ${(m[2] ?? '').slice(0, 8)}`;
+}
+
+/**
+ * One line saying where the packet's facts came from, agent sessions first: "From Claude Code session
+ * 7f3e2a91 (commands, task list, changed files); next action from the task list." Empty when the
+ * packet records no sources (older packets).
+ */
+export function describeSources(sources: Record<string, string>): string {
+  const byOrigin = new Map<string, string[]>();
+  for (const [kind, label] of Object.entries(sources)) {
+    if (kind === 'next_action' || kind === 'session' || kind === 'branch') continue;
+    for (const part of label.split(' + ')) {
+      const name = sourceName(part.trim());
+      byOrigin.set(name, [...(byOrigin.get(name) ?? []), KIND_NAMES[kind] ?? kind.replace(/_/g, ' ')]);
+    }
+  }
+  const sessionsFirst = [...byOrigin].sort((a, b) => Number(/ session /.test(b[0])) - Number(/ session /.test(a[0])));
+  const parts = sessionsFirst.map(([name, kinds]) => `${name} (${kinds.join(', ')})`);
+  const next = sources['next_action'];
+  const nextText = next ? `next action from ${next === 'task list' || next === 'newest failure' || next === 'latest request' ? `the ${next}` : sourceName(next)}` : '';
+  if (!parts.length) return nextText ? `${nextText.charAt(0).toUpperCase()}${nextText.slice(1)}.` : '';
+  return `From ${parts.join('; ')}${nextText ? `; ${nextText}` : ''}.`;
+}

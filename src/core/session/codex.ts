@@ -1,0 +1,331 @@
+import * as path from 'node:path';
+import type { CommandResult } from './accumulator';
+import { SessionAccumulator } from './accumulator';
+import type { LineHandler } from './lines';
+import { hasInHead, idsAfter } from './lines';
+import { commandOfArgv, contentText, isApplyPatchCommand, patchFiles, unwrapShellString } from './text';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** Role-`user` text that Codex injects (instructions, environment), not typed by the human. */
+const INJECTED = /^\s*(?:<environment_context>|<user_instructions>|<permissions instructions>|<INSTRUCTIONS>|# AGENTS\.md instructions|<user_shell_command>|<turn_aborted>)/;
+const SHELL_TOOLS = new Set(['shell', 'container.exec', 'local_shell']);
+
+/**
+ * Reads a Codex CLI rollout (FORMATS.md §2) into session facts: every shell-tool generation
+ * (`shell`, `shell_command`, `exec_command` + `write_stdin` polls, `local_shell_call`), `apply_patch`
+ * edits (also run through the shell), the last `update_plan`, the user's messages (the
+ * `event_msg user_message` copy is preferred) and assistant text.
+ */
+export class CodexHandler implements LineHandler {
+  readonly acc = new SessionAccumulator('codex');
+  /** Patch calls waiting for their result: paths count once the patch applied. */
+  private readonly patches = new Map<string, string[]>();
+  /** write_stdin call → the command whose process it polls. */
+  private readonly polls = new Map<string, string>();
+  /** exec_command session id → the command still running in it. */
+  private readonly running = new Map<string, string>();
+  private sawUserEvent = false;
+  private lastFallbackRequest: string | null = null;
+  private lastAssistant = '';
+
+  line(bytes: Buffer, lineNo: number): void {
+    // Rollout lines start with their type and the payload's type: decide from the head.
+    if (hasInHead(bytes, '"type":"function_call_output"') || hasInHead(bytes, '"type":"custom_tool_call_output"')) {
+      const ids = idsAfter(bytes.subarray(0, Math.min(bytes.length, 4096)), '"call_id":"');
+      if (ids.length && !ids.some((id) => this.wanted(id))) return;
+    } else if (
+      hasInHead(bytes, '"type":"token_count"') ||
+      hasInHead(bytes, '"type":"reasoning"') ||
+      hasInHead(bytes, '"type":"agent_reasoning"') ||
+      hasInHead(bytes, '"type":"compacted"')
+    ) {
+      // Usage, reasoning and compaction replays carry no commands of their own.
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      this.acc.badLine(lineNo);
+      return;
+    }
+    const o = obj(value);
+    if (o) this.apply(o);
+  }
+
+  oversized(head: string, tailText: string): void {
+    if (head.includes('"type":"session_meta"')) {
+      const id = /"payload":\{"id":"([^"]+)"/.exec(head);
+      const cwd = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(head);
+      const branch = /"branch":"((?:[^"\\]|\\.)*)"/.exec(tailText);
+      if (id?.[1] && !this.acc.sessionId) this.acc.sessionId = id[1];
+      if (cwd?.[1] && !this.acc.cwd) this.acc.cwd = JSON.parse(`"${cwd[1]}"`) as string;
+      if (branch?.[1]) this.acc.branch = JSON.parse(`"${branch[1]}"`) as string;
+      return;
+    }
+    const ids = idsAfter(Buffer.from(head), '"call_id":"').filter((id) => this.wanted(id));
+    for (const id of ids) {
+      const exit = /exit_code\\?":(-?\d+)/.exec(tailText) ?? /Process exited with code (-?\d+)|Exit code: (-?\d+)/.exec(head);
+      const code = exit ? Number(exit[1] ?? exit[2]) : null;
+      this.output(id, code === null ? 'execution error: output too large to read from the rollout' : `Exit code: ${code}\nOutput:\noutput too large to read from the rollout`, null);
+    }
+  }
+
+  private wanted(id: string): boolean {
+    return this.acc.isPending(id) || this.patches.has(id) || this.polls.has(id);
+  }
+
+  private apply(o: Obj): void {
+    const type = o['type'];
+    const p = obj(o['payload']);
+    if (!p) return;
+    const at = str(o['timestamp']) ?? null;
+    if (type === 'session_meta') return this.meta(p);
+    if (type === 'turn_context') {
+      const cwd = str(p['cwd']);
+      if (cwd && !this.acc.cwd) this.acc.cwd = cwd;
+      return;
+    }
+    if (type === 'event_msg') return this.event(p);
+    if (type === 'response_item') return this.item(p, at);
+  }
+
+  private meta(p: Obj): void {
+    const acc = this.acc;
+    const id = str(p['id']);
+    if (id && !acc.sessionId) acc.sessionId = id;
+    const cwd = str(p['cwd']);
+    if (cwd && !acc.cwd) acc.cwd = cwd;
+    const branch = str(obj(p['git'])?.['branch']);
+    if (branch) acc.branch = branch;
+  }
+
+  private event(p: Obj): void {
+    const acc = this.acc;
+    switch (p['type']) {
+      case 'user_message': {
+        const text = str(p['message'])?.trim() ?? '';
+        const echo = !this.sawUserEvent && text === this.lastFallbackRequest;
+        this.sawUserEvent = true;
+        if (text && !echo && !INJECTED.test(text)) acc.humanRequest(text);
+        return;
+      }
+      case 'agent_message':
+        return this.assistantText(str(p['message']) ?? '');
+      case 'turn_aborted':
+        return acc.abortPending('interrupted', `the turn was aborted (${str(p['reason']) ?? 'interrupted'}) before the command finished`);
+      case 'exec_command_end': {
+        // Only in the extended persistence mode; the function_call_output usually says the same.
+        const id = str(p['call_id']);
+        if (!id || !acc.isPending(id)) return;
+        const status = str(p['status']);
+        const code = typeof p['exit_code'] === 'number' ? p['exit_code'] : null;
+        if (status === 'declined') acc.finishCommand(id, { exit: null, rejected: true });
+        else acc.finishCommand(id, { exit: code, unfinished: 'error', stdout: str(p['aggregated_output']) ?? '' });
+        return;
+      }
+      case 'patch_apply_end': {
+        const id = str(p['call_id']);
+        const files = id ? this.patches.get(id) : undefined;
+        if (!id || !files) return;
+        this.patches.delete(id);
+        if (p['success'] !== false) for (const f of files) acc.touch(f);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private assistantText(text: string): void {
+    const t = text.trim();
+    // The event copy and the response item carry the same text: count it once.
+    if (!t || t === this.lastAssistant) return;
+    this.lastAssistant = t;
+    this.acc.assistantText(t, `m:${t.length}:${t.slice(0, 40)}`);
+  }
+
+  private item(p: Obj, at: string | null): void {
+    const acc = this.acc;
+    switch (p['type']) {
+      case 'message': {
+        const text = contentText(p['content']).trim();
+        if (p['role'] === 'assistant') return this.assistantText(text);
+        if (p['role'] !== 'user' || this.sawUserEvent || !text || INJECTED.test(text)) return;
+        // Older rollouts have no user_message events: the response item is the request.
+        this.lastFallbackRequest = text;
+        acc.humanRequest(text);
+        return;
+      }
+      case 'function_call':
+        return this.functionCall(p, at);
+      case 'custom_tool_call': {
+        const id = str(p['call_id']);
+        if (!id || !acc.firstSight(`call:${id}`)) return;
+        acc.toolUse();
+        if (p['name'] === 'apply_patch') this.patch(id, str(p['input']) ?? '');
+        return;
+      }
+      case 'local_shell_call': {
+        const id = str(p['call_id']) ?? str(p['id']);
+        const action = obj(p['action']);
+        const argv = action?.['command'];
+        if (!id || !Array.isArray(argv) || !acc.firstSight(`call:${id}`)) return;
+        acc.toolUse();
+        this.command(id, argv.filter((a): a is string => typeof a === 'string'), at);
+        return;
+      }
+      case 'function_call_output':
+      case 'custom_tool_call_output': {
+        const id = str(p['call_id']);
+        if (id) this.output(id, p['output'], at);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private functionCall(p: Obj, at: string | null): void {
+    const acc = this.acc;
+    const id = str(p['call_id']);
+    const name = str(p['name']) ?? '';
+    if (!id || !acc.firstSight(`call:${id}`)) return;
+    let args: Obj = {};
+    try {
+      args = obj(JSON.parse(str(p['arguments']) ?? '{}')) ?? {};
+    } catch {
+      // Arguments that are not JSON name no command.
+    }
+    if (name === 'write_stdin') {
+      // A poll of a running process: not a new command.
+      const session = args['session_id'];
+      const target = session === undefined ? undefined : this.running.get(String(session));
+      if (target) this.polls.set(id, target);
+      return;
+    }
+    acc.toolUse();
+    if (name === 'update_plan' && Array.isArray(args['plan'])) {
+      const items = args['plan']
+        .map((s) => obj(s))
+        .filter((s): s is Obj => !!s && typeof s['step'] === 'string')
+        .map((s) => ({ content: s['step'] as string, status: str(s['status']) ?? 'pending' }));
+      acc.setTodos(items);
+      return;
+    }
+    if (name === 'apply_patch') return this.patch(id, str(args['input']) ?? str(args['patch']) ?? '');
+    if (SHELL_TOOLS.has(name) || name === 'shell_command' || name === 'exec_command') {
+      const raw = args['command'] ?? args['cmd'];
+      if (Array.isArray(raw)) this.command(id, raw.filter((a): a is string => typeof a === 'string'), at);
+      else if (typeof raw === 'string') this.command(id, raw, at);
+    }
+  }
+
+  /** A shell command, unless it is apply_patch run through the shell (an edit). */
+  private command(id: string, raw: string[] | string, at: string | null): void {
+    const text = Array.isArray(raw) ? commandOfArgv(raw) : unwrapShellString(raw);
+    if (Array.isArray(raw) && raw[0] === 'apply_patch' && typeof raw[1] === 'string') return this.patch(id, raw[1]);
+    if (isApplyPatchCommand(text)) return this.patch(id, text);
+    this.acc.startCommand(id, text, at);
+  }
+
+  private patch(id: string, patch: string): void {
+    const base = this.acc.cwd;
+    const files = patchFiles(patch).map((f) => (path.isAbsolute(f) || !base ? f : path.resolve(base, f)));
+    if (files.length) this.patches.set(id, files);
+    if (this.patches.size > 500) this.patches.delete(this.patches.keys().next().value as string);
+  }
+
+  private output(id: string, raw: unknown, at: string | null): void {
+    const acc = this.acc;
+    const text = typeof raw === 'string' ? raw : contentText(raw);
+    const files = this.patches.get(id);
+    if (files) {
+      this.patches.delete(id);
+      const r = parseOutput(text);
+      const ok = r.exit === 0 || /^Success\b/m.test(r.body);
+      if (ok) for (const f of files) acc.touch(f);
+      return;
+    }
+    const pollOf = this.polls.get(id);
+    const target = pollOf ?? id;
+    if (pollOf) this.polls.delete(id);
+    if (!acc.isPending(target)) return;
+    const r = parseOutput(text);
+    if (r.runningSession !== null) {
+      // Still running after the yield time: later write_stdin polls of this session may end it.
+      this.running.set(r.runningSession, target);
+      if (pollOf) acc.appendOutput(target, r.body);
+      else acc.finishCommand(target, { exit: null, unfinished: 'running', error: `still running (session ${r.runningSession}) when the log was last written; no exit status`, stdout: r.body, at }, true);
+      return;
+    }
+    const result: CommandResult = pollOf ? { ...r.result, stdout: undefined } : r.result;
+    if (pollOf) acc.appendOutput(target, r.body);
+    acc.finishCommand(target, { ...result, at, durationMs: pollOf ? undefined : r.result.durationMs });
+  }
+}
+
+interface ParsedOutput {
+  exit: number | null;
+  body: string;
+  runningSession: string | null;
+  result: CommandResult;
+}
+
+/** Exit status, duration and output of any shell tool's output (structured JSON or header text). */
+export function parseOutput(text: string): ParsedOutput {
+  let exit: number | null = null;
+  let body = text;
+  let seconds: number | null = null;
+  let runningSession: string | null = null;
+  let known = false;
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{')) {
+    try {
+      const o = obj(JSON.parse(trimmed));
+      const meta = obj(o?.['metadata']);
+      if (o && typeof o['output'] === 'string') {
+        body = o['output'];
+        if (typeof meta?.['exit_code'] === 'number') {
+          exit = meta['exit_code'];
+          known = true;
+        }
+        if (typeof meta?.['duration_seconds'] === 'number') seconds = meta['duration_seconds'];
+      }
+    } catch {
+      // Not JSON after all: read as text.
+    }
+  }
+  if (!known) {
+    const out = /^Output:\n?/m.exec(text);
+    const head = out ? text.slice(0, out.index) : text.slice(0, 500);
+    const code = /^(?:Exit code:|Process exited with code) (-?\d+)\s*$/m.exec(head);
+    const wall = /^Wall time: ([\d.]+) seconds?/m.exec(head);
+    const run = /^Process running with session ID (\S+)/m.exec(head);
+    if (code) {
+      exit = Number(code[1]);
+      known = true;
+    }
+    if (wall) seconds = Number(wall[1]);
+    if (run?.[1]) runningSession = run[1];
+    if (out && (code || wall || run || /^Chunk ID:/m.test(head))) body = text.slice(out.index + out[0].length);
+  }
+  const durationMs = seconds === null || !Number.isFinite(seconds) ? null : Math.round(seconds * 1000);
+  const lower = body.trimStart().toLowerCase();
+  let result: CommandResult;
+  if (/^exec command rejected by (the )?user|^(command )?rejected by (the )?user|^user (rejected|declined)/i.test(text.trim())) {
+    result = { exit: null, rejected: true };
+  } else if ((exit === 124 || !known) && lower.startsWith('command timed out')) {
+    result = { exit: null, unfinished: 'timeout', error: body.trimStart().split('\n')[0] ?? 'command timed out', stdout: body.trimStart().split('\n').slice(1).join('\n'), durationMs };
+  } else if (!known && /^execution error:/i.test(text.trim())) {
+    result = { exit: null, unfinished: 'error', error: text.trim().split('\n')[0] ?? 'execution error', durationMs };
+  } else if (!known) {
+    result = { exit: null, unfinished: 'no-result', error: 'no exit status in the tool output', stdout: body, durationMs };
+  } else {
+    result = { exit, stdout: body, durationMs };
+  }
+  return { exit, body, runningSession, result };
+}

@@ -1,0 +1,132 @@
+import * as path from 'node:path';
+import { FeedbackTrim } from '../artifacts/feedback';
+import type { AgentState, Feature, FeedbackRecord } from '../artifacts/schemas';
+import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { resolveInside } from '../safePath';
+import type { SessionCommand, SessionFacts } from './model';
+import { sessionDisplayName, sessionSourceLabel } from './model';
+
+export interface MergeOptions {
+  /** The workspace folder: edited files outside it are not the workbench's. */
+  workspaceDir: string;
+  feedbackK: number;
+  maxCommands: number;
+}
+
+/** The kinds of fact the packet records a source for. */
+export type FactKind = 'commands' | 'task_list' | 'changed_files' | 'decisions' | 'session' | 'branch' | 'task';
+
+const STATUS: Record<string, Feature['status']> = { pending: 'todo', in_progress: 'in_progress', completed: 'done' };
+
+/** A session command as a feedback record (DESIGN §2 shape), so every rule reads both alike. */
+export function recordOf(c: SessionCommand): FeedbackRecord {
+  return {
+    command: c.command,
+    exit_code: c.exit_code,
+    agent_note: c.agent_note,
+    started_at: c.started_at,
+    duration_ms: c.duration_ms,
+    stdout_tail: c.stdout_tail,
+    stderr_tail: c.stderr_tail,
+    error: c.error,
+  };
+}
+
+/**
+ * The workbench a packet is built from (DESIGN §2b): the files that exist, filled in from the agent
+ * session kind by kind. An explicit file wins over the derived fact of the same kind, and a kind is
+ * never a mix of both: a feedback log means no session commands; a board means no task list;
+ * `agent_state.json` fields (touched files, decisions, session id, branch) win where they are set.
+ * `origins` says where each kind came from. Pure: no I/O.
+ */
+export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | null | undefined, opts: MergeOptions): WorkbenchSnapshot {
+  const origins: Record<string, string> = {};
+  const state = snapshot.agentState;
+  // A file that exists but says nothing (an empty log, a board without features) holds no facts of its kind.
+  const fileCommands = !!snapshot.feedback && snapshot.feedback.total > 0;
+  const fileBoard = !!snapshot.featureList && snapshot.featureList.features.length > 0;
+  if (fileCommands) origins['commands'] = 'feedback_record.jsonl';
+  if (fileBoard) origins['task_list'] = snapshot.featureList?.file ?? 'feature_list.json';
+  if (state?.touched_files.length) origins['changed_files'] = 'agent_state.json';
+  if (state?.decisions.length) origins['decisions'] = 'agent_state.json';
+  if (state?.session_id) origins['session'] = 'agent_state.json';
+  if (state?.branch) origins['branch'] = 'agent_state.json';
+  if (!facts) return { ...snapshot, origins, session: null };
+
+  const label = sessionSourceLabel(facts);
+  const displayName = sessionDisplayName(facts);
+  const out: WorkbenchSnapshot = { ...snapshot };
+
+  if (!fileCommands && facts.commandCount > 0) {
+    const trim = new FeedbackTrim({ feedbackK: opts.feedbackK, maxCommands: opts.maxCommands });
+    for (const c of facts.commands) if (!c.rejected) trim.add({ index: c.ordinal, record: recordOf(c) });
+    const feedback = trim.result();
+    // Commands compacted away while reading still count.
+    const total = Math.max(feedback.total, facts.commandCount - facts.rejectedCount);
+    out.feedback = { ...feedback, total, omitted: total - feedback.kept.length, derivedFrom: displayName };
+    origins['commands'] = label;
+  }
+
+  if (!fileBoard && facts.todos?.length) {
+    const features = facts.todos.map((t, i): Feature => ({ id: String(i + 1), status: STATUS[t.status] ?? 'todo', goal: t.content, since: t.since }));
+    out.featureList = { active: null, features, file: 'the task list', derivedFrom: displayName };
+    origins['task_list'] = label;
+  }
+
+  const touched = facts.filesTouched
+    .map((f) => (resolveInside(opts.workspaceDir, f) ? path.relative(snapshot.dir, f).split(path.sep).join('/') : null))
+    .filter((f): f is string => !!f);
+  const decisions = facts.rejected.map((c) => ({
+    decision: `declined by the user: \`${c.command}\``,
+    status: 'rejected',
+    ...(c.user_reply ? { reason: `the user then said: "${c.user_reply}"` } : {}),
+  }));
+  const base: AgentState = state ?? {
+    touched_files: [],
+    assumptions: [],
+    blockers: [],
+    decisions: [],
+    open_risks: [],
+    questions_for_human: [],
+  };
+  const merged: AgentState = { ...base };
+  if (!base.touched_files.length && touched.length) {
+    merged.touched_files = touched;
+    origins['changed_files'] = label;
+  }
+  if (!base.decisions.length && decisions.length) {
+    merged.decisions = decisions;
+    origins['decisions'] = label;
+  }
+  if (!base.session_id) {
+    merged.session_id = facts.sessionId;
+    origins['session'] = label;
+  }
+  // Claude Code writes the branch on every line; Codex only the one the session started on, which
+  // would raise a false alarm in the branch check once the agent made a branch of its own.
+  if (!base.branch && facts.branch && facts.agent === 'claude-code') {
+    merged.branch = facts.branch;
+    origins['branch'] = label;
+  }
+  if (!base.summary && !base.active_task_id && facts.firstUserRequest) origins['task'] = label;
+  out.agentState = merged;
+  out.origins = origins;
+  out.session = {
+    agent: facts.agent,
+    sessionId: facts.sessionId,
+    label,
+    displayName,
+    file: facts.file,
+    firstUserRequest: facts.firstUserRequest,
+    latestUserRequest: facts.latestUserRequest,
+    lastAssistantMessage: facts.lastAssistantMessage,
+    rejectedCount: facts.rejectedCount,
+  };
+  if (facts.badLines.length) {
+    out.diagnostics = [
+      ...snapshot.diagnostics,
+      ...facts.badLines.map((line) => ({ file: facts.file, line, message: 'not a JSON line; skipped' })),
+    ];
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { ClaudeHandler } from './claude';
+import { CodexHandler } from './codex';
+import { LineSplitter } from './lines';
+import type { SessionAgent, SessionFacts } from './model';
+
+const CHUNK = 4 * 1024 * 1024;
+const HEAD_BYTES = 256;
+
+/** What the last `read()` cost (tests and the benchmark look at it). */
+export interface SessionReadStats {
+  bytesRead: number;
+  mode: 'initial' | 'append' | 'unchanged' | 'missing';
+  restarted: boolean;
+}
+
+/**
+ * An incremental reader of one agent session log. The first `read()` streams the whole file once
+ * (bounded memory: lines are split without holding the file, and over-long lines are not held);
+ * later calls read only the bytes appended since. A torn last line is left for the next read. A file
+ * that shrank or was replaced (other inode, other first bytes) is read again from the start.
+ */
+export class SessionReader {
+  private handler: ClaudeHandler | CodexHandler;
+  private splitter: LineSplitter;
+  /** Byte offset just past the last complete line read. */
+  private offset = 0;
+  private size = -1;
+  private mtimeMs = -1;
+  private ino = -1;
+  private head: Buffer = Buffer.alloc(0);
+  private cached: SessionFacts | null = null;
+  private cachedRevision = -1;
+  private lastStats: SessionReadStats = { bytesRead: 0, mode: 'unchanged', restarted: false };
+
+  constructor(
+    readonly file: string,
+    readonly agent: SessionAgent,
+  ) {
+    this.handler = this.newHandler();
+    this.splitter = new LineSplitter(this.handler);
+  }
+
+  get stats(): SessionReadStats {
+    return this.lastStats;
+  }
+
+  private newHandler(): ClaudeHandler | CodexHandler {
+    return this.agent === 'claude-code' ? new ClaudeHandler() : new CodexHandler();
+  }
+
+  private reset(): void {
+    this.handler = this.newHandler();
+    this.splitter = new LineSplitter(this.handler);
+    this.offset = 0;
+    this.size = -1;
+    this.head = Buffer.alloc(0);
+    this.cached = null;
+    this.cachedRevision = -1;
+  }
+
+  /** Brings the facts up to date with the file. Null when the file cannot be read. */
+  async read(): Promise<SessionFacts | null> {
+    let st;
+    try {
+      st = await fs.stat(this.file);
+    } catch {
+      this.reset();
+      this.lastStats = { bytesRead: 0, mode: 'missing', restarted: false };
+      return null;
+    }
+    // A FIFO, device or socket would block the open or never end: only regular files are read.
+    if (!st.isFile()) {
+      this.reset();
+      this.lastStats = { bytesRead: 0, mode: 'missing', restarted: false };
+      return null;
+    }
+    if (this.size >= 0 && st.size === this.size && st.mtimeMs === this.mtimeMs && st.ino === this.ino) {
+      this.lastStats = { bytesRead: 0, mode: 'unchanged', restarted: false };
+      return this.facts();
+    }
+    let handle;
+    try {
+      handle = await fs.open(this.file, 'r');
+    } catch {
+      this.lastStats = { bytesRead: 0, mode: 'missing', restarted: false };
+      return this.cached;
+    }
+    try {
+      let bytes = 0;
+      let restarted = false;
+      if (this.size >= 0) {
+        const headNow = await readAt(handle, 0, Math.min(this.head.length, st.size));
+        bytes += headNow.length;
+        restarted = st.ino !== this.ino || st.size < this.offset || !headNow.equals(this.head);
+        if (restarted) this.reset();
+      }
+      const mode = this.size < 0 ? 'initial' : 'append';
+      if (this.size < 0) {
+        this.head = await readAt(handle, 0, Math.min(HEAD_BYTES, st.size));
+        bytes += this.head.length;
+      }
+      // The next chunk is read while the current one is split and parsed.
+      let pos = this.offset;
+      let next = pos < st.size ? readAt(handle, pos, Math.min(CHUNK, st.size - pos)) : null;
+      while (next) {
+        const chunk = await next;
+        if (chunk.length === 0) break;
+        bytes += chunk.length;
+        pos += chunk.length;
+        next = pos < st.size ? readAt(handle, pos, Math.min(CHUNK, st.size - pos)) : null;
+        this.splitter.push(chunk);
+      }
+      // The unfinished last line is read again, whole, next time.
+      this.offset = pos - this.splitter.pendingBytes;
+      this.splitter.discardPending();
+      this.size = st.size;
+      this.mtimeMs = st.mtimeMs;
+      this.ino = st.ino;
+      this.lastStats = { bytesRead: bytes, mode, restarted };
+      return this.facts();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private facts(): SessionFacts {
+    const acc = this.handler.acc;
+    if (this.cached && this.cachedRevision === acc.revision) return this.cached;
+    this.cached = acc.facts(this.file, fallbackSessionId(this.file));
+    this.cachedRevision = acc.revision;
+    return this.cached;
+  }
+}
+
+/** The session id from the file name: Claude `<id>.jsonl`, Codex `rollout-<time>-<uuid>.jsonl`. */
+function fallbackSessionId(file: string): string {
+  const base = path.basename(file, '.jsonl');
+  const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(base);
+  return m?.[1] ?? base;
+}
+
+async function readAt(handle: fs.FileHandle, position: number, length: number): Promise<Buffer> {
+  if (length <= 0) return Buffer.alloc(0);
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const { bytesRead } = await handle.read(buf, got, length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got === length ? buf : buf.subarray(0, got);
+}
+
+/** Reads one session log once (the CLI's way). */
+export async function readSessionFile(file: string, agent: SessionAgent): Promise<SessionFacts | null> {
+  return new SessionReader(file, agent).read();
+}

@@ -1,0 +1,57 @@
+import type { DiscoveryOptions, SessionCandidate } from '../context/discovery';
+import { SessionDiscovery } from '../context/discovery';
+import type { SessionFacts } from './model';
+import { SessionReader } from './reader';
+
+export type SessionTrackerOptions = Omit<DiscoveryOptions, 'sources'> & {
+  /** Which agents to look for (default both). */
+  agents?: readonly ('claude' | 'codex')[];
+};
+
+/**
+ * The agent session working in a folder, kept up to date: discovery finds the newest Claude Code
+ * transcript or Codex rollout whose cwd is the folder (the same rule as the context meter), and one
+ * incremental reader per log reads only what the agent appended since the last call.
+ */
+export class SessionTracker {
+  private readonly discovery: SessionDiscovery;
+  private readonly readers = new Map<string, SessionReader>();
+
+  constructor(options: SessionTrackerOptions) {
+    const { agents, ...rest } = options;
+    this.discovery = new SessionDiscovery({ ...rest, sources: agents ?? ['claude', 'codex'] });
+  }
+
+  /** The newest session's facts, or null when the folder has none. Never throws for bad files. */
+  async read(): Promise<SessionFacts | null> {
+    let found: SessionCandidate[];
+    try {
+      found = await this.discovery.find();
+    } catch {
+      return null;
+    }
+    const candidate = found.find((c) => c.source === 'claude' || c.source === 'codex');
+    for (const file of [...this.readers.keys()]) if (file !== candidate?.file) this.readers.delete(file);
+    if (!candidate) return null;
+    let reader = this.readers.get(candidate.file);
+    if (!reader) {
+      reader = new SessionReader(candidate.file, candidate.source === 'claude' ? 'claude-code' : 'codex');
+      this.readers.set(candidate.file, reader);
+    }
+    try {
+      return await reader.read();
+    } catch {
+      return null;
+    }
+  }
+
+  /** The reader of the session in use (for its read statistics). */
+  readerFor(file: string): SessionReader | undefined {
+    return this.readers.get(file);
+  }
+}
+
+/** Reads the folder's session once (the CLI's way). */
+export function readFolderSession(options: SessionTrackerOptions): Promise<SessionFacts | null> {
+  return new SessionTracker(options).read();
+}
