@@ -79,7 +79,7 @@ export function renderRestartPrompt(p: Packet, extra: PromptExtra = {}): string 
   else if (stale) lines.push('Review read-only first: compare the packet with the current branch, HEAD and files, report what changed, and propose the next step before editing anything.');
   else lines.push('Confirm the branch and HEAD in one line, then act on the next action right away; report the result of its verification command.');
 
-  let text = redact(lines.join('\n'));
+  let text: string = redact(lines.join('\n'));
   if (text.length > PROMPT_MAX_CHARS) text = `${text.slice(0, PROMPT_MAX_CHARS - 40)}\n…(trimmed; see handoff.json)`;
-  return `${text}\n`;
+  return redact(`${text}\n`);
 }

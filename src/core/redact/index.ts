@@ -1,0 +1,139 @@
+/**
+ * The one redaction. Agent logs routinely carry tokens in commands (`curl -H 'Authorization: Bearer …'`),
+ * env dumps, config prints and error output; none of it may leave. Detection combines secretlint's
+ * maintained provider rules (./library) with the rules prose in logs needs (./rules); redaction masks
+ * every detected span with `[REDACTED]`, keeping keys and labels so the text still reads.
+ *
+ * Every string that leaves the core is a {@link Redacted}: the brand can only be had from this module,
+ * so an output function typed to take it cannot be handed raw text.
+ */
+import { libraryHits } from './library';
+import type { RawHit } from './rules';
+import { ruleHits } from './rules';
+
+/** One secret found in a text: which rule, what kind ("a Stripe live key"), and its span. */
+export interface SecretHit {
+  rule: string;
+  label: string;
+  start: number;
+  end: number;
+}
+
+declare const redactedBrand: unique symbol;
+/** Text that has been through {@link redact}: the only kind the output functions accept. */
+export type Redacted = string & { readonly [redactedBrand]: true };
+
+export const MASK = '[REDACTED]';
+
+/** Generic rules lose to a provider rule on the same span: the provider names the kind better. */
+const GENERIC = new Set(['key-value', 'keyword-entropy', 'auth-scheme', 'authorization-header', 'url-credentials']);
+
+const URL_WIDE = new Set(['secretlint/database-connection-string', 'secretlint/basicauth']);
+const LIBRARY_URL_LABEL: Record<string, string> = { 'secretlint/database-connection-string': 'a database password' };
+
+// Anything the upstream rules can report contains one of these: a long token, a URL with a user, a
+// PEM header. Short ordinary text (most commands, labels) skips them.
+const LIBRARY_TELL = /[A-Za-z0-9_+/=.-]{16,}|:\/\/|-----BEGIN/;
+
+/**
+ * Every secret in `text`, in order, overlapping detections merged into one span (the more specific
+ * rule names it). Spans cover the secret only, never its key (`password=` stays readable).
+ */
+export function detectSecrets(text: string): SecretHit[] {
+  if (text.length < 6) return [];
+  const raw: RawHit[] = ruleHits(text);
+  if (LIBRARY_TELL.test(text)) {
+    for (const h of libraryHits(text)) {
+      // A whole connection string reported upstream is narrowed to its password when the URL rule
+      // found it, so the host and database stay readable; the upstream label is kept.
+      const inner = URL_WIDE.has(h.rule) ? raw.find((r) => r.rule === 'url-credentials' && r.start >= h.start && r.end <= h.end) : undefined;
+      if (inner) inner.label = LIBRARY_URL_LABEL[h.rule] ?? inner.label;
+      // …and once masked, the connection string is not reported again (redaction stays idempotent).
+      else if (!(URL_WIDE.has(h.rule) && text.slice(h.start, h.end).includes(MASK))) raw.push(h);
+    }
+  }
+  if (raw.length === 0) return [];
+  raw.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: SecretHit[] = [];
+  for (const h of raw) {
+    const last = out[out.length - 1];
+    if (last && h.start < last.end) {
+      if (GENERIC.has(last.rule) && !GENERIC.has(h.rule)) {
+        last.rule = h.rule;
+        last.label = h.label;
+      }
+      last.end = Math.max(last.end, h.end);
+      continue;
+    }
+    out.push({ rule: h.rule, label: h.label, start: h.start, end: h.end });
+  }
+  return out;
+}
+
+/** Returns `text` with every secret it recognises replaced by `[REDACTED]`. Idempotent. */
+export function redact(text: string): Redacted {
+  const hits = detectSecrets(text);
+  if (hits.length === 0) return text as Redacted;
+  let out = '';
+  let at = 0;
+  for (const h of hits) {
+    out += text.slice(at, h.start) + MASK;
+    at = h.end;
+  }
+  return (out + text.slice(at)) as Redacted;
+}
+
+/**
+ * Redacts every string inside a JSON-like value (object keys too), returning a new value. An array of
+ * strings (an argv) is also read as one command line, so `["--password", "x"]` is caught as well.
+ */
+export function redactDeep<T>(value: T): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) {
+    if (value.length > 1 && value.every((v) => typeof v === 'string')) return redactArgv(value as string[]) as T;
+    return value.map((v) => redactDeep(v)) as T;
+  }
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[redact(k)] = redactDeep(v);
+    return out as T;
+  }
+  return value;
+}
+
+/**
+ * Redacts an argv element by element, detecting on the whole command line: a secret that a flag in
+ * the previous element announces (`--password`, `hunter2`) is masked in its own element.
+ */
+export function redactArgv(argv: readonly string[]): string[] {
+  const line = argv.join(' ');
+  const hits = detectSecrets(line);
+  if (hits.length === 0) return [...argv];
+  const out: string[] = [];
+  let offset = 0;
+  for (const arg of argv) {
+    const start = offset;
+    const end = offset + arg.length;
+    offset = end + 1;
+    let text = '';
+    let at = start;
+    for (const h of hits) {
+      if (h.end <= start || h.start >= end) continue;
+      const s = Math.max(h.start, start);
+      text += line.slice(at, s) + MASK;
+      at = Math.min(h.end, end);
+    }
+    out.push(text + line.slice(at, end));
+  }
+  return out;
+}
+
+/** A value as JSON text, every string in it redacted first: the form `--json` output and JSON files take. */
+export function redactedJson(value: unknown, indent?: number): Redacted {
+  return JSON.stringify(redactDeep(value), null, indent) as Redacted;
+}
+
+/** Joins redacted parts: the result is redacted again as a whole (a secret may straddle two parts). */
+export function joinRedacted(parts: readonly string[], sep = ''): Redacted {
+  return redact(parts.join(sep));
+}

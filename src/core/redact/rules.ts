@@ -1,0 +1,326 @@
+/**
+ * The rules the upstream preset does not have: provider formats it lacks, and the shapes that prose in
+ * logs, commands and config dumps needs (key = value in its many spellings, credentials in URLs, PEM
+ * blocks also when cut off, JWTs, `Authorization` headers, a high-entropy value right after a keyword).
+ * Every rule names the keywords that must occur (lower case) before its regex runs — the same
+ * pre-filter gitleaks uses — so ordinary text costs a few `indexOf`s.
+ */
+
+/** One detected secret: `start`/`end` delimit the secret itself, never its key or label. */
+export interface RawHit {
+  rule: string;
+  label: string;
+  start: number;
+  end: number;
+}
+
+interface PatternRule {
+  id: string;
+  label: string | ((match: string) => string);
+  /** At least one must occur in the lower-cased text. */
+  keywords: string[];
+  /** Global, with the `d` flag when `group` is set. */
+  re: RegExp;
+  /** The capture group holding the secret; the whole match otherwise. */
+  group?: number;
+  /** Extra check on the secret text (entropy, digits). */
+  valid?: (secret: string) => boolean;
+}
+
+const hasDigit = (s: string): boolean => /\d/.test(s);
+
+/** Shannon entropy in bits per character. */
+export function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/** Provider formats: the whole token is the secret. */
+const PROVIDERS: PatternRule[] = [
+  {
+    id: 'stripe',
+    label: (m) => (/_live_/.test(m) ? 'a Stripe live key' : 'a Stripe test key'),
+    keywords: ['_live_', '_test_'],
+    re: /\b[spr]k_(?:live|test)_[A-Za-z0-9]{10,}\b/g,
+  },
+  { id: 'stripe-webhook', label: 'a Stripe webhook secret', keywords: ['whsec_'], re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
+  {
+    id: 'openai',
+    label: (m) => (m.startsWith('sk-ant-') ? 'an Anthropic API key' : m.startsWith('sk-or-') ? 'an OpenRouter API key' : 'an OpenAI API key'),
+    keywords: ['sk-'],
+    re: /(?<![\w-])sk-(?:(?:live|test|proj|ant|svcacct|admin|or)-(?:api\d\d-|v1-)?)?(?:(?=[\w-]{0,80}\d)[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{20,})/g,
+  },
+  { id: 'github', label: 'a GitHub token', keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g },
+  { id: 'github-pat', label: 'a GitHub token', keywords: ['github_pat_'], re: /\bgithub_pat_[A-Za-z0-9_]{22,}/g },
+  { id: 'gitlab', label: 'a GitLab token', keywords: ['glpat-', 'glptt-', 'gldt-'], re: /\bgl(?:pat|ptt|dt)-[A-Za-z0-9_-]{20,}/g },
+  { id: 'slack-token', label: 'a Slack token', keywords: ['xox', 'xapp-'], re: /\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g },
+  {
+    id: 'slack-webhook',
+    label: 'a Slack webhook URL',
+    keywords: ['hooks.slack.com'],
+    re: /hooks\.slack\.com\/((?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,})/dg,
+    group: 1,
+  },
+  {
+    id: 'discord-webhook',
+    label: 'a Discord webhook URL',
+    keywords: ['discord'],
+    re: /discord(?:app)?\.com\/api\/webhooks\/(\d{5,}\/[A-Za-z0-9_-]{30,})/dg,
+    group: 1,
+  },
+  {
+    id: 'discord-bot',
+    label: 'a Discord bot token',
+    keywords: ['.'],
+    re: /(?<![\w-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
+    valid: (s) => hasDigit(s) && entropy(s) > 4,
+  },
+  { id: 'telegram-bot', label: 'a Telegram bot token', keywords: [':aa'], re: /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{32,34}(?![\w-])/g },
+  {
+    id: 'aws-access-key',
+    label: 'an AWS access key id',
+    keywords: ['akia', 'asia', 'abia', 'acca', 'a3t'],
+    re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g,
+  },
+  { id: 'google-api-key', label: 'a Google API key', keywords: ['aiza'], re: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g },
+  { id: 'huggingface', label: 'a Hugging Face token', keywords: ['hf_', 'api_org_'], re: /\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b/g },
+  { id: 'npm', label: 'an npm access token', keywords: ['npm_'], re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { id: 'pypi', label: 'a PyPI upload token', keywords: ['pypi-'], re: /\bpypi-AgE[A-Za-z0-9_-]{40,}/g },
+  {
+    id: 'sendgrid',
+    label: 'a SendGrid API key',
+    keywords: ['sg.'],
+    re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}/g,
+  },
+  {
+    id: 'twilio',
+    label: 'a Twilio API key',
+    keywords: ['sk'],
+    re: /\bSK[0-9a-fA-F]{32}\b/g,
+    valid: (s) => hasDigit(s) && /[a-fA-F]/.test(s.slice(2)),
+  },
+  {
+    id: 'jwt',
+    label: 'a JSON Web Token',
+    keywords: ['eyj'],
+    re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+  },
+  {
+    id: 'azure-storage-key',
+    label: 'an Azure storage account key',
+    keywords: ['accountkey=', 'sharedaccesskey=', 'sharedaccesssignature'],
+    re: /\b(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{30,}={0,2})/dgi,
+    group: 1,
+  },
+  { id: 'azure-sas', label: 'an Azure SAS signature', keywords: ['sig='], re: /[?&;]sig=([A-Za-z0-9%+/]{30,}={0,2}(?:%3D){0,2})/dg, group: 1 },
+  { id: 'digitalocean', label: 'a DigitalOcean token', keywords: ['do'], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { id: 'shopify', label: 'a Shopify access token', keywords: ['shp'], re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
+  { id: 'mailgun', label: 'a Mailgun API key', keywords: ['key-'], re: /\bkey-[0-9a-f]{32}\b/g },
+  { id: 'mailchimp', label: 'a Mailchimp API key', keywords: ['-us'], re: /\b[0-9a-f]{32}-us\d{1,2}\b/g },
+  { id: 'square', label: 'a Square access token', keywords: ['sq0'], re: /\bsq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,60}/g },
+  { id: 'newrelic', label: 'a New Relic key', keywords: ['nrak-', 'nrjs-', 'nrii-'], re: /\bNR(?:AK|JS|II)-[A-Za-z0-9]{19,32}\b/g },
+  { id: 'postman', label: 'a Postman API key', keywords: ['pmak-'], re: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g },
+  { id: 'databricks', label: 'a Databricks token', keywords: ['dapi'], re: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g },
+  { id: 'vault', label: 'a HashiCorp Vault token', keywords: ['hvs.', 'hvb.', 's.'], re: /\b(?:hv[sb]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24}\b)/g, valid: hasDigit },
+  { id: 'linear', label: 'a Linear API key', keywords: ['lin_api_'], re: /\blin_api_[A-Za-z0-9]{40}\b/g },
+  { id: 'doppler', label: 'a Doppler token', keywords: ['dp.'], re: /\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b/g },
+  { id: 'age', label: 'an age secret key', keywords: ['age-secret-key-'], re: /\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b/g },
+  { id: 'grafana', label: 'a Grafana token', keywords: ['glsa_', 'glc_'], re: /\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g },
+  { id: 'sentry', label: 'a Sentry token', keywords: ['sntrys_', 'sntryu_'], re: /\bsntry[su]_[A-Za-z0-9+/=_]{40,}/g },
+  { id: 'gcp-oauth', label: 'a Google OAuth client secret', keywords: ['gocspx-'], re: /\bGOCSPX-[A-Za-z0-9_-]{28}\b/g },
+  { id: 'atlassian', label: 'an Atlassian API token', keywords: ['atatt'], re: /\bATATT3[A-Za-z0-9_=-]{180,}/g },
+];
+
+const MASK = '[REDACTED]';
+
+/** Text that is already a mask or a placeholder is not a secret (keeps redaction idempotent). */
+function isPlaceholder(v: string): boolean {
+  const s = v.replace(/^["'`]|["'`]$/g, '');
+  return (
+    s === MASK ||
+    s === '' ||
+    /^(?:\*+|x{3,}|X{3,}|\.{3}|…|<[^>]*>|\$\{?[A-Za-z_][\w.]*\}?|%\(?\w+\)?s?|\{\{.*\}\}|null|none|nil|true|false|undefined|new|expected|actual|self|this|await|yes|no|on|off|required|optional|string|str|int|bool|redacted|hidden|secret|password|changeme)$/i.test(s)
+  );
+}
+
+// A credential key: the keyword at the end of the name (optionally with a short suffix such as `_key`),
+// so `tokenizer`, `max_tokens`, `token_count` and `test_password_reset` are not keys.
+const KEYWORD = String.raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?|client[_-]?secret|session[_-]?(?:key|secret)|auth)`;
+const SUFFIX = String.raw`(?:[_.-](?:key|base|value|b64|base64|hex|str|string|text|plain|raw|id))*`;
+// The look-behind makes a key start at the start of a word only: without it a long token-like run
+// would be re-scanned from every position (quadratic).
+const KEY_RE = new RegExp(String.raw`(\\?["'\`]?)(--?)?(?<![A-Za-z0-9_.])([A-Za-z0-9_.-]*?${KEYWORD}${SUFFIX})(?![A-Za-z0-9_])(\\?["'\`]?)`, 'gi');
+const KEY_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'auth'];
+
+function keyLabel(key: string): string {
+  const k = key.toLowerCase();
+  if (/pass|pwd/.test(k)) return 'a password';
+  if (/private[_-]?key/.test(k)) return 'a private key';
+  if (/api[_-]?key|apikey/.test(k)) return 'an API key';
+  if (/access[_-]?key/.test(k)) return 'an access key';
+  if (/token/.test(k)) return 'a token';
+  if (/secret/.test(k)) return 'a secret';
+  if (/credential/.test(k)) return 'a credential';
+  return 'a key';
+}
+
+/**
+ * Reads the value that starts at `i`: a quoted string (also a JSON-escaped `\"…\"` one and a shell
+ * `'…'\''…'` one), or, inside a quoted argv element such as `'--password=a b'`, up to that quote, or an
+ * unquoted run. Returns the secret's span without its quotes.
+ */
+function valueAt(text: string, i: number, enclosingQuote: string): { start: number; end: number } | null {
+  const c = text[i];
+  if (enclosingQuote && c === enclosingQuote) return null;
+  if (c === '\\' && text[i + 1] === '"') {
+    const close = text.indexOf('\\"', i + 2);
+    return { start: i + 2, end: close === -1 ? text.length : close };
+  }
+  if (c === '"' || c === "'" || c === '`') {
+    let j = i + 1;
+    for (; j < text.length; j++) {
+      if (text[j] === '\\' && c !== "'") {
+        j++;
+        continue;
+      }
+      if (text[j] === c) {
+        if (c === "'" && text.startsWith("\\''", j + 1)) {
+          j += 3;
+          continue;
+        }
+        break;
+      }
+    }
+    return { start: i + 1, end: Math.min(j, text.length) };
+  }
+  if (enclosingQuote) {
+    const close = text.indexOf(enclosingQuote, i);
+    return { start: i, end: close === -1 ? text.length : close };
+  }
+  const m = /^(?:\$\{[^}\s]*\}|[^\s&,;'"`<>()[\]{}|])+/.exec(text.slice(i, i + 4096));
+  if (!m) return null;
+  // A trailing period ends a sentence, not the secret.
+  const v = m[0].replace(/[.:]+$/, '');
+  return v ? { start: i, end: i + v.length } : null;
+}
+
+/** `password=…`, `"api_key": "…"`, `{'secret': '…'}`, `--token …`, `token: …`, `TOKEN := …`. */
+function keyValueHits(text: string, out: RawHit[]): void {
+  KEY_RE.lastIndex = 0;
+  for (let m = KEY_RE.exec(text); m; m = KEY_RE.exec(text)) {
+    const [whole, open = '', dash = '', key = '', close = ''] = m;
+    const keyEnd = m.index + whole.length;
+    // `a::b` (test ids, scopes) and `x.token` member access are not assignments.
+    const before = text[m.index - 1] ?? '';
+    if (open === '' && /[:/]/.test(before) && !dash) continue;
+    if (open !== close && !(open && !close)) continue;
+    const rest = text.slice(keyEnd, keyEnd + 8);
+    const sep = /^\s*(?::=|=>|=(?![=~>])|:(?!:)|\?=)\s*/.exec(rest);
+    let at: number;
+    if (sep && !(sep[0].trim() === ':' && !/\s/.test(sep[0]) && !/["'\\`]/.test(text[keyEnd + sep[0].length] ?? '') && !open)) {
+      at = keyEnd + sep[0].length;
+    } else if (dash === '--' && /^\s+[^\s-]/.test(rest) && open === close) {
+      at = keyEnd + (/^\s+/.exec(rest)?.[0].length ?? 0);
+    } else if (/^\s*,\s*["']/.test(rest) && open) {
+      // ("password", "hunter2") tuples and argv arrays: ["--password", "hunter2"]
+      at = keyEnd + (/^\s*,\s*/.exec(rest)?.[0].length ?? 0);
+    } else {
+      continue;
+    }
+    // A mask with text glued to it (`password=[REDACTED]tail`) still hides a value after it.
+    while (text.startsWith(MASK, at)) at += MASK.length;
+    // Inside a quoted argv element ('--password=a b'), the value ends at that element's quote.
+    const enclosing = open && !close && /["']/.test(open) ? open.replace('\\', '') : '';
+    const v = valueAt(text, at, enclosing);
+    if (!v || v.end <= v.start) continue;
+    const value = text.slice(v.start, v.end);
+    if (isPlaceholder(value) || value.startsWith('-') || /^(?:old)?pwd$/i.test(key)) continue;
+    // A call (`password = get_password()`), an index (`os.environ["TOKEN"]`) or a plain member path
+    // (`token = settings.api.token`) is code, not a value.
+    if (!enclosing && v.end === at + value.length && /^[([]/.test(text[v.end] ?? '')) continue;
+    if (/^(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*$/.test(value) && !/\d/.test(value)) continue;
+    out.push({ rule: 'key-value', label: keyLabel(key), start: v.start, end: v.end });
+  }
+}
+
+/** `scheme://user:pass@host`, also after path normalisation collapsed the slashes. */
+const URL_CRED = /\b[a-z][a-z0-9+.-]{1,20}:\/{1,3}([^\s:/@'"`]+):([^\s@/'"`]+)@(?=[\w[.-])/gdi;
+
+/** `Authorization: Bearer …` and bare `Bearer …` / `Basic …` / `Token …` credentials. */
+const AUTH_HEADER = /\b(?:proxy-)?authorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Digest|Bot|Negotiate)\s+)?([^\s"'`]+)/dgi;
+const SCHEME = /\b(?:Bearer|Basic|Token|Bot)\s+((?=[A-Za-z0-9._~+/=-]{20,}|[A-Za-z._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,})/dg;
+
+/** Private key blocks, PGP too, also when an output tail cut off their end (then to the end of the text). */
+const PEM = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----((?:(?!-----END)[\s\S])*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$))/dg;
+
+/** A keyword in prose followed by a long, random-looking value: "using token 3f9a…", "api key is AbC…". */
+const PROSE = /\b(?:token|secret|password|passphrase|api[ _-]?key|access[ _-]?key|credential)s?\s+(?:is\s+|was\s+|of\s+|=\s*)?["'`]?([A-Za-z0-9_+/=.-]{20,})/dgi;
+
+function regexHits(re: RegExp, text: string, rule: string, label: string, out: RawHit[], valid?: (s: string) => boolean, group = 1): void {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const idx = m.indices?.[group];
+    if (!idx) continue;
+    const value = text.slice(idx[0], idx[1]);
+    if (isPlaceholder(value) || (valid && !valid(value))) continue;
+    out.push({ rule, label, start: idx[0], end: idx[1] });
+  }
+}
+
+/** Random-looking, and not a lower-case path or file name. */
+function proseSecret(v: string): boolean {
+  if (/\.[A-Za-z]{1,5}$/.test(v) || (/\//.test(v) && /^[a-z0-9_./-]+$/.test(v))) return false;
+  return hasDigit(v) && /[A-Za-z]/.test(v) && entropy(v) >= 3.5;
+}
+
+/** Every hit of the rules in this file, unmerged. */
+export function ruleHits(text: string): RawHit[] {
+  const out: RawHit[] = [];
+  const lower = text.toLowerCase();
+  for (const rule of PROVIDERS) {
+    if (!rule.keywords.some((k) => lower.includes(k))) continue;
+    rule.re.lastIndex = 0;
+    for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
+      const span = rule.group !== undefined ? m.indices?.[rule.group] : ([m.index, m.index + m[0].length] as [number, number]);
+      if (!span) continue;
+      const secret = text.slice(span[0], span[1]);
+      if (rule.valid && !rule.valid(secret)) continue;
+      out.push({ rule: rule.id, label: typeof rule.label === 'string' ? rule.label : rule.label(m[0]), start: span[0], end: span[1] });
+    }
+  }
+  if (KEY_WORDS.some((k) => lower.includes(k))) keyValueHits(text, out);
+  if (lower.includes(':/')) regexHits(URL_CRED, text, 'url-credentials', 'a password in a URL', out, undefined, 2);
+  if (lower.includes('authorization')) regexHits(AUTH_HEADER, text, 'authorization-header', 'an Authorization header credential', out);
+  if (/bearer|basic|token|bot/.test(lower)) regexHits(SCHEME, text, 'auth-scheme', 'a bearer token', out, (v) => /[A-Za-z]/.test(v));
+  if (lower.includes('private key')) {
+    PEM.lastIndex = 0;
+    for (let m = PEM.exec(text); m; m = PEM.exec(text)) {
+      const body = m.indices?.[2];
+      if (!body || body[1] <= body[0]) continue;
+      // Only a body with key material: a mask, or nothing but the END line, is not one.
+      if (!/[A-Za-z0-9+/=]{8,}/.test((m[2] ?? '').replace(/-----END[^-]*-----|\[REDACTED\]/g, ''))) continue;
+      out.push({ rule: 'private-key', label: /PGP/.test(m[1] ?? '') ? 'a PGP private key' : 'a private key', start: body[0], end: body[1] });
+    }
+  }
+  if (/token|secret|pass|key|credential/.test(lower)) {
+    regexHits(PROSE, text, 'keyword-entropy', 'a high-entropy secret', out, proseSecret);
+  }
+  return out;
+}
+
+/** The ids of the rules in this file, for the benchmark and the tests. */
+export const OWN_RULE_IDS = [
+  ...PROVIDERS.map((r) => r.id),
+  'key-value',
+  'url-credentials',
+  'authorization-header',
+  'auth-scheme',
+  'private-key',
+  'keyword-entropy',
+];

@@ -1,0 +1,202 @@
+/**
+ * The redaction corpus: credential shapes as they appear in agent logs, commands, config dumps and
+ * JSON, and look-alikes that must stay untouched. The secret values are fake but format-valid, and are
+ * assembled at run time from a seeded generator and split prefixes, so no literal in this repository
+ * is a credential a secret scanner would flag.
+ */
+
+/** A deterministic pseudo-random string over `alphabet` (mulberry32): the same value on every run. */
+export function fake(seed: number, length: number, alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'): string {
+  let a = seed >>> 0;
+  let s = '';
+  while (s.length < length) {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const r = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    s += alphabet[Math.floor(r * alphabet.length)];
+  }
+  // Random strings of this length always mix digits and letters; make sure of it for short ones.
+  return /\d/.test(s) || !/\d/.test(alphabet) ? s : `${s.slice(0, -1)}7`;
+}
+
+const HEX = '0123456789abcdef';
+const UP = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const URLSAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+/** Joins parts: keeps provider prefixes apart from their bodies in the source text. */
+const j = (...parts: string[]): string => parts.join('');
+
+export interface SecretCase {
+  name: string;
+  /** The text as it appears in a log, command or file. */
+  text: string;
+  /** What must not survive redaction (nor any 8-character piece of it). */
+  secret: string;
+  /** What must survive, to show the text still reads. */
+  keep?: string;
+}
+
+const jwtPart = (o: object): string => Buffer.from(JSON.stringify(o)).toString('base64url');
+const jwt = j(jwtPart({ alg: 'HS256', typ: 'JWT' }), '.', jwtPart({ sub: fake(90, 10), iat: 1764400000 }), '.', fake(91, 43, URLSAFE));
+/** The key material of a PEM block (its BEGIN/END lines are not secret); `nl` is `\\n` inside JSON. */
+const pemBody = (seed: number, nl = '\n'): string => j(fake(seed, 64, B64), nl, fake(seed + 1, 64, B64), nl, fake(seed + 2, 20, B64));
+const pem = (kind: string, body: string, nl = '\n'): string => j('-----BEGIN ', kind, ' PRIVATE KEY-----', nl, body, nl, '-----END ', kind, ' PRIVATE KEY-----');
+
+function c(name: string, text: (s: string) => string, secret: string, keep?: string): SecretCase {
+  return { name, text: text(secret), secret, keep };
+}
+
+export const SECRETS: SecretCase[] = [
+  // Provider formats
+  c('Stripe live secret key', (s) => `stripe.api_key set to ${s}`, j('sk_', 'live_', fake(1, 24)), 'stripe.api_key set to'),
+  c('Stripe test secret key', (s) => `STRIPE ${s}`, j('sk_', 'test_', fake(2, 24))),
+  c('Stripe restricted key', (s) => `using ${s} for refunds`, j('rk_', 'live_', fake(3, 24)), 'for refunds'),
+  c('Stripe webhook secret', (s) => `whsec=${s}`, j('wh', 'sec_', fake(4, 32))),
+  c('OpenAI project key', (s) => `OPENAI_API_KEY=${s}`, j('sk-', 'proj-', fake(5, 48, URLSAFE)), 'OPENAI_API_KEY='),
+  c('OpenAI legacy key', (s) => `client = OpenAI(${s})`, j('sk-', fake(6, 48))),
+  c('Anthropic key', (s) => `x-api-key: ${s}`, j('sk-', 'ant-api03-', fake(7, 93, URLSAFE))),
+  c('GitHub classic token', (s) => `git push https://${s}@github.com/o/r`, j('gh', 'p_', fake(8, 36)), 'github.com/o/r'),
+  c('GitHub OAuth token', (s) => `gh auth login --with-token ${s}`, j('gh', 'o_', fake(9, 36))),
+  c('GitHub app token', (s) => `token ${s} expired`, j('gh', 's_', fake(10, 36)), 'expired'),
+  c('GitHub fine-grained PAT', (s) => `export GH_PAT=${s}`, j('github', '_pat_', fake(11, 22), '_', fake(12, 59))),
+  c('GitLab PAT', (s) => `glab auth login --token ${s}`, j('gl', 'pat-', fake(13, 20, URLSAFE))),
+  c('Slack bot token', (s) => `SLACK_BOT=${s}`, j('xo', 'xb-', fake(14, 12, '0123456789'), '-', fake(15, 13, '0123456789'), '-', fake(16, 24))),
+  c('Slack user token', (s) => `posting as ${s}`, j('xo', 'xp-', fake(17, 12, '0123456789'), '-', fake(18, 12, '0123456789'), '-', fake(19, 32, HEX))),
+  c('Slack webhook', (s) => `curl -X POST https://hooks.slack.com/${s} -d '{}'`, j('services/', 'T', fake(20, 8, UP), '/B', fake(21, 10, UP), '/', fake(22, 24)), "-d '{}'"),
+  c('AWS access key id', (s) => `aws_access_key_id = ${s}`, j('AK', 'IA', fake(23, 16, UP))),
+  c('AWS secret access key', (s) => `aws_secret_access_key=${s}`, fake(24, 40, B64.replace('+', '').replace('/', ''))),
+  c('AWS session key id', (s) => `AssumedRole ${s} ok`, j('AS', 'IA', fake(25, 16, UP)), 'ok'),
+  c('Google API key', (s) => `maps?key=${s}`, j('AI', 'za', fake(26, 35, URLSAFE))),
+  c('Google OAuth client secret', (s) => `client secret ${s}`, j('GOC', 'SPX-', fake(27, 28, URLSAFE))),
+  c('Hugging Face token', (s) => `huggingface-cli login --token ${s}`, j('hf', '_', fake(28, 34, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'))),
+  c('Hugging Face org token', (s) => `HF ${s}`, j('api', '_org_', fake(29, 34, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'))),
+  c('npm token (bare)', (s) => `//registry.npmjs.org/:_authToken ${s}`, j('np', 'm_', fake(30, 36))),
+  c('npm token in .npmrc', (s) => `//registry.npmjs.org/:_authToken=${s}`, j('np', 'm_', fake(31, 36))),
+  c('PyPI token', (s) => `twine upload -p ${s} dist/*`, j('py', 'pi-', 'AgEIcHlwaS5vcmc', fake(32, 70, URLSAFE)), 'dist/*'),
+  c('SendGrid key', (s) => `sg = SendGridAPIClient(${s})`, j('S', 'G.', fake(33, 22, URLSAFE), '.', fake(34, 43, URLSAFE))),
+  c('Twilio API key', (s) => `TWILIO ${s}`, j('S', 'K', fake(35, 32, HEX))),
+  c('JWT', (s) => `cookie session=${s}; Path=/`, jwt, 'Path=/'),
+  c('JWT bare in prose', (s) => `the response carried ${s} back`, jwt, 'back'),
+  c('Azure storage AccountKey', (s) => `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${s};EndpointSuffix=core.windows.net`, j(fake(36, 86, B64), '=='), 'AccountName=acct'),
+  c('Azure Service Bus SharedAccessKey', (s) => `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${s}`, j(fake(37, 43, B64), '=')),
+  c('DigitalOcean PAT', (s) => `doctl auth init -t ${s}`, j('do', 'p_v1_', fake(38, 64, HEX))),
+  c('DigitalOcean OAuth', (s) => `DO ${s}`, j('do', 'o_v1_', fake(39, 64, HEX))),
+  c('Shopify access token', (s) => `X-Shopify-Access-Token: ${s}`, j('shp', 'at_', fake(40, 32, HEX))),
+  c('Shopify shared secret', (s) => `secret ${s}`, j('shp', 'ss_', fake(41, 32, HEX))),
+  c('Discord bot token', (s) => `client.run('${s}')`, j('M', fake(42, 23, URLSAFE), '.', fake(43, 6, URLSAFE), '.', fake(44, 38, URLSAFE))),
+  c('Discord webhook', (s) => `POST https://discord.com/api/webhooks/${s}`, j(fake(45, 18, '0123456789'), '/', fake(46, 68, URLSAFE))),
+  c('Telegram bot token', (s) => `https://api.telegram.org/bot${s}/sendMessage`, j(fake(47, 10, '0123456789'), ':A', 'A', fake(48, 33, URLSAFE))),
+  c('Mailgun key', (s) => `api:${s}`, j('ke', 'y-', fake(49, 32, HEX))),
+  c('Mailchimp key', (s) => `MC ${s}`, j(fake(50, 32, HEX), '-us', '14')),
+  c('Square token', (s) => `square ${s}`, j('sq0', 'atp-', fake(51, 22, URLSAFE))),
+  c('New Relic key', (s) => `NEW_RELIC ${s}`, j('NR', 'AK-', fake(52, 27, UP))),
+  c('Postman key', (s) => `postman ${s}`, j('PM', 'AK-', fake(53, 24, HEX), '-', fake(54, 34, HEX))),
+  c('Databricks token', (s) => `databricks ${s}`, j('da', 'pi', fake(55, 32, HEX))),
+  c('Vault token', (s) => `VAULT ${s}`, j('hv', 's.', fake(56, 90, URLSAFE))),
+  c('Linear key', (s) => `LINEAR ${s}`, j('lin', '_api_', fake(57, 40))),
+  c('Doppler token', (s) => `doppler ${s}`, j('dp', '.pt.', fake(58, 43))),
+  c('age secret key', (s) => `# ${s}`, j('AGE-SECRET', '-KEY-1', fake(59, 58, 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'))),
+  c('Grafana service account token', (s) => `grafana ${s}`, j('gl', 'sa_', fake(60, 32), '_', fake(61, 8, HEX))),
+  c('Azure SAS signature', (s) => `https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=${s}`, j(fake(79, 43, B64.replace('+', '').replace('/', '')), '%3D'), 'sp=r'),
+  c('Sentry token', (s) => `SENTRY_AUTH ${s}`, j('sntr', 'ys_', fake(80, 60, B64))),
+  c('Atlassian API token', (s) => `jira ${s}`, j('ATA', 'TT3', fake(81, 183, URLSAFE))),
+  // Keys, values and the ways prose spells them
+  c('DB_PASSWORD env', (s) => `DB_PASSWORD=${s} ./run.sh`, 'hunter2hunter', './run.sh'),
+  c('password in JSON', (s) => `{"user": "me", "password": "${s}"}`, 'c0rrect-h0rse', '"user": "me"'),
+  c('password in escaped JSON', (s) => `{\\"password\\": \\"${s}\\"}`, 'esc4ped-pass'),
+  c('Python dict repr', (s) => `settings={'password': '${s}', 'user': 'app'}`, 'py-dict-s3cret', "'user': 'app'"),
+  c('Python kwarg', (s) => `connect(host="db", password="${s}")`, 'kw4rg-pass!', 'host="db"'),
+  c('YAML secret', (s) => `client_secret: ${s}`, 'yaml-s3cr3t-value', 'client_secret'),
+  c('CLI flag with space', (s) => `mysql --password ${s} -u root`, 'fl4g-space-pw', '-u root'),
+  c('CLI flag with =', (s) => `deploy --token=${s} --force`, 't0k3n-flag-value', '--force'),
+  c('shell-quoted argv element', (s) => `psql '--password=${s} two' -h db`, 'quoted-argv', '-h db'),
+  c('argv flag then value', (s) => `'--api-key' '${s}'`, 'argv-p4ir-value'),
+  c('query string token', (s) => `GET https://api.example/x?token=${s}&page=2`, 'abc123def456', 'page=2'),
+  c('URL credentials', (s) => `postgres://admin:${s}@db:5432/app`, 's3cr3tpw', 'db:5432/app'),
+  c('URL credentials after path normalisation', (s) => `src/https:/deploy:${s}@git.example.com/r.git`, 'n0rmalised-pw', 'git.example.com/r.git'),
+  c('Authorization Bearer header', (s) => `curl -H 'Authorization: Bearer ${s}' https://x`, j('abc.DEF-123_', fake(62, 12)), 'https://x'),
+  c('Authorization Basic header', (s) => `Authorization: Basic ${s}`, Buffer.from('user:pa55word').toString('base64')),
+  c('bare Bearer token', (s) => `sent Bearer ${s} upstream`, fake(63, 32, URLSAFE), 'upstream'),
+  c('RSA private key', (s) => `key:\n${pem('RSA', s)}\ndone`, pemBody(64), 'done'),
+  c('OpenSSH private key', (s) => `cat id_ed25519\n${pem('OPENSSH', s)}`, pemBody(70)),
+  c('cut-off private key', (s) => `tail: -----BEGIN EC PRIVATE KEY-----\n${s}`, fake(75, 60, B64), 'tail:'),
+  c('private key inside JSON', (s) => `{"private_key": "${pem('', s, '\\n').replace('BEGIN  ', 'BEGIN ').replace('END  ', 'END ')}"}`, pemBody(76, '\\n')),
+  c('high-entropy after keyword', (s) => `using secret ${s} for signing`, fake(77, 32, URLSAFE), 'for signing'),
+  c('api key is …', (s) => `the api key is ${s}`, fake(78, 40)),
+  c('TOKEN := in Makefile', (s) => `TOKEN := ${s}`, 'mk-t0ken-v4lue'),
+  c('passphrase in a log line', (s) => `gpg --batch --passphrase ${s} -d f.gpg`, 'gpg-pass-phr4se', 'f.gpg'),
+];
+
+/** Text that looks like a credential but is not one: must come back unchanged. */
+export const LOOKALIKES: string[] = [
+  'pytest tests/test_password_reset.py::test_expired_token',
+  'pytest tests/test_auth.py::TestToken::test_refresh -q',
+  'const tokenizer = new Tokenizer(vocab);',
+  'assert secret == expected',
+  'assert token != previous_token',
+  'curl api/v1/complete -d max_tokens=1024',
+  'llm --num-tokens=50 "hi"',
+  'model.generate(max_new_tokens=256, temperature=0.2)',
+  'token_count=4096',
+  'password_min_length=12',
+  'Fix the token refresh bug',
+  'Basic validation fails on empty input',
+  'pytest -k "token expiry"',
+  'npm run build -- --max-tokens',
+  'skip-this step',
+  'git commit -m "wip: paise"',
+  'pytest tests/test_refund.py::test_partial',
+  'commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f',
+  'sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  'md5 d41d8cd98f00b204e9800998ecf8427e',
+  'request 123e4567-e89b-12d3-a456-426614174000 failed',
+  'session 7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  'src/core/auth/tokenStore.ts',
+  'src/secrets/loader.py',
+  '/home/dev/projects/password-manager/README.md',
+  'tests/fixtures/private_key_parsing_test.go',
+  'docs/api-keys.md',
+  'password = get_password()',
+  'token = os.environ["GITHUB_TOKEN"]',
+  'const token = await getToken();',
+  'secret = settings.api.secret',
+  'api_key = config.api_key',
+  'password: ${DB_PASSWORD}',
+  'password=$DB_PASSWORD',
+  'token: <your token here>',
+  'password: "********"',
+  'api_key=xxxxxxxx',
+  'PWD=/work/repo',
+  'OLDPWD=/work',
+  'if password is None: raise ValueError("missing")',
+  'def check_password(password: str) -> bool:',
+  'kubectl get secret db-creds -o yaml',
+  'Authorization header is missing',
+  'git clone git@github.com:org/repo.git',
+  'http://localhost:8080/api/v1/items',
+  'https://example.com/users/me@example.com',
+  'ssh-keygen -t ed25519 -C "dev@example.com"',
+  'openssl genrsa -out private.key 2048',
+  'The BEGIN PRIVATE KEY marker is missing from the PEM file',
+  'npm install @secretlint/core',
+  'tsc --noEmit exited 2',
+  'Error: expected 2000 got 1999.99',
+  'FAILED tests/test_refund.py::test_partial - AssertionError: 1999 != 2000',
+  'task-abcdefgh12 done',
+  'desk-reservation-system v1.2.3',
+  'node_modules/.bin/eslint --max-warnings=0 .',
+  'bearer of bad news',
+  'Token refresh took 300ms',
+  'eyJ is how base64 JSON starts',
+  'base64 of the word test is dGVzdA==',
+  'docker run -e PASSWORD_FILE=/run/secrets/db app',
+  'authorized_keys updated',
+  'author: Jane Doe',
+  'bypassed cache for /api',
+  'The secret to fast builds is caching.',
+  'passed 42 tests in 3.2s',
+  'SKIP_TOKEN_CHECK=1 npm test',
+  'redacted text stays [REDACTED]',
+];
