@@ -52,6 +52,19 @@ export interface GitClient {
   commitTime(rev: string): Promise<number | null>;
   /** Tracked files plus untracked files that are not ignored, relative to the root (temp-artifact check). */
   listFiles(): Promise<string[]>;
+  /**
+   * Whether git tracks `path` (relative to the root) and the commit that introduced its line `line`
+   * as it is now (null when that line is not committed yet). Used to say since when a leaked
+   * credential is in history. Optional: without it, the risk says nothing about history.
+   */
+  lineOrigin?(path: string, line: number): Promise<LineOrigin>;
+}
+
+/** Where a line of a file comes from in git history. */
+export interface LineOrigin {
+  tracked: boolean;
+  /** The commit that introduced the line, or null (not tracked, or not committed yet). */
+  commit: string | null;
 }
 
 export type GitErrorCode = 'git-missing' | 'not-a-repository' | 'corrupt' | 'failed';

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import type { AddedLine, GitClient, GitFacts, GitOperation, StatusEntry } from '../core/gitPort';
+import type { AddedLine, GitClient, GitFacts, GitOperation, LineOrigin, StatusEntry } from '../core/gitPort';
 import { readRegular } from '../core/fsx';
 import { GitError } from '../core/gitPort';
 import { toGitError } from './errors';
@@ -233,6 +233,16 @@ export function createGitClient(cwd: string): GitClient {
     async listFiles(): Promise<string[]> {
       const out = await run(['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
       return [...new Set(out.split('\0').filter(Boolean))];
+    },
+
+    async lineOrigin(file: string, line: number): Promise<LineOrigin> {
+      const { root } = await open();
+      const tracked = (await tryRun(['-C', root, 'ls-files', '--error-unmatch', '--', file])) !== null;
+      if (!tracked || !Number.isInteger(line) || line < 1) return { tracked, commit: null };
+      // Blame names the commit that introduced the line as it is now; all zeros means uncommitted.
+      const out = await tryRun(['-C', root, 'blame', '--porcelain', '-L', `${line},${line}`, '--', file]);
+      const sha = /^([0-9a-f]{40,64}) /.exec(out ?? '')?.[1] ?? null;
+      return { tracked, commit: sha && !/^0+$/.test(sha) ? sha : null };
     },
   };
   return client;

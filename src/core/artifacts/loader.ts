@@ -4,6 +4,7 @@ import type { Diagnostic } from '../diagnostics';
 import { readFeedback } from './feedback';
 import type { ReadResult } from './readJson';
 import { readJsonArtifact } from './readJson';
+import { redactSnapshot } from './redactSnapshot';
 import { AgentStateSchema, FeatureListSchema, ReviewReportSchema, VerificationReportSchema } from './schemas';
 import type { ArtifactSource, WorkbenchSnapshot } from './snapshot';
 
@@ -27,12 +28,14 @@ function safeId(id: string | null | undefined): string | null {
 /**
  * Reads every artifact of a workbench dir (DESIGN §2). Each artifact is optional and independent: a
  * bad one becomes a located diagnostic and the others still load. Never throws for bad input.
+ * Every string of the result is redacted; `secrets` says where credentials were masked.
  */
 export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<WorkbenchSnapshot> {
   const root = path.resolve(dir);
   const containIn = path.resolve(opts.root ?? root);
   const diagnostics: Diagnostic[] = [];
   const sources: ArtifactSource[] = [];
+  const rawText: Record<string, string> = {};
   const settle = <T>(r: ReadResult<T>): T | null => {
     if (r.kind === 'missing') return null;
     if (r.source) sources.push(r.source);
@@ -47,6 +50,7 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
     for (const file of candidates) {
       const r = await readJsonArtifact(path.join(root, file), file, schema, { root: containIn });
       if (r.kind === 'missing') continue;
+      if (r.kind === 'ok' && r.text !== undefined) rawText[file] = r.text;
       const value = settle(r);
       return value ? { value, file } : null;
     }
@@ -76,7 +80,8 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
     diagnostics.push(...fb.diagnostics);
   }
 
-  return {
+  // Redaction happens here, once: everything past the loader sees masked text only.
+  return redactSnapshot({
     dir: root,
     agentState,
     verification,
@@ -85,5 +90,5 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
     feedback: fb?.feedback ?? null,
     sources: sources.sort((a, b) => a.file.localeCompare(b.file)),
     diagnostics,
-  };
+  }, rawText);
 }

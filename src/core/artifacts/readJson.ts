@@ -11,7 +11,7 @@ export const MAX_JSON_BYTES = 5 * 1024 * 1024;
 
 export type ReadResult<T> =
   | { kind: 'missing' }
-  | { kind: 'ok'; value: T; source: ArtifactSource }
+  | { kind: 'ok'; value: T; source: ArtifactSource; /** The decoded text, to locate a secret's line. */ text?: string }
   | { kind: 'bad'; diagnostic: Diagnostic; source?: ArtifactSource };
 
 /** 1-based line of a character offset. */
@@ -42,7 +42,12 @@ export function parseJsonLocated(text: string): { ok: true; value: unknown } | {
     const lc = /line (\d+) column \d+/.exec(msg);
     const pos = /position (\d+)/.exec(msg);
     const line = lc ? Number(lc[1]) : pos ? lineAt(text, Number(pos[1])) : undefined;
-    const short = msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+.*$/, '');
+    // V8 quotes a few characters of the input ("…" is not valid JSON): a cut piece of text no
+    // redaction can judge, so it is left out.
+    const short = msg
+      .replace(/\s*\(line \d+ column \d+\)/, '')
+      .replace(/ in JSON at position \d+.*$/, '')
+      .replace(/,\s*"[\s\S]*"\s*is not valid JSON$/, ' (not valid JSON)');
     return { ok: false, line, message: `invalid JSON: ${short}` };
   }
 }
@@ -86,5 +91,5 @@ export async function readJsonArtifact<T>(abs: string, file: string, schema: Zod
     const z = zodMessage(checked.error, decoded.text);
     return { kind: 'bad', source, diagnostic: { file, line: z.line, message: z.message } };
   }
-  return { kind: 'ok', value: checked.data, source };
+  return { kind: 'ok', value: checked.data, source, text: decoded.text };
 }

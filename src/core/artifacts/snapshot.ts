@@ -14,6 +14,19 @@ export interface ArtifactSource {
 }
 
 /**
+ * A credential the loader masked in an input file: where it was and what kind ("a Stripe live key").
+ * The secret itself is not kept.
+ */
+export interface SecretFinding {
+  /** The artifact, relative to the workbench dir. */
+  file: string;
+  /** 1-based line, when known. */
+  line: number | null;
+  rule: string;
+  label: string;
+}
+
+/**
  * What the loader read from a workbench: every artifact optional, never a partial crash.
  * Only the records the packet can use are kept (bounded memory for huge feedback logs).
  */
@@ -52,6 +65,8 @@ export interface WorkbenchSnapshot {
   origins?: Record<string, string>;
   /** The agent session merged into this snapshot, when one was found for the folder. */
   session?: SessionSummary | null;
+  /** Credentials masked in the input files (every string above is already redacted). */
+  secrets?: SecretFinding[];
 }
 
 /** What the packet says of the agent session itself (all text already redacted). */

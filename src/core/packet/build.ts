@@ -3,8 +3,9 @@ import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CleanFinding } from '../clean/types';
 import type { ContextResult } from '../context/types';
 import { stripControlLine } from '../controlChars';
+import type { LineOrigin } from '../gitPort';
 import type { HandoffOptions } from '../options';
-import { redactDeep } from '../redact';
+import { redact, redactDeep } from '../redact';
 import { commandsRun, failedAttempts } from './commands';
 import { decideNextAction } from './nextAction';
 import { collectAssumptions, collectDecisions, collectPrereqs, collectQuestions } from './notes';
@@ -23,6 +24,8 @@ export interface GitInput {
   changedFiles: ChangedFile[];
   lastKnownGoodCommit: string | null;
   lkgUnknownReason?: string;
+  /** Git history of the lines where credentials were masked, by `originKey`. */
+  secretOrigins?: Record<string, LineOrigin>;
 }
 
 export interface PacketInput {
@@ -57,11 +60,12 @@ export function goalOf(goal: string | null | undefined): string | null {
 
 /** The session id: the agent's, else the context reading's, else a stable hash of the inputs. */
 export function deriveSessionId(input: Pick<PacketInput, 'snapshot' | 'sessionId' | 'context'>): string {
-  if (input.sessionId?.trim()) return input.sessionId.trim();
+  // Redacted: the id becomes the packet's folder name, where no mask could reach it later.
+  if (input.sessionId?.trim()) return redact(input.sessionId.trim());
   const own = input.snapshot.agentState?.session_id?.trim();
-  if (own) return own;
+  if (own) return redact(own);
   const ctx = input.context?.sessionId?.trim();
-  if (ctx) return ctx;
+  if (ctx) return redact(ctx);
   const h = createHash('sha256');
   for (const s of input.snapshot.sources) h.update(`${s.file}\0${s.sha256}\n`);
   return `session-${h.digest('hex').slice(0, 12)}`;
@@ -134,7 +138,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     commands_run: commands,
     commands_omitted: snapshot.feedback?.omitted ?? 0,
     failed_attempts: failed,
-    open_risks: collectRisks(snapshot, input.clean),
+    open_risks: collectRisks(snapshot, input.clean, git?.secretOrigins),
     next_action: next.text,
     next_action_source: next.source,
     sources: sourcesOf(snapshot, git, next.from),

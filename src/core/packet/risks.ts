@@ -2,7 +2,9 @@ import type { CleanFinding } from '../clean/types';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import { severityRank } from './schema';
 import type { Risk } from './schema';
+import { secretRisks } from './secretRisks';
 import { mapSeverity } from './severity';
+import type { LineOrigin } from '../gitPort';
 
 /** A review below this total is a risk even when it is not a hard fail. */
 export const REVIEW_RISK_BELOW = 7;
@@ -27,10 +29,15 @@ function uniqueIds(risks: Risk[]): Risk[] {
 
 /**
  * Open risks from verification findings, blockers, the review, the agent's own list and (when the
- * user accepted a dirty workbench) every clean-state finding as `block`. Most severe first, stable.
+ * user accepted a dirty workbench) every clean-state finding as `block`, and a `block` for every
+ * credential masked in an input file. Most severe first, stable.
  */
-export function collectRisks(snapshot: WorkbenchSnapshot, clean: { findings: CleanFinding[] } | null): Risk[] {
-  const risks: Risk[] = [];
+export function collectRisks(
+  snapshot: WorkbenchSnapshot,
+  clean: { findings: CleanFinding[] } | null,
+  secretOrigins?: Readonly<Record<string, LineOrigin>>,
+): Risk[] {
+  const risks: Risk[] = secretRisks(snapshot.secrets ?? [], secretOrigins);
   const activeId = snapshot.agentState?.active_task_id ?? snapshot.featureList?.active ?? null;
   const doneWhen = snapshot.featureList?.features.find((f) => f.id === activeId)?.done_when;
 

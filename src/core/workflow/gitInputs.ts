@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import { isOwnPath } from '../clean/inputs';
-import type { GitClient, GitFacts, StatusEntry } from '../gitPort';
+import type { GitClient, GitFacts, LineOrigin, StatusEntry } from '../gitPort';
+import { originKey } from '../packet/secretRisks';
 import type { GitInput } from '../packet/build';
 import type { ChangedFile, Packet } from '../packet/schema';
 
@@ -52,6 +53,26 @@ export function mergeChangedFiles(committed: readonly StatusEntry[], uncommitted
   return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** Lines asked about per run: a log full of keys must not turn into hundreds of blame calls. */
+const MAX_ORIGIN_LOOKUPS = 20;
+
+/** Whether git tracks each file where a credential was masked, and which commit brought the line in. */
+async function secretOriginsOf(git: GitClient, snapshot: WorkbenchSnapshot, workbenchDir: string, root: string): Promise<Record<string, LineOrigin> | null> {
+  const findings = snapshot.secrets ?? [];
+  if (!findings.length || !git.lineOrigin) return null;
+  const out: Record<string, LineOrigin> = {};
+  for (const f of findings.slice(0, MAX_ORIGIN_LOOKUPS)) {
+    const key = originKey(f);
+    if (out[key]) continue;
+    const rel = path.relative(root, path.resolve(workbenchDir, f.file));
+    if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    // A failed lookup says nothing about history rather than something wrong.
+    const origin = await git.lineOrigin(rel.split(path.sep).join('/'), f.line ?? 0).catch(() => null);
+    if (origin) out[key] = origin;
+  }
+  return out;
+}
+
 /**
  * The git-derived packet fields (issue 3): branch, head, changed files since the session base and
  * the last known good commit — the agent's, else HEAD when clean with a green newest test run,
@@ -90,5 +111,7 @@ export async function computeGitInput(args: GitInputArgs): Promise<GitInput> {
     lastKnownGoodCommit,
   };
   if (lkgUnknownReason) input.lkgUnknownReason = lkgUnknownReason;
+  const origins = await secretOriginsOf(git, snapshot, args.workbenchDir, facts.root);
+  if (origins) input.secretOrigins = origins;
   return input;
 }
