@@ -1,4 +1,5 @@
 // The `handoff` command line: wires process I/O to the runner; everything else lives in run.ts.
+import { redact } from '../core/redact';
 import { runCli } from './run';
 
 void runCli(process.argv.slice(2), {
@@ -22,7 +23,7 @@ void runCli(process.argv.slice(2), {
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`handoff: ${(err as Error)?.message ?? String(err)}\n`);
+    process.stderr.write(redact(`handoff: ${(err as Error)?.message ?? String(err)}\n`));
     process.exitCode = 2;
   },
 );

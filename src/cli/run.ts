@@ -1,14 +1,21 @@
 import { parseArgs } from './args';
 import { COMMANDS } from './commandTable';
 import { commandHelp, overviewHelp } from './help';
-import type { CliIO } from './types';
+import { redactOutput } from './redactOutput';
+import type { CliIO, ProcessIO } from './types';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './types';
 
 /**
  * Runs one `handoff` invocation and returns the exit code. Never throws: usage errors and failures
  * are one line on stderr (no stack trace), diagnostics are warnings.
  */
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+export async function runCli(argv: string[], processIo: ProcessIO): Promise<number> {
+  // The one choke point of the command line: every line, text or --json, is redacted whole here.
+  const io: CliIO = {
+    ...processIo,
+    stdout: (text) => processIo.stdout(redactOutput(text)),
+    stderr: (text) => processIo.stderr(redactOutput(text)),
+  };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h') {
     (name === undefined ? io.stderr : io.stdout)(overviewHelp(COMMANDS));

@@ -1,3 +1,5 @@
+import type { Redacted } from '../core/redact';
+
 /** One flag of a command. `--name value` or `--name=value`; booleans take no value. */
 export interface FlagSpec {
   name: string;
@@ -8,6 +10,15 @@ export interface FlagSpec {
 }
 
 export type FlagValues = Record<string, string | number | boolean | undefined>;
+
+/**
+ * Where the process writes: only redacted text reaches it. The runner hands commands a {@link CliIO}
+ * that redacts everything on its way here, so no command — nor a new one — can print a secret.
+ */
+export interface ProcessIO extends Omit<CliIO, 'stdout' | 'stderr'> {
+  stdout(text: Redacted): void;
+  stderr(text: Redacted): void;
+}
 
 /** Where a command writes; tests and hooks can capture it. */
 export interface CliIO {

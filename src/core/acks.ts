@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Diagnostic, Parsed } from './diagnostics';
 import { stripControl } from './controlChars';
 import { atomicWrite, MAX_OWN_FILE_BYTES, readRegular } from './fsx';
+import { redactedJson } from './redact';
 
 /**
  * Risk acknowledgements: who accepted which risk, and when. They live in a sidecar file next to the
@@ -69,7 +70,7 @@ export async function writeAck(packetDir: string, ack: Ack): Promise<Parsed<AckF
   if (!current.ok) return current;
   if (current.value.acks.some((a) => a.risk_id === ack.risk_id)) return current;
   const next: AckFile = { schema_version: 1, acks: [...current.value.acks, AckSchema.parse(ack)] };
-  await atomicWrite(ackFilePath(packetDir), JSON.stringify(next, null, 2) + '\n');
+  await atomicWrite(ackFilePath(packetDir), redactedJson(next, 2, '\n'));
   return { ok: true, value: next };
 }
 

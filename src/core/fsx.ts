@@ -3,12 +3,14 @@ import type { Stats } from 'node:fs';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
+import type { Redacted } from './redact';
 
 /**
  * Writes a file atomically: a temp file in the same folder, fsync, then rename over the target.
- * A reader never sees a torn file, and a crash leaves the old content in place.
+ * A reader never sees a torn file, and a crash leaves the old content in place. Text must be
+ * {@link Redacted}: every file the tool writes is an output.
  */
-export async function atomicWrite(file: string, content: string | Uint8Array): Promise<void> {
+export async function atomicWrite(file: string, content: Redacted | Uint8Array): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fs.open(tmp, 'w');

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { redact } from '../core/redact';
 
 /** The extension's log: one output channel, each line tagged with the component that wrote it. */
 export interface Log {
@@ -13,7 +14,8 @@ export interface Log {
 /** Creates the `Session Handoff` log output channel; the caller owns (disposes) it. */
 export function createLog(): Log & vscode.Disposable {
   const channel = vscode.window.createOutputChannel('Session Handoff', { log: true });
-  const tag = (component: string, message: string) => `[${component}] ${message}`;
+  // The log shows commands, reasons and artifact text: redacted like every other output.
+  const tag = (component: string, message: string) => redact(`[${component}] ${message}`);
   return {
     trace: (c, m) => channel.trace(tag(c, m)),
     info: (c, m) => channel.info(tag(c, m)),

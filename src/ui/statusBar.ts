@@ -4,6 +4,7 @@ import type { Services } from './services';
 import { statusView } from './statusView';
 import type { StatusView } from './statusView';
 import { safeTooltip } from './tooltip';
+import { uiText } from './redactUi';
 
 /** The one status bar item: the active folder's context reading and clean-state glyph. */
 export class StatusBarController extends Disposable {
@@ -30,9 +31,9 @@ export class StatusBarController extends Disposable {
       return;
     }
     this.view = statusView(s);
-    this.item.text = this.view.text;
+    this.item.text = uiText(this.view.text);
     // Not trusted beyond the one command link allowed: Generate Handoff (after a compaction).
-    this.item.tooltip = safeTooltip(this.view.tooltip, true, ['sessionHandoff.generateHandoff']);
+    this.item.tooltip = safeTooltip(uiText(this.view.tooltip), true, ['sessionHandoff.generateHandoff']);
     this.item.backgroundColor =
       this.view.background === 'error'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

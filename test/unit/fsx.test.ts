@@ -5,13 +5,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { jsonMayHoldControl, stripControl, stripControlDeep, stripControlLine } from '../../src/core/controlChars';
 import { atomicWrite, readIfExists, readRegular } from '../../src/core/fsx';
+import { redact } from '../../src/core/redact';
 
 describe('atomicWrite', () => {
   it('replaces a file and leaves no temp file behind', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-'));
     const file = path.join(dir, 'nested', 'a.json');
-    await atomicWrite(file, 'one');
-    await atomicWrite(file, 'two');
+    await atomicWrite(file, redact('one'));
+    await atomicWrite(file, redact('two'));
     assert.equal(await readIfExists(file), 'two');
     assert.deepEqual(await fs.readdir(path.dirname(file)), ['a.json']);
     assert.equal(await readIfExists(path.join(dir, 'missing')), null);

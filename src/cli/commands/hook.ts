@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { readPacketAcks } from '../../core/acks';
 import { atomicWrite, readIfExists } from '../../core/fsx';
 import type { HandoffOptions } from '../../core/options';
-import { redact } from '../../core/redact';
+import { redact, redactedJson, type Redacted } from '../../core/redact';
 import { renderRestartPrompt } from '../../core/render/prompt';
 import { currentPacket } from '../../core/workflow/freshness';
 import { generateHandoff } from '../../core/workflow/generate';
@@ -42,7 +42,8 @@ const LAST_HOOK_MAX_AGE_MS = 15 * 60_000;
 export async function logLine(outputDir: string, line: string): Promise<void> {
   try {
     await fs.mkdir(outputDir, { recursive: true });
-    await fs.appendFile(path.join(outputDir, 'hook.log'), `${new Date().toISOString()} ${redact(line).replace(/\s*\n\s*/g, ' ')}\n`);
+    const text: Redacted = redact(`${new Date().toISOString()} ${line.replace(/\s*\n\s*/g, ' ')}\n`);
+    await fs.appendFile(path.join(outputDir, 'hook.log'), text);
   } catch {
     // Nowhere left to report to; the agent session must not be disturbed.
   }
@@ -154,7 +155,7 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   const packetDir = await generateForEvent(workspaceDir, flags, io, tag, event.transcript_path);
   if (!packetDir) return;
   const last: LastHook = { event: event.hook_event_name, session_id: event.session_id ?? null, packet_dir: packetDir, at: new Date().toISOString() };
-  await atomicWrite(path.join(outputDir, LAST_HOOK_FILE), `${JSON.stringify(last, null, 2)}\n`).catch(() => undefined);
+  await atomicWrite(path.join(outputDir, LAST_HOOK_FILE), redactedJson(last, 2, '\n')).catch(() => undefined);
   // Claude Code shows a hook's stdout only in its transcript view; SessionStart's is the only one it reads.
   io.stdout(`handoff: ${path.join(packetDir, 'handoff.json')}\n`);
 }

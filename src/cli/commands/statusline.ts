@@ -10,6 +10,7 @@ import type { StatuslineInput } from '../../core/context/statuslineInput';
 import { parseStatuslineInput, usageFromStatusline } from '../../core/context/statuslineInput';
 import type { ContextResult } from '../../core/context/types';
 import { atomicWrite } from '../../core/fsx';
+import { redact } from '../../core/redact';
 import { outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
 import { optionsOf } from '../common';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
@@ -68,7 +69,7 @@ async function readingOf(input: StatuslineInput, workbench: string): Promise<Con
   const usage = usageFromStatusline(input, new Date());
   const file = path.join(workbench, GENERIC_USAGE_FILE);
   if (usage) {
-    const content = formatGenericUsage(usage);
+    const content = redact(formatGenericUsage(usage));
     // Only into an existing workbench: a statusline must not create folders.
     if (await fs.stat(workbench).then((s) => s.isDirectory(), () => false)) await atomicWrite(file, content);
     return parseGenericUsage(content, file);
@@ -76,14 +77,14 @@ async function readingOf(input: StatuslineInput, workbench: string): Promise<Con
   if (input.transcript_path) {
     const fromTranscript = await claudeTranscriptReader(input.transcript_path).read();
     if (fromTranscript.known && (await fs.stat(workbench).then((s) => s.isDirectory(), () => false))) {
-      await atomicWrite(file, formatGenericUsage({
+      await atomicWrite(file, redact(formatGenericUsage({
         source: 'claude',
         session_id: input.session_id ?? fromTranscript.sessionId,
         used_tokens: fromTranscript.usedTokens,
         context_window: fromTranscript.windowTokens,
         updated_at: new Date().toISOString(),
         ...(fromTranscript.model ? { model: fromTranscript.model } : {}),
-      }));
+      })));
     }
     return fromTranscript;
   }

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { atomicWrite, readIfExists } from '../../core/fsx';
+import { redactedJson } from '../../core/redact';
 
 /** How long the clean/packet words stay valid when nothing they depend on visibly changed. */
 export const STATUSLINE_CACHE_TTL_MS = 10_000;
@@ -35,7 +36,7 @@ export async function cachedWords(
     // no cache yet, or unreadable: compute
   }
   const words = await compute();
-  await atomicWrite(file, JSON.stringify({ at: now, fingerprint, words } satisfies CacheEntry)).catch(() => undefined);
+  await atomicWrite(file, redactedJson({ at: now, fingerprint, words } satisfies CacheEntry)).catch(() => undefined);
   return words;
 }
 

@@ -1,4 +1,5 @@
 import type { AddedLine } from '../gitPort';
+import { redact } from '../redact';
 
 /** Files whose added lines are prose or data, not code: debug patterns there are examples, not prints. */
 const NON_CODE = /\.(md|markdown|mdx|txt|rst|adoc|json|jsonl|ya?ml|toml|lock|csv|tsv|log|svg|html?)$/i;
@@ -35,7 +36,8 @@ export function compilePatterns(sources: readonly string[]): CompiledPatterns {
 export function findDebugPrints(lines: readonly AddedLine[], patterns: readonly RegExp[]): DebugHit[] {
   return lines
     .filter((l) => !NON_CODE.test(l.path) && patterns.some((re) => re.test(l.text)))
-    .map((l) => ({ path: l.path, line: l.line, text: l.text.trim() }));
+    // Redacted whole, before anything cuts it to a short quote.
+    .map((l) => ({ path: l.path, line: l.line, text: redact(l.text.trim()) }));
 }
 
 const CODE_START = /^(def |class |return\b|if\b|elif\b|else\b|for\b|while\b|import |from \S+ import|const |let |var |function\b|async |await |print\(|console\.|try\b|except\b|catch\b|throw |raise\b|fn |pub |use |package |func )/;

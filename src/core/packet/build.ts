@@ -5,7 +5,7 @@ import type { ContextResult } from '../context/types';
 import { stripControlLine } from '../controlChars';
 import type { LineOrigin } from '../gitPort';
 import type { HandoffOptions } from '../options';
-import { redact, redactDeep } from '../redact';
+import { redact, redactDeep, redactedJson, type Redacted } from '../redact';
 import { commandsRun, failedAttempts } from './commands';
 import { decideNextAction } from './nextAction';
 import { collectAssumptions, collectDecisions, collectPrereqs, collectQuestions } from './notes';
@@ -164,6 +164,6 @@ export function buildPacket(input: PacketInput): BuildResult {
 }
 
 /** The packet as written to `handoff.json`: schema key order, 2-space indent, trailing newline. */
-export function serializePacket(packet: Packet): string {
-  return `${JSON.stringify(PacketSchema.parse(packet), null, 2)}\n`;
+export function serializePacket(packet: Packet): Redacted {
+  return redactedJson(PacketSchema.parse(packet), 2, '\n');
 }

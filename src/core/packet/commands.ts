@@ -1,6 +1,7 @@
 import { displayCommand, outcomeOf, startedAtIso } from '../artifacts/commands';
 import type { IndexedRecord } from '../artifacts/snapshot';
 import type { CommandRun, FailedAttempt } from './schema';
+import { redact } from '../redact';
 
 const EXCERPT_CHARS = 300;
 
@@ -20,7 +21,8 @@ export function commandsRun(kept: IndexedRecord[]): CommandRun[] {
 /** The tail of the output that shows why it failed: the error, else stderr, else stdout. */
 function excerptOf(record: IndexedRecord['record'], outcome: FailedAttempt['outcome']): string {
   const parts = [record.error, record.stderr_tail, record.stdout_tail].map((s) => (s ?? '').trim()).filter(Boolean);
-  const text = parts[0] ?? '';
+  // Redacted whole before the cut: a key's label must not fall off while its value stays.
+  const text = redact(parts[0] ?? '');
   if (!text) {
     if (outcome === 'failed') return `exit ${record.exit_code} with no output recorded`;
     return outcome === 'timeout' ? 'timed out with no output recorded' : 'did not complete; no output recorded';

@@ -4,6 +4,7 @@ import { atomicWrite, readIfExists } from '../fsx';
 import { renderMarkdown } from '../render/markdown';
 import { serializePacket } from './build';
 import type { Packet } from './schema';
+import { redact, type Redacted } from '../redact';
 
 export const PACKET_JSON = 'handoff.json';
 export const PACKET_MD = 'handoff.md';
@@ -13,9 +14,9 @@ export interface WriteResult {
   packetDir: string;
 }
 
-/** The exact bytes of both files, so "unchanged" is a byte comparison. */
-export function renderPacketFiles(packet: Packet): { json: string; md: string } {
-  return { json: serializePacket(packet), md: renderMarkdown(packet) };
+/** The exact bytes of both files, so "unchanged" is a byte comparison. Redacted as a whole, last. */
+export function renderPacketFiles(packet: Packet): { json: Redacted; md: Redacted } {
+  return { json: serializePacket(packet), md: redact(renderMarkdown(packet)) };
 }
 
 /**

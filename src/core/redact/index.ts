@@ -128,9 +128,12 @@ export function redactArgv(argv: readonly string[]): string[] {
   return out;
 }
 
-/** A value as JSON text, every string in it redacted first: the form `--json` output and JSON files take. */
-export function redactedJson(value: unknown, indent?: number): Redacted {
-  return JSON.stringify(redactDeep(value), null, indent) as Redacted;
+/**
+ * A value as JSON text, every string in it redacted first: the form `--json` output and JSON files
+ * take. Redacting value by value (not the text) keeps the JSON valid.
+ */
+export function redactedJson(value: unknown, indent?: number, suffix = ''): Redacted {
+  return `${JSON.stringify(redactDeep(value), null, indent)}${redact(suffix)}` as Redacted;
 }
 
 /** Joins redacted parts: the result is redacted again as a whole (a secret may straddle two parts). */

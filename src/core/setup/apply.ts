@@ -15,14 +15,16 @@ export async function applyPlan(plan: SetupPlan): Promise<void> {
   if (now !== plan.before) throw new Error(`${plan.file} changed since the change was prepared; nothing was written. Run it again.`);
   if (plan.writeBackup !== null) {
     const exists = await fs.stat(plan.backupFile).then(() => true, () => false);
-    if (!exists) await atomicWrite(plan.backupFile, plan.writeBackup);
+    // The user's own settings, written back byte for byte: not an output, and masking a key in it
+    // would break their configuration.
+    if (!exists) await atomicWrite(plan.backupFile, Buffer.from(plan.writeBackup, 'utf8'));
   }
   if (plan.after !== plan.before) {
     if (plan.after === null) await fs.rm(plan.file, { force: true });
     else {
       // Keep the file's permissions (a settings file may be private to its owner).
       const mode = plan.before === null ? null : (await fs.stat(plan.file)).mode & 0o777;
-      await atomicWrite(plan.file, plan.after);
+      await atomicWrite(plan.file, Buffer.from(plan.after, 'utf8'));
       if (mode !== null) await fs.chmod(plan.file, mode);
     }
   }

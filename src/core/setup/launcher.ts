@@ -46,7 +46,8 @@ export function launcherScript(cliJs: string, platform = process.platform): stri
 export async function ensureLauncher(dir: string, cliJs: string, platform = process.platform): Promise<string> {
   const file = launcherFileOf(dir, platform);
   const script = launcherScript(cliJs, platform);
-  if ((await readIfExists(file)) !== script) await atomicWrite(file, script);
+  // A script that runs our CLI, not an output: written as is.
+  if ((await readIfExists(file)) !== script) await atomicWrite(file, Buffer.from(script, 'utf8'));
   if (platform !== 'win32') await fs.chmod(file, 0o755);
   return file;
 }

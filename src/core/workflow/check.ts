@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { CleanReport } from '../clean/types';
 import type { Diagnostic } from '../diagnostics';
 import { atomicWrite } from '../fsx';
+import { redactedJson } from '../redact';
 import type { GitClient, GitError, GitFacts } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import type { SessionFacts } from '../session/model';
@@ -33,5 +34,5 @@ export async function runCleanCheck(workspaceDir: string, options: HandoffOption
 
 /** Writes the findings array (stable order, `[]` when clean), atomically. */
 export async function writeCleanState(file: string, report: Pick<CleanReport, 'findings'>): Promise<void> {
-  await atomicWrite(file, `${JSON.stringify(report.findings, null, 2)}\n`);
+  await atomicWrite(file, redactedJson(report.findings, 2, '\n'));
 }

@@ -5,6 +5,7 @@ import type { Services } from '../services';
 import { UserFacingError } from './boundary';
 import type { PacketArg } from './packetRef';
 import { resolvePacket } from './packetRef';
+import { uiText } from '../redactUi';
 
 /**
  * `sessionHandoff.copyJson`: copies the packet's handoff.json exactly as written (the JSON is the
@@ -22,7 +23,8 @@ export function copyJsonCommand(services: Services): (arg?: PacketArg) => Promis
       throw new UserFacingError((err as Error).message);
     }
     if (text === null) throw new UserFacingError(`${file} can no longer be read.`);
-    await vscode.env.clipboard.writeText(text);
+    // A packet written by an older version, or edited by hand, is redacted on its way out too.
+    await vscode.env.clipboard.writeText(uiText(text));
     vscode.window.setStatusBarMessage('$(check) Handoff JSON copied', 3000);
     services.log.info('copyJson', `copied ${file}`);
     return true;

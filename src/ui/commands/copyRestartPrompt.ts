@@ -3,6 +3,7 @@ import { renderRestartPrompt } from '../../core/render/prompt';
 import type { Services } from '../services';
 import type { PacketArg } from './packetRef';
 import { resolvePacket } from './packetRef';
+import { uiText } from '../redactUi';
 
 /**
  * `sessionHandoff.copyRestartPrompt`: renders the restart prompt of a packet (default: the active
@@ -19,7 +20,7 @@ export function copyRestartPromptCommand(services: Services): (arg?: PacketArg) 
       acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
       firstTurn: settings.options.firstTurn || undefined,
     });
-    await vscode.env.clipboard.writeText(prompt);
+    await vscode.env.clipboard.writeText(uiText(prompt));
     const note = entry.freshness.stale ? ' (the packet is stale; the prompt says so)' : '';
     vscode.window.setStatusBarMessage(`$(check) Restart prompt copied${note}`, 4000);
     services.log.info('copyRestartPrompt', `copied the prompt of ${entry.id} (${prompt.length} chars, stale=${entry.freshness.stale})`);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CleanFinding } from '../../core/clean/types';
 import { findingsDetail } from './findingsDetail';
+import { uiText } from '../redactUi';
 
 export type DirtyChoice = 'generateAnyway' | 'showCleanState' | undefined;
 
@@ -15,7 +16,7 @@ export const confirmDirtyModal: ConfirmDirty = async (folderName, findings) => {
   const n = findings.length;
   const picked = await vscode.window.showWarningMessage(
     `The workbench in ${folderName} is not clean (${n} finding${n === 1 ? '' : 's'}).`,
-    { modal: true, detail: findingsDetail(findings) },
+    { modal: true, detail: uiText(findingsDetail(findings)) },
     GENERATE_ANYWAY,
     SHOW_CLEAN_STATE,
   );

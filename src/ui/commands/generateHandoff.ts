@@ -9,6 +9,7 @@ import { UserFacingError } from './boundary';
 import type { ConfirmDirty } from './dirtyModal';
 import type { PacketArg } from './packetRef';
 import { folderOf, stateOf } from './packetRef';
+import { uiText } from '../redactUi';
 
 export interface GenerateDeps {
   /** The dirty-workbench modal; a getter so tests can swap the edge without re-registering. */
@@ -107,7 +108,7 @@ function refused(services: Services, workbenchDir: string, reason: string): Gene
       if (pick) void vscode.window.showTextDocument(file);
     });
   } else {
-    void vscode.window.showWarningMessage(`No handoff written: ${reason.replace(/\.$/, '')}.`, 'Show Clean State').then((pick) => {
+    void vscode.window.showWarningMessage(uiText(`No handoff written: ${reason.replace(/\.$/, '')}.`), 'Show Clean State').then((pick) => {
       if (pick) void vscode.commands.executeCommand('sessionHandoff.cleanState.focus');
     });
   }

@@ -7,6 +7,7 @@ import type { WorkbenchUiState } from '../state/types';
 import { createNonce, panelHtml } from './html';
 import { emptyFor, selectEntry, toPanelModel } from './model';
 import { openPacketFile } from './openFile';
+import { redactedMessage } from '../redactUi';
 
 /** What the panel shows: a folder and either a pinned packet or (undefined) the folder's active one. */
 export interface PanelTarget {
@@ -118,6 +119,8 @@ export class HandoffPanel extends Disposable {
   }
 
   private async post(msg: HostMessage): Promise<void> {
+    // Redacted on the way out, whatever built the message.
+    msg = redactedMessage(msg);
     this.last = msg;
     await this.panel.webview.postMessage(msg);
     this.posted.fire(msg);

@@ -56,6 +56,9 @@ export function locateRisk(
   }
   const file = sourceFileOf(risk, dirs);
   if (!file) return null;
+  // A source that names its line (`feedback_record.jsonl:12`, a masked credential) is opened there.
+  const named = /:(\d+)$/.exec(risk.source);
+  if (named) return { file, line: Number(named[1]) };
   const text = texts.get(file);
   if (text === undefined) return { file };
   const line = findLine(text, risk);

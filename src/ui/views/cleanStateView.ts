@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { SecretFinding } from '../../core/artifacts/snapshot';
 import type { CheckResult, CleanFinding } from '../../core/clean/types';
+import { secretRisks } from '../../core/packet/secretRisks';
 import { StateTreeProvider } from './stateTreeProvider';
 import { escapeMarkdown } from '../markdownText';
 import { safeTooltip } from '../tooltip';
@@ -9,7 +11,9 @@ import { stripControlLine } from '../../core/controlChars';
 export type CleanNode =
   | { kind: 'check'; check: CheckResult; folderUri: vscode.Uri }
   | { kind: 'finding'; finding: CleanFinding; folderUri: vscode.Uri }
-  | { kind: 'path'; path: string; file: string; parentId: string; folderUri: vscode.Uri };
+  | { kind: 'path'; path: string; file: string; parentId: string; folderUri: vscode.Uri }
+  | { kind: 'secrets'; secrets: readonly SecretFinding[]; folderUri: vscode.Uri }
+  | { kind: 'secret'; secret: SecretFinding; file: string; line?: number; folderUri: vscode.Uri };
 
 /**
  * The Clean State view: the five checks of the active folder, each with its findings and their
@@ -20,7 +24,15 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
     const s = this.state();
     if (!s || s.phase !== 'ready' || !s.clean) return [];
     const folderUri = s.folder.uri;
-    if (!node) return s.clean.checks.map((check) => ({ kind: 'check', check, folderUri }));
+    if (!node) {
+      const checks: CleanNode[] = s.clean.checks.map((check) => ({ kind: 'check', check, folderUri }));
+      // A credential in a workbench file is a finding of its own: masking it in the packet is not enough.
+      const secrets = s.snapshot?.secrets ?? [];
+      return secrets.length ? [...checks, { kind: 'secrets', secrets, folderUri }] : checks;
+    }
+    if (node.kind === 'secrets') {
+      return node.secrets.map((secret) => ({ kind: 'secret', secret, file: path.resolve(s.workbenchDir, secret.file), line: secret.line ?? undefined, folderUri }));
+    }
     if (node.kind === 'check') return node.check.findings.map((finding) => ({ kind: 'finding', finding, folderUri }));
     if (node.kind === 'finding') {
       const root = s.git?.ok ? s.git.facts.root : s.folder.uri.fsPath;
@@ -30,6 +42,8 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
   }
 
   getTreeItem(node: CleanNode): vscode.TreeItem {
+    if (node.kind === 'secrets') return secretsItem(node.secrets);
+    if (node.kind === 'secret') return secretItem(node.secret, node.file);
     if (node.kind === 'check') {
       const { check } = node;
       const item = new vscode.TreeItem(
@@ -71,6 +85,31 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
     item.command = { command: 'sessionHandoff.openLocation', title: 'Open', arguments: [{ file: node.file }] };
     return item;
   }
+}
+
+function secretsItem(secrets: readonly SecretFinding[]): vscode.TreeItem {
+  const n = secrets.length;
+  const item = new vscode.TreeItem('Credentials in workbench files', vscode.TreeItemCollapsibleState.Expanded);
+  item.id = 'check:secrets:fail';
+  item.description = `${n} masked credential${n === 1 ? '' : 's'}: rotate, then remove`;
+  item.iconPath = new vscode.ThemeIcon('key', new vscode.ThemeColor('testing.iconFailed'));
+  item.contextValue = 'check failed secrets';
+  item.tooltip = new vscode.MarkdownString().appendText(`${n} credential${n === 1 ? '' : 's'} found in the workbench's input files. The packet masks them, but they stay in the files (and in git history if committed).`);
+  item.accessibilityInformation = { label: `Credentials in workbench files, failing: ${n} found` };
+  return item;
+}
+
+function secretItem(secret: SecretFinding, file: string): vscode.TreeItem {
+  const [risk] = secretRisks([secret]);
+  const where = secret.line ? `${secret.file} line ${secret.line}` : secret.file;
+  const label = `${secret.label.charAt(0).toUpperCase()}${secret.label.slice(1)} in ${where}`;
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.id = `secret:${where}:${secret.rule}`;
+  item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+  item.contextValue = 'finding secret openable';
+  item.tooltip = new vscode.MarkdownString().appendText(risk?.detail ?? label);
+  item.command = { command: 'sessionHandoff.openLocation', title: 'Open', arguments: [{ file, line: secret.line ?? undefined }] };
+  return item;
 }
 
 function findingId(f: CleanFinding): string {

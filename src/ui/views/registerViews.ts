@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../disposable';
+import { redactingProvider } from '../redactUi';
 import type { Services } from '../services';
 import { CleanStateProvider } from './cleanStateView';
 import { HandoffsProvider } from './handoffsView';
@@ -21,9 +22,9 @@ export class SidebarViews extends Disposable {
     this.cleanState = this._register(new CleanStateProvider(services));
     this.risks = this._register(new RisksProvider(services));
     this.handoffs = this._register(new HandoffsProvider(services));
-    const clean = this._register(vscode.window.createTreeView('sessionHandoff.cleanState', { treeDataProvider: this.cleanState, showCollapseAll: true }));
-    this.risksView = this._register(vscode.window.createTreeView('sessionHandoff.openRisks', { treeDataProvider: this.risks }) as vscode.TreeView<unknown>);
-    const handoffs = this._register(vscode.window.createTreeView('sessionHandoff.handoffs', { treeDataProvider: this.handoffs, showCollapseAll: true }));
+    const clean = this._register(vscode.window.createTreeView('sessionHandoff.cleanState', { treeDataProvider: redactingProvider(this.cleanState), showCollapseAll: true }));
+    this.risksView = this._register(vscode.window.createTreeView('sessionHandoff.openRisks', { treeDataProvider: redactingProvider(this.risks) }) as vscode.TreeView<unknown>);
+    const handoffs = this._register(vscode.window.createTreeView('sessionHandoff.handoffs', { treeDataProvider: redactingProvider(this.handoffs), showCollapseAll: true }));
     this.allViews = [clean as vscode.TreeView<unknown>, this.risksView, handoffs as vscode.TreeView<unknown>];
     this._register(this.risks.onDidChangeBadge((n) => this.setBadge(n)));
     this._register(services.state.onDidChange(() => this.updateContext()));
