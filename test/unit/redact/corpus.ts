@@ -200,3 +200,10 @@ export const LOOKALIKES: string[] = [
   'SKIP_TOKEN_CHECK=1 npm test',
   'redacted text stays [REDACTED]',
 ];
+
+/** The 8-character pieces of `secret` found in `text`: a leak, even of part of a secret. */
+export function fragmentsIn(text: string, secret: string): string[] {
+  const found: string[] = [];
+  for (let i = 0; i + 8 <= secret.length; i++) if (text.includes(secret.slice(i, i + 8))) found.push(secret.slice(i, i + 8));
+  return found;
+}

@@ -2,14 +2,8 @@ import * as assert from 'node:assert/strict';
 import { detectSecrets, redact, redactArgv, redactDeep, redactedJson } from '../../../src/core/redact';
 import { libraryHits, libraryRuleIds } from '../../../src/core/redact/library';
 import { entropy, OWN_RULE_IDS, ruleHits } from '../../../src/core/redact/rules';
-import { fake, LOOKALIKES, SECRETS } from './corpus';
+import { fake, fragmentsIn, LOOKALIKES, SECRETS } from './corpus';
 
-/** The 8-character pieces of `secret` found in `text`. */
-export function fragmentsIn(text: string, secret: string): string[] {
-  const found: string[] = [];
-  for (let i = 0; i + 8 <= secret.length; i++) if (text.includes(secret.slice(i, i + 8))) found.push(secret.slice(i, i + 8));
-  return found;
-}
 
 describe('redaction corpus', () => {
   it('has at least 60 credential shapes and 60 look-alikes', () => {

@@ -1,0 +1,111 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { runCli } from '../../../src/cli/run';
+import { handoff } from '../helpers/workbenchRepo';
+import { makeRepo, tempRepos } from '../helpers/gitRepo';
+import { fragmentsIn, SECRETS, type SecretCase } from './corpus';
+
+/** Every file under `dir`, recursively, with its text. */
+async function filesUnder(dir: string): Promise<{ file: string; text: string }[]> {
+  const out: { file: string; text: string }[] = [];
+  for (const e of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await filesUnder(p)));
+    else out.push({ file: p, text: await fs.readFile(p, 'utf8') });
+  }
+  return out;
+}
+
+/** A workbench whose every field of every artifact (and the session id) holds all of `cases`. */
+function writeWorkbench(write: (file: string, content: string) => void, cases: SecretCase[]): void {
+  const all = cases.map((c) => c.text).join('\n');
+  const one = (i: number): string => cases[i % cases.length]!.text;
+  write('agent_state.json', JSON.stringify({
+    schema_version: 1, session_id: cases.map((c) => c.text).join(' '), branch: `feat/${one(0)}`, active_task_id: 'T-1',
+    summary: all, next_action: `Fix it: ${all}`, last_known_good_commit: null,
+    touched_files: cases.map((c) => c.text),
+    decisions: [all, { text: all, status: 'rejected' }], assumptions: [{ text: all }], blockers: [all],
+    questions_for_human: [all], notes: all,
+    open_risks: [{ id: 'leak', severity: 'high', detail: all, verify: all, source: all }, all],
+  }));
+  write('feature_list.json', JSON.stringify({
+    active: 'T-1', features: [{ id: 'T-1', title: all, status: 'done', done_when: one(1) }, { id: 'T-2', title: all, status: 'in_progress', done_when: one(2) }],
+  }));
+  write('verification_report.json', JSON.stringify({ passed: false, task_id: 'T-1', findings: [{ code: 'acceptance.failed', severity: 'block', detail: all }] }));
+  write('review_report.json', JSON.stringify({ verdict: 'soft_fail', total: 5, task_id: 'T-1', dimensions: [{ name: all, score: 4, note: all }] }));
+  const records = cases.flatMap((c, i) => [
+    { command: c.text, exit_code: 1, agent_note: c.text, stdout_tail: c.text, stderr_tail: `Traceback\n${c.text}`, started_at: 1764400000 + i * 3 },
+    { command: ['sh', '-c', c.text], exit_code: null, error: `timeout after 30s: ${c.text}`, started_at: 1764400001 + i * 3 },
+    { command: ['pytest', c.text], exit_code: 1, stderr_tail: `${'x'.repeat(400)}\n${c.text}`, started_at: 1764400002 + i * 3 },
+  ]);
+  records.push({ command: one(1), exit_code: 1, stderr_tail: all, started_at: 1764409999 } as (typeof records)[number]);
+  write('feedback_record.jsonl', `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  // A debug print the session added, quoting secrets: the clean check cites it.
+  write('src/app.py', `${cases.map((c) => `print(${JSON.stringify(c.text)})`).join('\n')}\n`);
+}
+
+async function run(args: string[], cwd: string): Promise<string> {
+  let out = '';
+  await runCli(args, { stdout: (t) => (out += t), stderr: (t) => (out += t), cwd, env: { ...process.env } });
+  return out;
+}
+
+describe('no corpus secret leaves through any command or written file', () => {
+  const make = tempRepos(() => makeRepo({ files: { 'README.md': 'x\n' } }));
+  // Eight secrets per workbench keeps every case in its natural context without one repo per case.
+  const groups: SecretCase[][] = [];
+  for (let i = 0; i < SECRETS.length; i += 8) groups.push(SECRETS.slice(i, i + 8));
+
+  groups.forEach((cases, g) => {
+    it(`group ${g + 1}/${groups.length}: ${cases.map((c) => c.name).join(', ')}`, async () => {
+      const r = make();
+      r.git('checkout', '-q', '-b', 'feat/x');
+      writeWorkbench((f, c) => r.write(f, c), cases);
+      r.commit('session work');
+      const outputs: Record<string, string> = {};
+      outputs['generate'] = await run(['generate', '--allow-dirty'], r.dir);
+      outputs['generate --json'] = await run(['generate', '--allow-dirty', '--json'], r.dir);
+      outputs['check'] = await run(['check'], r.dir);
+      outputs['check --json'] = await run(['check', '--json'], r.dir);
+      outputs['status'] = await run(['status'], r.dir);
+      outputs['status --json'] = await run(['status', '--json'], r.dir);
+      outputs['prompt'] = await run(['prompt'], r.dir);
+      outputs['show'] = await run(['show'], r.dir);
+      outputs['show --json'] = await run(['show', '--json'], r.dir);
+      outputs['list'] = await run(['list', '--all'], r.dir);
+      outputs['list --json'] = await run(['list', '--all', '--json'], r.dir);
+      for (const f of await filesUnder(path.join(r.dir, 'outputs'))) outputs[path.relative(r.dir, f.file)] = `${f.file}\n${f.text}`;
+
+      // The runs did what they are for: a packet, its files, a clean-state file.
+      assert.match(outputs['generate'] ?? '', /wrote /, outputs['generate']);
+      assert.ok(Object.keys(outputs).some((k) => k.endsWith('handoff.json')), Object.keys(outputs).join(', '));
+      assert.ok(Object.keys(outputs).some((k) => k.endsWith('clean_state.json')));
+      assert.ok(JSON.parse(outputs['check --json'] ?? '').checks.length >= 5);
+      assert.match(outputs['show --json'] ?? '', /"id": "secret:/, 'the masked credentials are block risks');
+
+      const leaks: string[] = [];
+      for (const c of cases) {
+        for (const [where, text] of Object.entries(outputs)) {
+          const found = fragmentsIn(text, c.secret);
+          if (found.length) leaks.push(`${c.name} in ${where}: ${found[0]}`);
+        }
+      }
+      assert.deepEqual(leaks, []);
+    });
+  });
+
+  it('the real process prints the same redacted output (the choke point is the runner, not the test harness)', () => {
+    const r = make();
+    const cases = SECRETS.slice(0, 4);
+    writeWorkbench((f, c) => r.write(f, c), cases);
+    r.commit('session work');
+    const gen = handoff(['generate', '--allow-dirty', '--json'], { cwd: r.dir });
+    assert.equal(gen.code, 0, gen.stderr);
+    const status = handoff(['status', '--json'], { cwd: r.dir });
+    for (const c of cases) {
+      assert.deepEqual(fragmentsIn(gen.stdout + gen.stderr + status.stdout + status.stderr, c.secret), [], c.name);
+    }
+    assert.ok(JSON.parse(gen.stdout).packetId);
+  });
+});
