@@ -22,7 +22,7 @@ describe('sidebar views (in the extension host)', () => {
     await fs.writeFile(path.join(ws, 'refund_calc.py'), 'def paise(x):\n    return int(x * 100)\n');
     await stateWhere(api, (s) => !!s.clean?.findings.some((f) => f.paths?.includes('refund_calc.py')), 'a working-tree finding for refund_calc.py');
     const provider = api.views.cleanState;
-    const checks = provider.getChildren() as Extract<CleanNode, { kind: 'check' }>[];
+    const checks = provider.getChildren().filter((n): n is Extract<CleanNode, { kind: 'check' }> => n.kind === 'check');
     assert.deepEqual(checks.map((c) => c.check.check), ['working-tree', 'temp-artifacts', 'tests', 'feature-board', 'branch']);
     const byId = (id: string) => checks.find((c) => c.check.check === id);
     assert.equal(byId('working-tree')?.check.passed, false);
@@ -43,6 +43,32 @@ describe('sidebar views (in the extension host)', () => {
       'working tree and temp artifacts green after the commit',
     );
     assert.equal(after.phase, 'ready');
+  });
+
+  it('Clean State lists a credential found in a workbench file as a finding of its own, opening its line, with no secret in any label', async () => {
+    const api = await extensionApi();
+    // The fixture's feedback log holds a provider key in a curl command.
+    const s = await stateWhere(api, (x) => (x.snapshot?.secrets ?? []).length > 0, 'a masked credential');
+    const provider = api.views.cleanState;
+    const node = provider.getChildren().find((n) => n.kind === 'secrets');
+    assert.ok(node, 'a Credentials in workbench files row');
+    assert.equal(provider.getTreeItem(node).label, 'Credentials in workbench files');
+    const [first] = provider.getChildren(node);
+    assert.ok(first && first.kind === 'secret');
+    const item = provider.getTreeItem(first);
+    const found = s.snapshot!.secrets![0]!;
+    assert.equal(item.label, `${found.label.charAt(0).toUpperCase()}${found.label.slice(1)} in ${found.file} line ${found.line}`);
+    const tip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
+    assert.match(tip, /rotate the credential now/);
+    // The fixture's key (a `sk-live-…` value) is named by kind only.
+    for (const text of [String(item.label), tip, String(provider.getTreeItem(node).description)]) assert.doesNotMatch(text, /sk-live-[0-9a-f]{4}/);
+    await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
+    const editor = await waitFor(() => vscode.window.activeTextEditor, 5000, 'an editor');
+    assert.equal(path.basename(editor.document.uri.fsPath), found.file);
+    assert.equal(editor.selection.active.line + 1, found.line);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    // Live risks carry it too, as a block.
+    assert.ok(s.risks.some((r) => r.risk.id.startsWith('secret:') && r.risk.severity === 'block'));
   });
 
   it("Open Risks groups the fixture's risks by severity; Acknowledge moves one to Acknowledged and it survives a reload", async () => {
