@@ -68,7 +68,7 @@ describe('sidebar views (in the extension host)', () => {
     assert.equal(editor.selection.active.line + 1, found.line);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     // Live risks carry it too, as a block.
-    assert.ok(s.risks.some((r) => r.risk.id.startsWith('secret:') && r.risk.severity === 'block'));
+    assert.ok(s.risks.some((r) => r.risk.id.startsWith('leak:') && r.risk.severity === 'block'));
   });
 
   it("Open Risks groups the fixture's risks by severity; Acknowledge moves one to Acknowledged and it survives a reload", async () => {

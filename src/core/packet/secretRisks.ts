@@ -26,7 +26,7 @@ export function secretRisks(findings: readonly SecretFinding[], origins: Readonl
   return findings.map((f) => {
     const where = f.line ? `${f.file} line ${f.line}` : f.file;
     return {
-      id: `secret:${where.replace(' line ', ':')}`,
+      id: `leak:${where.replace(' line ', ':')}`,
       severity: 'block' as const,
       detail: `${cap(f.label)} in ${where} (masked in this packet). ${historyAndFix(origins[originKey(f)])}`,
       source: f.line ? `${f.file}:${f.line}` : f.file,

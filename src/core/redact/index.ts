@@ -136,6 +136,26 @@ export function redactedJson(value: unknown, indent?: number, suffix = ''): Reda
   return `${JSON.stringify(redactDeep(value), null, indent)}${redact(suffix)}` as Redacted;
 }
 
+/**
+ * A whole document for output: a JSON document is redacted value by value and printed again in the
+ * same layout (so it stays valid JSON, and an already-redacted one comes back byte for byte); any
+ * other text is redacted as a whole.
+ */
+export function redactDocument(text: string): Redacted {
+  const t = text.trimStart();
+  if (t.startsWith('{') || t.startsWith('[')) {
+    try {
+      const value: unknown = JSON.parse(text);
+      const indent = /^[[{]\n {2}["[{\d]/.test(t) ? 2 : undefined;
+      const tail = /\n$/.test(text) ? '\n' : '';
+      return redactedJson(value, indent, tail);
+    } catch {
+      // not one JSON document: plain text
+    }
+  }
+  return redact(text);
+}
+
 /** Joins redacted parts: the result is redacted again as a whole (a secret may straddle two parts). */
 export function joinRedacted(parts: readonly string[], sep = ''): Redacted {
   return redact(parts.join(sep));

@@ -223,7 +223,10 @@ function keyValueHits(text: string, out: RawHit[]): void {
     const rest = text.slice(keyEnd, keyEnd + 8);
     const sep = /^\s*(?::=|=>|=(?![=~>])|:(?!:)|\?=)\s*/.exec(rest);
     let at: number;
-    if (sep && !(sep[0].trim() === ':' && !/\s/.test(sep[0]) && !/["'\\`]/.test(text[keyEnd + sep[0].length] ?? '') && !open)) {
+    // A bare `key:value` (no space, no quote) is a label or an id (`secret:foo`), unless the key itself
+    // is quoted as in JSON.
+    const bareColon = sep !== null && sep[0].trim() === ':' && !/\s/.test(sep[0]) && !/["'\\`]/.test(text[keyEnd + sep[0].length] ?? '');
+    if (sep && !(bareColon && !(open && open === close))) {
       at = keyEnd + sep[0].length;
     } else if (dash === '--' && /^\s+[^\s-]/.test(rest) && open === close) {
       at = keyEnd + (/^\s+/.exec(rest)?.[0].length ?? 0);

@@ -5,7 +5,7 @@ import type { Services } from '../services';
 import { UserFacingError } from './boundary';
 import type { PacketArg } from './packetRef';
 import { resolvePacket } from './packetRef';
-import { uiText } from '../redactUi';
+import { redactDocument } from '../../core/redact';
 
 /**
  * `sessionHandoff.copyJson`: copies the packet's handoff.json exactly as written (the JSON is the
@@ -24,7 +24,7 @@ export function copyJsonCommand(services: Services): (arg?: PacketArg) => Promis
     }
     if (text === null) throw new UserFacingError(`${file} can no longer be read.`);
     // A packet written by an older version, or edited by hand, is redacted on its way out too.
-    await vscode.env.clipboard.writeText(uiText(text));
+    await vscode.env.clipboard.writeText(redactDocument(text));
     vscode.window.setStatusBarMessage('$(check) Handoff JSON copied', 3000);
     services.log.info('copyJson', `copied ${file}`);
     return true;

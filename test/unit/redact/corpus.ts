@@ -199,6 +199,8 @@ export const LOOKALIKES: string[] = [
   'passed 42 tests in 3.2s',
   'SKIP_TOKEN_CHECK=1 npm test',
   'redacted text stays [REDACTED]',
+  '{"id": "secret:feedback_record.jsonl:11", "severity": "block"}',
+  'labels: token:expired, secret:rotated',
 ];
 
 /** The 8-character pieces of `secret` found in `text`: a leak, even of part of a secret. */

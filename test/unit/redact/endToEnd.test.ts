@@ -82,7 +82,7 @@ describe('no corpus secret leaves through any command or written file', () => {
       assert.ok(Object.keys(outputs).some((k) => k.endsWith('handoff.json')), Object.keys(outputs).join(', '));
       assert.ok(Object.keys(outputs).some((k) => k.endsWith('clean_state.json')));
       assert.ok(JSON.parse(outputs['check --json'] ?? '').checks.length >= 5);
-      assert.match(outputs['show --json'] ?? '', /"id": "secret:/, 'the masked credentials are block risks');
+      assert.match(outputs['show --json'] ?? '', /"id": "leak:/, 'the masked credentials are block risks');
 
       const leaks: string[] = [];
       for (const c of cases) {

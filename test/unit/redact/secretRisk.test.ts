@@ -42,7 +42,7 @@ describe('a credential in a workbench file is a risk, not just a mask', () => {
     r.commit('later work');
     const out = await generateHandoff({ workspaceDir: r.dir, options: DEFAULT_OPTIONS, gitClient: createGitClient(r.dir), allowDirty: true });
     assert.ok(out.kind === 'written', out.kind === 'refused' ? out.reason : '');
-    const risk = out.packet.open_risks.find((x) => x.id.startsWith('secret:'));
+    const risk = out.packet.open_risks.find((x) => x.id.startsWith('leak:'));
     assert.ok(risk, JSON.stringify(out.packet.open_risks));
     assert.equal(risk.severity, 'block');
     assert.equal(risk.source, 'feedback_record.jsonl:2');
@@ -58,7 +58,7 @@ describe('a credential in a workbench file is a risk, not just a mask', () => {
     r.write('feedback_record.jsonl', `${JSON.stringify({ command: ['pytest'], exit_code: 0 })}\n${JSON.stringify({ command: ['x'], exit_code: 0, agent_note: key })}\n`);
     const pending = await generateHandoff({ workspaceDir: r.dir, options: DEFAULT_OPTIONS, gitClient: createGitClient(r.dir), allowDirty: true });
     assert.ok(pending.kind !== 'refused');
-    const risk = pending.packet.open_risks.find((x) => x.id.startsWith('secret:'));
+    const risk = pending.packet.open_risks.find((x) => x.id.startsWith('leak:'));
     assert.match(risk?.detail ?? '', /Git tracks the file; this line is not committed yet/);
 
     const u = make();
@@ -68,12 +68,12 @@ describe('a credential in a workbench file is a risk, not just a mask', () => {
     u.write('feedback_record.jsonl', `${JSON.stringify({ command: ['pytest'], exit_code: 0, agent_note: `key ${key}` })}\n`);
     const untracked = await generateHandoff({ workspaceDir: u.dir, options: DEFAULT_OPTIONS, gitClient: createGitClient(u.dir), allowDirty: true });
     assert.ok(untracked.kind !== 'refused');
-    assert.match(untracked.packet.open_risks.find((x) => x.id.startsWith('secret:'))?.detail ?? '', /Git does not track the file/);
+    assert.match(untracked.packet.open_risks.find((x) => x.id.startsWith('leak:'))?.detail ?? '', /Git does not track the file/);
   });
 
   it('without git the risk still names the fix', () => {
     const [risk] = secretRisks([{ file: 'agent_state.json', line: null, rule: 'github', label: 'a GitHub token' }]);
-    assert.equal(risk?.id, 'secret:agent_state.json');
+    assert.equal(risk?.id, 'leak:agent_state.json');
     assert.match(risk?.detail ?? '', /^A GitHub token in agent_state\.json \(masked in this packet\)\. Fix: rotate/);
   });
 });
