@@ -45,9 +45,9 @@ function writeWorkbench(write: (file: string, content: string) => void, cases: S
   write('src/app.py', `${cases.map((c) => `print(${JSON.stringify(c.text)})`).join('\n')}\n`);
 }
 
-async function run(args: string[], cwd: string): Promise<string> {
+async function run(args: string[], cwd: string, stdin = ''): Promise<string> {
   let out = '';
-  await runCli(args, { stdout: (t) => (out += t), stderr: (t) => (out += t), cwd, env: { ...process.env } });
+  await runCli(args, { stdout: (t) => (out += t), stderr: (t) => (out += t), cwd, env: { ...process.env }, readStdin: async () => stdin });
   return out;
 }
 
@@ -75,12 +75,17 @@ describe('no corpus secret leaves through any command or written file', () => {
       outputs['show --json'] = await run(['show', '--json'], r.dir);
       outputs['list'] = await run(['list', '--all'], r.dir);
       outputs['list --json'] = await run(['list', '--all', '--json'], r.dir);
+      // The hook logs the event name and session id it was given into hook.log.
+      const all = cases.map((c) => c.text).join(' ');
+      outputs['hook (ignored event)'] = await run(['hook'], r.dir, JSON.stringify({ hook_event_name: `Stop ${all}`, cwd: '.', session_id: all }));
+      outputs['hook SessionEnd'] = await run(['hook'], r.dir, JSON.stringify({ hook_event_name: 'SessionEnd', cwd: '.', session_id: all }));
       for (const f of await filesUnder(path.join(r.dir, 'outputs'))) outputs[path.relative(r.dir, f.file)] = `${f.file}\n${f.text}`;
 
       // The runs did what they are for: a packet, its files, a clean-state file.
       assert.match(outputs['generate'] ?? '', /wrote /, outputs['generate']);
       assert.ok(Object.keys(outputs).some((k) => k.endsWith('handoff.json')), Object.keys(outputs).join(', '));
       assert.ok(Object.keys(outputs).some((k) => k.endsWith('clean_state.json')));
+      assert.match(outputs[Object.keys(outputs).find((k) => k.endsWith('hook.log')) ?? ''] ?? '', /hook: ignored event Stop /);
       assert.ok(JSON.parse(outputs['check --json'] ?? '').checks.length >= 5);
       assert.match(outputs['show --json'] ?? '', /"id": "leak:/, 'the masked credentials are block risks');
 
