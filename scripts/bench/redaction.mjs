@@ -52,4 +52,16 @@ while (Number(process.hrtime.bigint() - t) < 2e9) {
 }
 const seconds = Number(process.hrtime.bigint() - t) / 1e9;
 console.log(`redaction throughput: ${Math.round((rounds * lines.length) / seconds).toLocaleString('en-US')} strings/s, ${((rounds * bytes) / seconds / 1048576).toFixed(1)} MB/s`);
+// Hostile shapes: one megabyte of a token-like run, of key words, of a repeated character. Redaction
+// must stay linear (no regex backtracking blow-up) or a single odd log line would hang a command.
+for (const [name, text] of [
+  ['1 MB random token run', fake(1, 1 << 20)],
+  ['1 MB of one letter', 'x'.repeat(1 << 20)],
+  ['1 MB of key words', 'password token secret '.repeat(1 << 20 >> 5)],
+  ['1 MB of URL-ish text', 'https://a:b'.repeat(1 << 20 >> 4)],
+]) {
+  const t0 = process.hrtime.bigint();
+  redact(text);
+  console.log(`worst case, ${name}: ${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(0)} ms`);
+}
 if (missed.length || changed.length) process.exit(1);

@@ -31,9 +31,19 @@ const GENERIC = new Set(['key-value', 'keyword-entropy', 'auth-scheme', 'authori
 const URL_WIDE = new Set(['secretlint/database-connection-string', 'secretlint/basicauth']);
 const LIBRARY_URL_LABEL: Record<string, string> = { 'secretlint/database-connection-string': 'a database password' };
 
-// Anything the upstream rules can report contains one of these: a long token, a URL with a user, a
-// PEM header. Short ordinary text (most commands, labels) skips them.
-const LIBRARY_TELL = /[A-Za-z0-9_+/=.-]{16,}|:\/\/|-----BEGIN/;
+// Anything the upstream rules can report contains one of these: a URL, a PEM header, or a long run of
+// token characters mixing letters and digits. Ordinary text (commands, paths, labels) skips them.
+const RUN = /[A-Za-z0-9_+/=.-]{16,}/g;
+
+/** Whether the upstream rules could find anything in `text` (linear: one pass over its runs). */
+function libraryMayMatch(text: string): boolean {
+  if (text.includes('://') || text.includes('-----BEGIN')) return true;
+  RUN.lastIndex = 0;
+  for (let m = RUN.exec(text); m; m = RUN.exec(text)) {
+    if (/\d/.test(m[0]) && /[A-Za-z]/.test(m[0])) return true;
+  }
+  return false;
+}
 
 /**
  * Every secret in `text`, in order, overlapping detections merged into one span (the more specific
@@ -42,7 +52,7 @@ const LIBRARY_TELL = /[A-Za-z0-9_+/=.-]{16,}|:\/\/|-----BEGIN/;
 export function detectSecrets(text: string): SecretHit[] {
   if (text.length < 6) return [];
   const raw: RawHit[] = ruleHits(text);
-  if (LIBRARY_TELL.test(text)) {
+  if (libraryMayMatch(text)) {
     for (const h of libraryHits(text)) {
       // A whole connection string reported upstream is narrowed to its password when the URL rule
       // found it, so the host and database stay readable; the upstream label is kept.
