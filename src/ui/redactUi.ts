@@ -17,7 +17,11 @@ function redactTooltip(t: string | vscode.MarkdownString | undefined): string | 
 /** Every text of a tree item — label, description, tooltip, accessibility label — redacted. */
 export function redactTreeItem(item: vscode.TreeItem): vscode.TreeItem {
   if (typeof item.label === 'string') item.label = redact(item.label);
-  else if (item.label) item.label = { ...item.label, label: redact(item.label.label) };
+  else if (item.label) {
+    const label = redact(item.label.label);
+    // Highlights are offsets into the old text: keep them only when the text did not change.
+    item.label = label === item.label.label ? item.label : { label };
+  }
   if (typeof item.description === 'string') item.description = redact(item.description);
   item.tooltip = redactTooltip(item.tooltip);
   if (item.accessibilityInformation) item.accessibilityInformation = { ...item.accessibilityInformation, label: redact(item.accessibilityInformation.label) };
