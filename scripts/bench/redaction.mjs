@@ -47,7 +47,8 @@ for (const l of lines.slice(0, 500)) redact(l);
 const t = process.hrtime.bigint();
 let rounds = 0;
 while (Number(process.hrtime.bigint() - t) < 2e9) {
-  for (const l of lines) redact(l);
+  // A different suffix each round: the redaction's cache of recent strings must not be what is timed.
+  for (const l of lines) redact(`${l} r${rounds}`);
   rounds++;
 }
 const seconds = Number(process.hrtime.bigint() - t) / 1e9;

@@ -80,8 +80,28 @@ export function detectSecrets(text: string): SecretHit[] {
   return out;
 }
 
+// The same strings are redacted again and again (a packet is serialized several times per run, the
+// views redraw the same labels): remember recent short results. Bounded in count and size.
+const CACHE_MAX_ENTRIES = 4096;
+const CACHE_MAX_CHARS = 2048;
+const cache = new Map<string, Redacted>();
+
 /** Returns `text` with every secret it recognises replaced by `[REDACTED]`. Idempotent. */
 export function redact(text: string): Redacted {
+  const cacheable = text.length <= CACHE_MAX_CHARS;
+  if (cacheable) {
+    const hit = cache.get(text);
+    if (hit !== undefined) return hit;
+  }
+  const out = mask(text);
+  if (cacheable) {
+    if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+    cache.set(text, out);
+  }
+  return out;
+}
+
+function mask(text: string): Redacted {
   const hits = detectSecrets(text);
   if (hits.length === 0) return text as Redacted;
   let out = '';
