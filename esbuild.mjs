@@ -47,6 +47,9 @@ function copyCodicons() {
 
 if (args.has('--tests')) {
   // Transpile only (no bundling): each test keeps its own module graph, `vscode` stays a runtime require.
+  // Start from an empty out/: a module that moved (file → folder) must not leave its old copy behind
+  // to be resolved first.
+  fs.rmSync('out', { recursive: true, force: true });
   await esbuild.build({
     entryPoints: [...walk('src'), ...walk('test')].filter((f) => !f.startsWith('test/e2e')),
     outdir: 'out', outbase: '.', platform: 'node', format: 'cjs', target: 'node18', sourcemap: 'inline',
