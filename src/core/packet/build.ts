@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { topicOf } from '../artifacts/topic';
 import type { CleanFinding } from '../clean/types';
 import type { ContextResult } from '../context/types';
 import { stripControlLine } from '../controlChars';
@@ -121,7 +122,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     schema_version: 1,
     packet_id: input.packetId,
     session_id: deriveSessionId(input),
-    topic: agent?.active_task_id?.trim() || snapshot.featureList?.active?.trim() || 'default',
+    topic: topicOf(snapshot),
     repo: git?.repo ?? null,
     branch,
     head_commit: git?.headCommit ?? null,

@@ -1,5 +1,6 @@
 import type { CleanFinding } from '../clean/types';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { activeTaskId } from '../artifacts/topic';
 import { severityRank } from './schema';
 import type { Risk } from './schema';
 import { mapSeverity } from './severity';
@@ -31,7 +32,7 @@ function uniqueIds(risks: Risk[]): Risk[] {
  */
 export function collectRisks(snapshot: WorkbenchSnapshot, clean: { findings: CleanFinding[] } | null): Risk[] {
   const risks: Risk[] = [];
-  const activeId = snapshot.agentState?.active_task_id ?? snapshot.featureList?.active ?? null;
+  const activeId = activeTaskId(snapshot);
   const doneWhen = snapshot.featureList?.features.find((f) => f.id === activeId)?.done_when;
 
   const v = snapshot.verification;

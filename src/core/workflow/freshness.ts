@@ -1,12 +1,12 @@
 import { loadWorkbench } from '../artifacts/loader';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { topicOf } from '../artifacts/topic';
 import type { Diagnostic } from '../diagnostics';
 import type { GitClient, GitFacts } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import type { Packet } from '../packet/schema';
 import { assessFreshness, type Freshness } from '../registry/freshness';
 import { activePacketFor, listPackets } from '../registry/registry';
-import { topicOf } from './inspect';
 import { outputDirOf, workbenchDirOf } from './paths';
 import { newestPacket, type StoredPacket } from './readPackets';
 
