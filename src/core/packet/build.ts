@@ -135,7 +135,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     commands_run: commands,
     commands_omitted: snapshot.feedback?.omitted ?? 0,
     failed_attempts: failed,
-    open_risks: collectRisks(snapshot, input.clean),
+    open_risks: collectRisks(snapshot, input.clean, git),
     next_action: next.text,
     next_action_source: next.source,
     sources: sourcesOf(snapshot, git, next.from),

@@ -1,9 +1,9 @@
 import type { CleanFinding } from '../clean/types';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import { activeTaskId } from '../artifacts/topic';
-import { severityRank } from './schema';
 import type { Risk } from './schema';
-import { mapSeverity } from './severity';
+import { mapSeverity, orderRisks } from './severity';
+import type { GitInput } from './build';
 
 /** A review below this total is a risk even when it is not a hard fail. */
 export const REVIEW_RISK_BELOW = 7;
@@ -27,10 +27,15 @@ function uniqueIds(risks: Risk[]): Risk[] {
 }
 
 /**
- * Open risks from verification findings, blockers, the review, the agent's own list and (when the
- * user accepted a dirty workbench) every clean-state finding as `block`. Most severe first, stable.
+ * Open risks from verification findings, blockers, the review, the agent's own list, (when the
+ * user accepted a dirty workbench) every clean-state finding as `block`, and a missing last known
+ * good commit when git says why it is unknown. Most severe first, stable.
  */
-export function collectRisks(snapshot: WorkbenchSnapshot, clean: { findings: CleanFinding[] } | null): Risk[] {
+export function collectRisks(
+  snapshot: WorkbenchSnapshot,
+  clean: { findings: CleanFinding[] } | null,
+  git: Pick<GitInput, 'lastKnownGoodCommit' | 'lkgUnknownReason'> | null = null,
+): Risk[] {
   const risks: Risk[] = [];
   const activeId = activeTaskId(snapshot);
   const doneWhen = snapshot.featureList?.features.find((f) => f.id === activeId)?.done_when;
@@ -81,6 +86,17 @@ export function collectRisks(snapshot: WorkbenchSnapshot, clean: { findings: Cle
     risks.push(risk);
   }
 
-  const ordered = risks.map((risk, i) => ({ risk, i })).sort((a, b) => severityRank(a.risk.severity) - severityRank(b.risk.severity) || a.i - b.i);
-  return uniqueIds(ordered.map((x) => x.risk));
+  const lkgUnknown = git && !git.lastKnownGoodCommit ? git.lkgUnknownReason : undefined;
+  if (lkgUnknown) {
+    risks.push({
+      id: 'git:no-last-known-good',
+      severity: 'warn',
+      detail: `No last known good commit: ${lkgUnknown}. Do not assume HEAD is safe to build on.`,
+      source: 'git',
+      owner: 'agent',
+    });
+  }
+
+  // Sorted once, after every risk is known.
+  return uniqueIds(orderRisks(risks));
 }
