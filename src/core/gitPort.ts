@@ -40,6 +40,8 @@ export interface AddedLine {
 
 export interface GitClient {
   facts(): Promise<GitFacts>;
+  /** HEAD and the current branch only (no status): what freshness needs. */
+  head(): Promise<Pick<GitFacts, 'head' | 'branch'>>;
   /** Lines added between `base` and the working tree (committed and uncommitted). */
   addedLines(base: string | null): Promise<AddedLine[]>;
   /** Files changed between `base` and HEAD. */

@@ -172,6 +172,14 @@ export function createGitClient(cwd: string): GitClient {
       };
     },
 
+    async head(): Promise<Pick<GitFacts, 'head' | 'branch'>> {
+      await open();
+      // Two cheap lookups instead of a status: neither walks the working tree.
+      const [ref, head] = await Promise.all([tryRun(['symbolic-ref', '-q', 'HEAD']), tryRun(['rev-parse', '-q', '--verify', 'HEAD'])]);
+      const branch = ref?.trim().startsWith('refs/heads/') ? ref.trim().slice('refs/heads/'.length) : null;
+      return { branch, head: head?.trim() || null };
+    },
+
     async addedLines(base: string | null): Promise<AddedLine[]> {
       const { root } = await open();
       let from = base;
