@@ -110,10 +110,11 @@ export async function inspectWorkbench(
     sessionBase = prevHead;
     baseSource = 'previous-packet';
   } else if (facts.head) {
-    sessionBase = await git.sessionBase();
+    sessionBase = await git.sessionBase(facts.head);
     baseSource = sessionBase ? 'merge-base' : 'none';
   }
-  const [addedLines, files] = await Promise.all([git.addedLines(sessionBase), git.listFiles()]);
+  // One status per inspection: HEAD and the untracked files come from the facts.
+  const [addedLines, files] = await Promise.all([git.addedLines(sessionBase, facts), git.listFiles(facts)]);
   const clean = evaluateClean({
     facts,
     addedLines,
