@@ -21,7 +21,12 @@ const node = {
 
 const builds = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // `handoff` (dist/cli.js) only picks a bundle: the statusline's small one, or the full command line.
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: ['src/cli/handoff.ts'], outfile: 'dist/handoff.js' },
+  { ...node, entryPoints: ['src/cli/statusline.ts'], outfile: 'dist/statusline.js' },
+  // What the statusline loads on a cache miss (schemas, git): a bundle of its own, required at run time.
+  { ...node, entryPoints: ['src/cli/commands/statuslineWords.ts'], outfile: 'dist/statuslineWords.js' },
 ];
 if (fs.existsSync('media/panel.ts')) {
   builds.push({

@@ -1,4 +1,4 @@
-// The `handoff` command line: wires process I/O to the runner; everything else lives in run.ts.
+// The full `handoff` command line: wires process I/O to the runner; everything else lives in run.ts.
 import { runCli } from './run';
 
 void runCli(process.argv.slice(2), {

@@ -5,7 +5,7 @@ import type { Budget } from '../../core/context/budget';
 import { budgetLevel, checkBudget, DEFAULT_BUDGET } from '../../core/context/budget';
 import { claudeTranscriptReader } from '../../core/context/claude';
 import { asShown, statuslineText } from '../../core/context/format';
-import { formatGenericUsage, GENERIC_USAGE_FILE, parseGenericUsage } from '../../core/context/generic';
+import { formatGenericUsage, GENERIC_USAGE_FILE, usageReading } from '../../core/context/usage';
 import type { StatuslineInput } from '../../core/context/statuslineInput';
 import { parseStatuslineInput, usageFromStatusline } from '../../core/context/statuslineInput';
 import type { ContextResult } from '../../core/context/types';
@@ -13,8 +13,8 @@ import { atomicWrite } from '../../core/fsx';
 import { outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
 import { optionsOf } from '../common';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
-import { cleanWord, packetWord, readState } from './statusParts';
 import { cachedWords } from './statuslineCache';
+import type { workbenchWords } from './statuslineWords';
 
 /** A chained statusLine command gets this long before its output is dropped. */
 const CHAIN_TIMEOUT_MS = 2000;
@@ -71,7 +71,7 @@ async function readingOf(input: StatuslineInput, workbench: string): Promise<Con
     const content = formatGenericUsage(usage);
     // Only into an existing workbench: a statusline must not create folders.
     if (await fs.stat(workbench).then((s) => s.isDirectory(), () => false)) await atomicWrite(file, content);
-    return parseGenericUsage(content, file);
+    return usageReading(usage, file);
   }
   if (input.transcript_path) {
     const fromTranscript = await claudeTranscriptReader(input.transcript_path).read();
@@ -109,12 +109,25 @@ async function ourLine(stdin: string, flags: FlagValues, io: CliIO, extras?: Sta
   return statuslineText(reading, level, more);
 }
 
+/**
+ * The full workbench reader, loaded only on a cache miss. A path chosen at run time keeps it out of the
+ * statusline bundle (it brings the schema library and the git client); it sits beside this module both
+ * bundled (dist/) and transpiled (out/).
+ */
+function loadWorkbenchWords(): typeof workbenchWords {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require(path.join(__dirname, 'statuslineWords.js')) as { workbenchWords: typeof workbenchWords }).workbenchWords;
+}
+
 /** `clean · handoff fresh` from the workbench state. */
-export const workbenchExtras: StatuslineExtras = async (workspaceDir, flags) =>
-  cachedWords(workspaceDir, outputDirOf(workspaceDir, optionsOf(flags)), async () => {
-    const state = await readState(workspaceDir, flags);
-    return [cleanWord(state), packetWord(state)];
-  });
+// Async: a workbench or output dir outside the folder throws, and that must reject, not escape.
+export const workbenchExtras: StatuslineExtras = async (workspaceDir, flags) => {
+  const options = optionsOf(flags);
+  return cachedWords(
+    { workspaceDir, workbenchDir: workbenchDirOf(workspaceDir, options), outputDir: outputDirOf(workspaceDir, options) },
+    () => loadWorkbenchWords()(workspaceDir, flags),
+  );
+};
 
 /** Builds the command; `extras` supplies the clean-state and packet parts. */
 export function statuslineCommand(extras: StatuslineExtras | undefined = workbenchExtras): CommandSpec {
