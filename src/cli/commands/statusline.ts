@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import type * as childProcess from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Budget } from '../../core/context/budget';
@@ -16,6 +16,8 @@ import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { cachedWords } from './statuslineCache';
 import type { workbenchWords } from './statuslineWords';
 
+type ChildProcessModule = typeof childProcess;
+
 /** A chained statusLine command gets this long before its output is dropped. */
 const CHAIN_TIMEOUT_MS = 2000;
 
@@ -28,6 +30,9 @@ export function runChained(command: string, stdin: string, cwd: string, env: Rec
     let out = '';
     let settled = false;
     const group = process.platform !== 'win32';
+    // Loaded only when a command is chained: most statuslines never need it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { spawn } = require('node:child_process') as ChildProcessModule;
     const child = spawn(command, { shell: true, cwd, env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'], detached: group });
     const done = () => {
       if (settled) return;
@@ -67,16 +72,19 @@ export function budgetOf(flags: FlagValues): Budget {
 async function readingOf(input: StatuslineInput, workbench: string): Promise<ContextResult> {
   const usage = usageFromStatusline(input, new Date());
   const file = path.join(workbench, GENERIC_USAGE_FILE);
+  // Only into an existing workbench: a statusline must not create folders. Rewritten after every
+  // message, so not synced to disk: a crash loses one reading, never a torn file.
+  const record = async (content: string): Promise<void> => {
+    if (await fs.stat(workbench).then((s) => s.isDirectory(), () => false)) await atomicWrite(file, content, { durable: false });
+  };
   if (usage) {
-    const content = formatGenericUsage(usage);
-    // Only into an existing workbench: a statusline must not create folders.
-    if (await fs.stat(workbench).then((s) => s.isDirectory(), () => false)) await atomicWrite(file, content);
+    await record(formatGenericUsage(usage));
     return usageReading(usage, file);
   }
   if (input.transcript_path) {
     const fromTranscript = await claudeTranscriptReader(input.transcript_path).read();
-    if (fromTranscript.known && (await fs.stat(workbench).then((s) => s.isDirectory(), () => false))) {
-      await atomicWrite(file, formatGenericUsage({
+    if (fromTranscript.known) {
+      await record(formatGenericUsage({
         source: 'claude',
         session_id: input.session_id ?? fromTranscript.sessionId,
         used_tokens: fromTranscript.usedTokens,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,7 +28,7 @@ export interface CacheDirs {
  * files or the input artifacts.
  */
 export async function cachedWords(dirs: CacheDirs, compute: () => Promise<string[]>, now = Date.now()): Promise<string[]> {
-  const file = path.join(os.tmpdir(), `handoff-statusline-${createHash('sha1').update(dirs.workspaceDir).digest('hex').slice(0, 16)}.json`);
+  const file = path.join(os.tmpdir(), `handoff-statusline-${fnv1a(dirs.workspaceDir)}.json`);
   const fingerprint = await statuslineFingerprint(dirs);
   try {
     const entry = JSON.parse((await readIfExists(file)) ?? 'null') as CacheEntry;
@@ -40,8 +39,15 @@ export async function cachedWords(dirs: CacheDirs, compute: () => Promise<string
     // no cache yet, or unreadable: compute
   }
   const words = await compute();
-  await atomicWrite(file, JSON.stringify({ at: now, fingerprint, words } satisfies CacheEntry)).catch(() => undefined);
+  await atomicWrite(file, JSON.stringify({ at: now, fingerprint, words } satisfies CacheEntry), { durable: false }).catch(() => undefined);
   return words;
+}
+
+/** A 64-bit FNV-1a hash as hex: names the cache file per workspace without loading the crypto module. */
+function fnv1a(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) h = BigInt.asUintN(64, (h ^ BigInt(byte)) * 0x100000001b3n);
+  return h.toString(16).padStart(16, '0');
 }
 
 /** A small git file's text, or '' — a FIFO or device in its place is refused, never waited on. */
