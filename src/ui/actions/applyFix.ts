@@ -28,6 +28,16 @@ export const confirmDeleteModal: ConfirmDelete = async (paths, how, reason) => {
 };
 
 /**
+ * Shows a fix offer — a modal when something could run, else a plain message — and returns the item
+ * picked. Injectable so in-host tests can see the exact offer and answer at the edge.
+ */
+export type PickFix = (offer: { message: string; detail?: string; modal: boolean; items: string[] }) => Promise<string | undefined>;
+
+/** The real dialogs. */
+export const pickFixDialog: PickFix = async ({ message, detail, modal, items }) =>
+  modal ? vscode.window.showWarningMessage(message, { modal: true, detail }, ...items) : vscode.window.showInformationMessage(message, ...items);
+
+/**
  * Offers a clean-state finding's fix, never behind the user's back, decided on the finding's kind and
  * structured data (`fixOffer`), never on its text: temporary files can be moved to the trash after a
  * confirmation (deleted after a second one where there is no trash); a single simple command is shown
@@ -38,6 +48,7 @@ export async function applyFix(
   services: Services,
   arg?: { finding?: CleanFinding; folderUri?: vscode.Uri },
   confirmDelete: ConfirmDelete = confirmDeleteModal,
+  pick: PickFix = pickFixDialog,
 ): Promise<void> {
   const finding = arg?.finding;
   if (!finding?.fix) throw new UserFacingError('This item has no fix to apply.');
@@ -52,21 +63,21 @@ export async function applyFix(
       const isTemp = globMatcher(services.config.get(folder?.uri).options.tempGlobs);
       const temp = offer.paths.filter(isTemp);
       if (temp.length && root) await removeTempFiles(services, root, temp, confirmDelete);
-      else await offerCopy(finding.fix);
+      else await offerCopy(finding.fix, pick);
       return;
     }
     case 'commands':
-      await offerCommands(services, folder, finding, offer.commands);
+      await offerCommands(services, folder, finding, offer.commands, pick);
       return;
     case 'advice':
-      await offerCopy(offer.text);
+      await offerCopy(offer.text, pick);
       return;
   }
 }
 
 /** Advice, or a command not to be run from here: shown, with Copy. */
-async function offerCopy(text: string): Promise<void> {
-  const picked = await vscode.window.showInformationMessage(text, 'Copy');
+async function offerCopy(text: string, pick: PickFix): Promise<void> {
+  const picked = await pick({ message: text, modal: false, items: ['Copy'] });
   if (picked === 'Copy') await vscode.env.clipboard.writeText(text);
 }
 
@@ -74,23 +85,29 @@ async function offerCopy(text: string): Promise<void> {
  * The fix's commands, each on a button with its exact text: Run / Type for a single simple command of
  * a known tool, Copy for anything else. Nothing runs unless the user picks that button.
  */
-async function offerCommands(services: Services, folder: vscode.WorkspaceFolder | undefined, finding: CleanFinding, commands: readonly OfferedCommand[]): Promise<void> {
+async function offerCommands(
+  services: Services,
+  folder: vscode.WorkspaceFolder | undefined,
+  finding: CleanFinding,
+  commands: readonly OfferedCommand[],
+  pick: PickFix,
+): Promise<void> {
   const first = commands[0];
   if (!first) return;
   if (!commands.some((c) => c.how !== 'copy')) {
     const why = commands.length === 1 ? 'It is not a single simple command, so it is offered to copy only:' : 'They are not single simple commands, so they are offered to copy only:';
-    const picked = await vscode.window.showInformationMessage(`${finding.fix} ${why} ${commands.map((c) => c.command).join(' / ')}`, 'Copy Command');
+    const picked = await pick({ message: `${finding.fix} ${why} ${commands.map((c) => c.command).join(' / ')}`, modal: false, items: ['Copy Command'] });
     if (picked === 'Copy Command') await vscode.env.clipboard.writeText(first.command);
     return;
   }
   const label = (c: OfferedCommand): string => `${c.how === 'run' ? 'Run' : c.how === 'type' ? 'Type' : 'Copy'}: ${c.command}`;
   const typed = commands.some((c) => c.how === 'type') ? '\n\n"Type" puts the command in a terminal without running it: fill in the <…> part, then press Enter.' : '';
-  const picked = await vscode.window.showWarningMessage(
-    commands.length === 1 ? 'Apply this fix in a terminal?' : 'Apply one of these fixes in a terminal?',
-    { modal: true, detail: `${finding.detail}\n\n${finding.fix}\n\nExact text:\n${commands.map((c) => c.command).join('\n')}${typed}` },
-    ...commands.map(label),
-    'Copy Command',
-  );
+  const picked = await pick({
+    message: commands.length === 1 ? 'Apply this fix in a terminal?' : 'Apply one of these fixes in a terminal?',
+    detail: `${finding.detail}\n\n${finding.fix}\n\nExact text:\n${commands.map((c) => c.command).join('\n')}${typed}`,
+    modal: true,
+    items: [...commands.map(label), 'Copy Command'],
+  });
   if (picked === 'Copy Command') {
     await vscode.env.clipboard.writeText(first.command);
     return;
