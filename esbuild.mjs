@@ -1,5 +1,5 @@
 // Bundles the extension, the CLI and the webview script; with --tests, transpiles src/ and test/
-// file by file into out/ so that mocha can run the unit and in-host suites.
+// file by file into out/ so that mocha can run the unit and in-host suites; --all does both.
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +21,12 @@ const node = {
 
 const builds = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // `handoff` (dist/cli.js) only picks a bundle: the statusline's small one, or the full command line.
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: ['src/cli/handoff.ts'], outfile: 'dist/handoff.js' },
+  { ...node, entryPoints: ['src/cli/statusline.ts'], outfile: 'dist/statusline.js' },
+  // What the statusline loads on a cache miss (schemas, git): a bundle of its own, required at run time.
+  { ...node, entryPoints: ['src/cli/commands/statuslineWords.ts'], outfile: 'dist/statuslineWords.js' },
 ];
 if (fs.existsSync('media/panel.ts')) {
   builds.push({
@@ -45,23 +50,34 @@ function copyCodicons() {
   for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, f), path.join('dist/codicons', f));
 }
 
-if (args.has('--tests')) {
-  // Transpile only (no bundling): each test keeps its own module graph, `vscode` stays a runtime require.
+/** Transpile only (no bundling): each test keeps its own module graph, `vscode` stays a runtime require. */
+function buildTests() {
   // Start from an empty out/: a module that moved (file → folder) must not leave its old copy behind
   // to be resolved first.
   fs.rmSync('out', { recursive: true, force: true });
-  await esbuild.build({
+  return esbuild.build({
     entryPoints: [...walk('src'), ...walk('test')].filter((f) => !f.startsWith('test/e2e')),
     outdir: 'out', outbase: '.', platform: 'node', format: 'cjs', target: 'node18', sourcemap: 'inline',
     logLevel: 'warning',
   });
+}
+
+async function buildBundles() {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  copyCodicons();
+  fs.chmodSync('dist/cli.js', 0o755);
+}
+
+if (args.has('--all')) {
+  // Everything the test tiers need, in one process: the bundles and the transpiled tests.
+  await Promise.all([buildBundles(), buildTests()]);
+} else if (args.has('--tests')) {
+  await buildTests();
 } else if (watch) {
   const ctxs = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(ctxs.map((c) => c.watch()));
   copyCodicons();
   console.log('watching…');
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
-  copyCodicons();
-  fs.chmodSync('dist/cli.js', 0o755);
+  await buildBundles();
 }

@@ -25,9 +25,22 @@ function run(cmd, args, env = {}) {
   return r.status === 0;
 }
 
-/** The in-host and UI tiers need Node 24 + code-server (test/e2e/tools) and chromium: install or explain. */
+/**
+ * One build for the whole run: the bundles (dist/, which the CLI tests and the workbench load) and the
+ * transpiled tests (out/). Tiers after the first reuse it; the tests see HANDOFF_BUILT and skip theirs.
+ */
+let built = null;
+function buildOnce() {
+  built ??= run('node', ['esbuild.mjs', '--all']);
+  if (built) process.env.HANDOFF_BUILT = '1';
+  return built;
+}
+
+/** The in-host and UI tiers need Node 24 + code-server (test/e2e/tools) and chromium: install (once) or explain. */
+let e2eInstalled = null;
 function e2eReady(tier) {
-  if (run('node', ['scripts/e2e-install.mjs'])) return true;
+  e2eInstalled ??= run('node', ['scripts/e2e-install.mjs']);
+  if (e2eInstalled) return true;
   console.log(`${tier}: 0 passed, 1 failed (the offline VS Code workbench is not ready: see above, then run \`npm run e2e:install\`)`);
   return false;
 }
@@ -44,7 +57,7 @@ const tiers = {
     return ok;
   },
   unit: () => {
-    if (!run('node', ['esbuild.mjs', '--tests'])) return false;
+    if (!buildOnce()) return false;
     // The unit tests make many temporary folders and repositories: give them one parent that goes
     // away afterwards, whatever the outcome.
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-unit-'));
@@ -56,10 +69,11 @@ const tiers = {
     }
   },
   // Both print their own `<tier>: N passed, N failed` line (test/e2e/runner.mjs).
-  inhost: () => e2eReady('inhost') && run('node', ['test/e2e/runner.mjs', 'inhost']),
-  ui: () => e2eReady('ui') && run('node', ['test/e2e/runner.mjs', 'ui']),
+  inhost: () => e2eReady('inhost') && buildOnce() && run('node', ['test/e2e/runner.mjs', 'inhost', '--no-build']),
+  ui: () => e2eReady('ui') && buildOnce() && run('node', ['test/e2e/runner.mjs', 'ui', '--no-build']),
 };
 
+const started = Date.now();
 let failed = false;
 for (const name of wanted) {
   const tier = tiers[name];
@@ -67,4 +81,5 @@ for (const name of wanted) {
   console.log(`\n=== ${name} ===`);
   if (!tier()) { failed = true; console.error(`\n${name} failed`); break; }
 }
+console.log(`\ntotal: ${((Date.now() - started) / 1000).toFixed(1)} s (${wanted.join(', ')})`);
 process.exit(failed ? 1 : 0);

@@ -1,29 +1,9 @@
-// The `handoff` command line: wires process I/O to the runner; everything else lives in run.ts.
-import { redact } from '../core/redact';
-import { runCli } from './run';
+// The `handoff` executable. Claude Code runs `handoff statusline` after every message, so that command
+// loads only its own small bundle; every other command loads the full command line.
+import * as path from 'node:path';
 
-void runCli(process.argv.slice(2), {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  cwd: process.cwd(),
-  env: process.env,
-  writeStdout: (b) => process.stdout.write(b),
-  writeStderr: (b) => process.stderr.write(b),
-  readStdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  },
-  exit: (code) => {
-    process.exitCode = code;
-    process.stdout.write('', () => process.exit(code));
-  },
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(redact(`handoff: ${(err as Error)?.message ?? String(err)}\n`));
-    process.exitCode = 2;
-  },
-);
+const [name, ...rest] = process.argv.slice(2);
+const statusline = name === 'statusline' && !rest.includes('--help') && !rest.includes('-h');
+// A path chosen at run time: each bundle stays separate and only one is loaded.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+require(path.join(__dirname, statusline ? 'statusline.js' : 'handoff.js'));

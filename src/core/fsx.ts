@@ -1,22 +1,26 @@
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Redacted } from './redact';
 
+/** Distinguishes the temp files of one process; the pid distinguishes processes. */
+let tmpCounter = 0;
+
 /**
  * Writes a file atomically: a temp file in the same folder, fsync, then rename over the target.
  * A reader never sees a torn file, and a crash leaves the old content in place. Text must be
- * {@link Redacted}: every file the tool writes is an output.
+ * {@link Redacted}: every file the tool writes is an output. `durable: false` skips the fsync, for a
+ * file rewritten every few seconds whose loss in a crash costs nothing.
  */
-export async function atomicWrite(file: string, content: Redacted | Uint8Array): Promise<void> {
+export async function atomicWrite(file: string, content: Redacted | Uint8Array, opts: { durable?: boolean } = {}): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  // Unique without the crypto module (the statusline writes through here after every message).
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${(tmpCounter++).toString(36)}.tmp`);
   const handle = await fs.open(tmp, 'w');
   try {
     await handle.writeFile(content);
-    await handle.sync();
+    if (opts.durable !== false) await handle.sync();
   } finally {
     await handle.close();
   }

@@ -40,18 +40,26 @@ export interface AddedLine {
 
 export interface GitClient {
   facts(): Promise<GitFacts>;
-  /** Lines added between `base` and the working tree (committed and uncommitted). */
-  addedLines(base: string | null): Promise<AddedLine[]>;
+  /** HEAD and the current branch only (no status): what freshness needs. */
+  head(): Promise<Pick<GitFacts, 'head' | 'branch'>>;
+  /**
+   * Lines added between `base` (null: HEAD) and the working tree, committed and uncommitted. Given the
+   * facts of this run, their HEAD and untracked files are used instead of asking git again.
+   */
+  addedLines(base: string | null, facts?: Pick<GitFacts, 'head' | 'status'>): Promise<AddedLine[]>;
   /** Files changed between `base` and HEAD. */
   changedSince(base: string): Promise<StatusEntry[]>;
-  /** The merge-base of HEAD with the upstream or default branch, or null. */
-  sessionBase(): Promise<string | null>;
+  /** The merge-base of HEAD with the upstream or default branch, or null. `head`: HEAD as already resolved. */
+  sessionBase(head?: string | null): Promise<string | null>;
   /** How many commits `to` is ahead of `from`, or null when either is unknown. */
   commitsBetween(from: string, to: string): Promise<number | null>;
   /** Committer time (epoch seconds) of a revision, or null. */
   commitTime(rev: string): Promise<number | null>;
-  /** Tracked files plus untracked files that are not ignored, relative to the root (temp-artifact check). */
-  listFiles(): Promise<string[]>;
+  /**
+   * Tracked files plus untracked files that are not ignored, relative to the root (temp-artifact check).
+   * Given the facts of this run, their untracked files are used instead of listing them again.
+   */
+  listFiles(facts?: Pick<GitFacts, 'status'>): Promise<string[]>;
   /**
    * Whether git tracks `path` (relative to the root) and the commit that introduced its line `line`
    * as it is now (null when that line is not committed yet). Used to say since when a leaked

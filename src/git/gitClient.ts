@@ -60,6 +60,11 @@ function makeGit(dir: string): SimpleGit {
   });
 }
 
+/** The untracked, not ignored files a status listed (`--untracked-files=all`: files, not folders). */
+function untrackedOf(facts: Pick<GitFacts, 'status'>): string[] {
+  return facts.status.filter((e) => e.kind === 'untracked').map((e) => e.path);
+}
+
 /**
  * A GitClient over simple-git for the repository containing `cwd`. Construction never throws;
  * every method rejects with a `GitError` (git missing, not a repository, corrupt repository).
@@ -172,11 +177,19 @@ export function createGitClient(cwd: string): GitClient {
       };
     },
 
-    async addedLines(base: string | null): Promise<AddedLine[]> {
+    async head(): Promise<Pick<GitFacts, 'head' | 'branch'>> {
+      await open();
+      // Two cheap lookups instead of a status: neither walks the working tree.
+      const [ref, head] = await Promise.all([tryRun(['symbolic-ref', '-q', 'HEAD']), tryRun(['rev-parse', '-q', '--verify', 'HEAD'])]);
+      const branch = ref?.trim().startsWith('refs/heads/') ? ref.trim().slice('refs/heads/'.length) : null;
+      return { branch, head: head?.trim() || null };
+    },
+
+    async addedLines(base: string | null, facts?: Pick<GitFacts, 'head' | 'status'>): Promise<AddedLine[]> {
       const { root } = await open();
       let from = base;
       if (from === null) {
-        const head = await tryRun(['rev-parse', '--verify', '-q', 'HEAD']);
+        const head = facts ? facts.head : await tryRun(['rev-parse', '--verify', '-q', 'HEAD']);
         if (head?.trim()) from = head.trim();
         else {
           const format = ((await tryRun(['rev-parse', '--show-object-format'])) ?? 'sha1').trim();
@@ -194,7 +207,7 @@ export function createGitClient(cwd: string): GitClient {
         if (!skip.length) throw err;
         diff = await run([...args, ':(top)', ...skip.map((p) => `:(top,exclude,literal)${p}`)]);
       }
-      const untracked = (await run(['ls-files', '-z', '--others', '--exclude-standard'])).split('\0').filter(Boolean);
+      const untracked = facts ? untrackedOf(facts) : (await run(['ls-files', '-z', '--others', '--exclude-standard'])).split('\0').filter(Boolean);
       return [...parseAddedLines(diff), ...(await untrackedLines(root, untracked))];
     },
 
@@ -202,8 +215,8 @@ export function createGitClient(cwd: string): GitClient {
       return parseNameStatusZ(await run(['diff', '--name-status', '-z', '-M', '--no-ext-diff', base, 'HEAD', '--']));
     },
 
-    async sessionBase(): Promise<string | null> {
-      const head = (await tryRun(['rev-parse', '--verify', '-q', 'HEAD']))?.trim();
+    async sessionBase(knownHead?: string | null): Promise<string | null> {
+      const head = knownHead !== undefined ? knownHead : (await tryRun(['rev-parse', '--verify', '-q', 'HEAD']))?.trim();
       if (!head) return null;
       const candidates: string[] = [];
       const upstream = (await tryRun(['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}']))?.trim();
@@ -230,9 +243,13 @@ export function createGitClient(cwd: string): GitClient {
       return out?.trim() && Number.isInteger(n) ? n : null;
     },
 
-    async listFiles(): Promise<string[]> {
-      const out = await run(['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
-      return [...new Set(out.split('\0').filter(Boolean))];
+    async listFiles(facts?: Pick<GitFacts, 'status'>): Promise<string[]> {
+      if (!facts) {
+        const out = await run(['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+        return [...new Set(out.split('\0').filter(Boolean))];
+      }
+      const tracked = (await run(['ls-files', '-z', '--cached'])).split('\0').filter(Boolean);
+      return [...new Set([...tracked, ...untrackedOf(facts)])];
     },
 
     async lineOrigin(file: string, line: number): Promise<LineOrigin> {

@@ -13,11 +13,10 @@ import { repoRoot } from './lib/paths.mjs';
 import { useServerOptions } from './lib/run.mjs';
 import { runUi, uiTestFiles } from './lib/ui/runUi.mjs';
 
+/** The bundles and the transpiled suite, in one esbuild process. */
 function build() {
-  for (const args of [['esbuild.mjs'], ['esbuild.mjs', '--tests']]) {
-    const r = spawnSync(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error(`build failed: node ${args.join(' ')}`);
-  }
+  const r = spawnSync(process.execPath, ['esbuild.mjs', '--all'], { cwd: repoRoot, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('build failed: node esbuild.mjs --all');
 }
 
 /** The `server` options a UI file exports, or null; a file that cannot load is left to runUi to report. */

@@ -1,6 +1,5 @@
 import { listPackets } from '../../core/registry/registry';
-import { freshnessOf } from '../../core/workflow/state';
-import { inspectWorkbench } from '../../core/workflow/inspect';
+import { freshnessOf, readFreshnessNow } from '../../core/workflow/freshness';
 import { outputDirOf } from '../../core/workflow/paths';
 import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, JSON_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
@@ -20,10 +19,12 @@ export const listCommand: CommandSpec = {
     const { packets: all, diagnostics } = await listPackets(outputDir);
     printDiagnostics(io, diagnostics);
     const packets = flags['all'] ? all : all.filter((p) => p.packet.status === 'active');
+    // Superseded and archived packets are history: their freshness is not a call to action.
+    const active = packets.filter((p) => p.packet.status === 'active');
     const git = createGitClient(workspaceDir);
-    const inspection = await inspectWorkbench(workspaceDir, options, git);
-    const fresh = await freshnessOf(packets.map((p) => p.packet), inspection, git);
-    const rows = packets.map((p, i) => ({
+    const { now } = await readFreshnessNow(workspaceDir, options, git);
+    const fresh = new Map((await freshnessOf(active.map((p) => p.packet), now, git)).map((f, i) => [active[i], f]));
+    const rows = packets.map((p) => ({
       id: p.packet.packet_id,
       status: p.packet.status,
       branch: p.packet.branch,
@@ -32,8 +33,7 @@ export const listCommand: CommandSpec = {
       generated_at: p.packet.generated_at,
       superseded_by: p.packet.superseded_by,
       dir: p.dir,
-      // Superseded and archived packets are history: their freshness is not a call to action.
-      freshness: p.packet.status === 'active' ? fresh[i] : undefined,
+      freshness: fresh.get(p),
     }));
     if (flags['json']) {
       io.stdout(`${JSON.stringify(rows, null, 2)}\n`);

@@ -1,21 +1,24 @@
-import { spawn } from 'node:child_process';
+import type * as childProcess from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Budget } from '../../core/context/budget';
 import { budgetLevel, checkBudget, DEFAULT_BUDGET } from '../../core/context/budget';
 import { claudeTranscriptReader } from '../../core/context/claude';
 import { asShown, statuslineText } from '../../core/context/format';
-import { formatGenericUsage, GENERIC_USAGE_FILE, parseGenericUsage } from '../../core/context/generic';
+import { formatGenericUsage, GENERIC_USAGE_FILE, usageReading } from '../../core/context/usage';
 import type { StatuslineInput } from '../../core/context/statuslineInput';
 import { parseStatuslineInput, usageFromStatusline } from '../../core/context/statuslineInput';
 import type { ContextResult } from '../../core/context/types';
 import { atomicWrite } from '../../core/fsx';
+import type { Redacted } from '../../core/redact';
 import { redact } from '../../core/redact';
 import { outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
 import { optionsOf } from '../common';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
-import { cleanWord, packetWord, readState } from './statusParts';
 import { cachedWords } from './statuslineCache';
+import type { workbenchWords } from './statuslineWords';
+
+type ChildProcessModule = typeof childProcess;
 
 /** A chained statusLine command gets this long before its output is dropped. */
 const CHAIN_TIMEOUT_MS = 2000;
@@ -29,6 +32,9 @@ export function runChained(command: string, stdin: string, cwd: string, env: Rec
     let out = '';
     let settled = false;
     const group = process.platform !== 'win32';
+    // Loaded only when a command is chained: most statuslines never need it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { spawn } = require('node:child_process') as ChildProcessModule;
     const child = spawn(command, { shell: true, cwd, env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'], detached: group });
     const done = () => {
       if (settled) return;
@@ -68,16 +74,19 @@ export function budgetOf(flags: FlagValues): Budget {
 async function readingOf(input: StatuslineInput, workbench: string): Promise<ContextResult> {
   const usage = usageFromStatusline(input, new Date());
   const file = path.join(workbench, GENERIC_USAGE_FILE);
+  // Only into an existing workbench: a statusline must not create folders. Rewritten after every
+  // message, so not synced to disk: a crash loses one reading, never a torn file.
+  const record = async (content: Redacted): Promise<void> => {
+    if (await fs.stat(workbench).then((s) => s.isDirectory(), () => false)) await atomicWrite(file, content, { durable: false });
+  };
   if (usage) {
-    const content = redact(formatGenericUsage(usage));
-    // Only into an existing workbench: a statusline must not create folders.
-    if (await fs.stat(workbench).then((s) => s.isDirectory(), () => false)) await atomicWrite(file, content);
-    return parseGenericUsage(content, file);
+    await record(redact(formatGenericUsage(usage)));
+    return usageReading(usage, file);
   }
   if (input.transcript_path) {
     const fromTranscript = await claudeTranscriptReader(input.transcript_path).read();
-    if (fromTranscript.known && (await fs.stat(workbench).then((s) => s.isDirectory(), () => false))) {
-      await atomicWrite(file, redact(formatGenericUsage({
+    if (fromTranscript.known) {
+      await record(redact(formatGenericUsage({
         source: 'claude',
         session_id: input.session_id ?? fromTranscript.sessionId,
         used_tokens: fromTranscript.usedTokens,
@@ -110,12 +119,25 @@ async function ourLine(stdin: string, flags: FlagValues, io: CliIO, extras?: Sta
   return statuslineText(reading, level, more);
 }
 
+/**
+ * The full workbench reader, loaded only on a cache miss. A path chosen at run time keeps it out of the
+ * statusline bundle (it brings the schema library and the git client); it sits beside this module both
+ * bundled (dist/) and transpiled (out/).
+ */
+function loadWorkbenchWords(): typeof workbenchWords {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require(path.join(__dirname, 'statuslineWords.js')) as { workbenchWords: typeof workbenchWords }).workbenchWords;
+}
+
 /** `clean · handoff fresh` from the workbench state. */
-export const workbenchExtras: StatuslineExtras = async (workspaceDir, flags) =>
-  cachedWords(workspaceDir, outputDirOf(workspaceDir, optionsOf(flags)), async () => {
-    const state = await readState(workspaceDir, flags);
-    return [cleanWord(state), packetWord(state)];
-  });
+// Async: a workbench or output dir outside the folder throws, and that must reject, not escape.
+export const workbenchExtras: StatuslineExtras = async (workspaceDir, flags) => {
+  const options = optionsOf(flags);
+  return cachedWords(
+    { workspaceDir, workbenchDir: workbenchDirOf(workspaceDir, options), outputDir: outputDirOf(workspaceDir, options) },
+    () => loadWorkbenchWords()(workspaceDir, flags),
+  );
+};
 
 /** Builds the command; `extras` supplies the clean-state and packet parts. */
 export function statuslineCommand(extras: StatuslineExtras | undefined = workbenchExtras): CommandSpec {

@@ -60,7 +60,7 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
 
   const agentState = (await first(['agent_state.json'], AgentStateSchema))?.value ?? null;
   const featureList = withFile(await first(['feature_list.json', 'task_board.json'], FeatureListSchema));
-  const taskIds = [safeId(agentState?.active_task_id), safeId(featureList?.active)].filter((x): x is string => !!x);
+  const taskIds = [safeId(agentState?.active_task_id?.trim()), safeId(featureList?.active?.trim())].filter((x): x is string => !!x);
   const alt = (folder: string): string[] => [...new Set(taskIds)].map((id) => `outputs/${folder}/${id}.json`);
   const verification = withFile(await first(['verification_report.json', ...alt('verification')], VerificationReportSchema));
   const review = withFile(await first(['review_report.json', ...alt('review')], ReviewReportSchema));

@@ -12,8 +12,10 @@ export function checkBranch(input: Pick<CleanInputs, 'facts' | 'snapshot' | 'act
   if (facts.detached) {
     findings.push({
       check: 'branch',
+      kind: 'detached-head',
       detail: `HEAD is detached at ${facts.head?.slice(0, 7) ?? 'an unknown commit'}.`,
       fix: 'Check out a branch (`git switch <branch>`, or `git switch -c <new-branch>` to keep these commits).',
+      commands: ['git switch <branch>', 'git switch -c <new-branch>'],
     });
   }
   const fromState = input.snapshot.agentState?.branch;
@@ -25,13 +27,15 @@ export function checkBranch(input: Pick<CleanInputs, 'facts' | 'snapshot' | 'act
   if (expected && facts.branch && facts.branch !== expected) {
     findings.push({
       check: 'branch',
+      kind: 'wrong-branch',
       detail: `On branch ${facts.branch}, but ${source} expects ${expected}.`,
       fix: fromSession
         ? `Switch to ${expected} (\`git switch ${expected}\`), the branch the agent worked on.`
         : `Switch to ${expected} (\`git switch ${expected}\`), or update ${source === 'agent_state.json' ? 'agent_state.json `branch`' : 'the packet by generating a new one'}.`,
+      commands: [`git switch ${expected}`],
     });
   } else if (expected && facts.detached) {
-    (findings[0] as CleanFinding).fix = `Switch back to ${expected} (\`git switch ${expected}\`).`;
+    Object.assign(findings[0] as CleanFinding, { fix: `Switch back to ${expected} (\`git switch ${expected}\`).`, commands: [`git switch ${expected}`] });
   }
   const summary =
     findings.length > 0

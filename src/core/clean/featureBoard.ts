@@ -18,6 +18,7 @@ export function checkFeatureBoard(snapshot: WorkbenchSnapshot): CheckResult {
   if (inProgress.length > 1) {
     findings.push({
       check: 'feature-board',
+      kind: 'several-in-progress',
       detail: `${inProgress.length} features are in progress in ${file} (${inProgress.join(', ')}); at most one may be.`,
       paths: [file],
       fix: `Finish or pause all but one of ${inProgress.join(', ')} (status todo, blocked or done).`,
@@ -29,6 +30,7 @@ export function checkFeatureBoard(snapshot: WorkbenchSnapshot): CheckResult {
     if (!feature) {
       findings.push({
         check: 'feature-board',
+        kind: 'active-unknown',
         detail: `${file} says \`active\` is ${active}, but no feature has that id.`,
         paths: [file],
         fix: `Set \`active\` to the feature being worked on${inProgress.length === 1 ? ` (${inProgress[0]})` : ''}, or add ${active} to the board.`,
@@ -36,6 +38,7 @@ export function checkFeatureBoard(snapshot: WorkbenchSnapshot): CheckResult {
     } else if (feature.status !== 'in_progress' && (feature.status === 'done' || inProgress.length > 0)) {
       findings.push({
         check: 'feature-board',
+        kind: 'active-not-in-progress',
         detail: `${file} says \`active\` is ${active}, but ${active} is ${feature.status}${inProgress.length ? ` while ${inProgress.join(', ')} is in progress` : ''}.`,
         paths: [file],
         fix: inProgress.length === 1 ? `Set \`active\` to ${inProgress[0]}.` : `Set \`active\` to the feature being worked on, or null.`,
@@ -44,6 +47,7 @@ export function checkFeatureBoard(snapshot: WorkbenchSnapshot): CheckResult {
   } else if (inProgress.length === 1) {
     findings.push({
       check: 'feature-board',
+      kind: 'active-missing',
       detail: `${file} has no \`active\` feature, but ${inProgress[0]} is in progress.`,
       paths: [file],
       fix: `Set \`active\` to ${inProgress[0]}.`,
@@ -57,9 +61,11 @@ export function checkFeatureBoard(snapshot: WorkbenchSnapshot): CheckResult {
       const how = run.record.exit_code == null ? 'did not finish' : `failed with exit ${run.record.exit_code}`;
       findings.push({
         check: 'feature-board',
+        kind: 'done-feature-failing',
         detail: `${f.id} is done, but its done_when command \`${normalizeCommand(f.done_when)}\` last ${how} (feedback_record.jsonl line ${run.index + 1}).`,
         paths: [file],
         fix: `Re-run \`${normalizeCommand(f.done_when)}\` until it passes, or set ${f.id} back to in_progress.`,
+        commands: [normalizeCommand(f.done_when)],
       });
     }
   }
@@ -85,7 +91,7 @@ function checkTaskList(tasks: readonly Feature[], session: string): CheckResult 
       ...base,
       passed: false,
       summary: detail,
-      findings: [{ check: 'feature-board', detail, fix: 'Ask the agent to finish or set back to pending all but one of them in its task list.' }],
+      findings: [{ check: 'feature-board', kind: 'several-in-progress', detail, fix: 'Ask the agent to finish or set back to pending all but one of them in its task list.' }],
     };
   }
   const now = inProgress[0];

@@ -20,6 +20,7 @@ export function checkTempArtifacts(
   if (temp.length) {
     findings.push({
       check: 'temp-artifacts',
+      kind: 'temp-files',
       detail: `${temp.length} temporary file${temp.length === 1 ? '' : 's'}: ${listPaths(temp)}.`,
       paths: findingPaths(temp),
       fix: 'Delete them (or add them to .gitignore if they are meant to stay local).',
@@ -31,6 +32,7 @@ export function checkTempArtifacts(
   if (prints.length) {
     findings.push({
       check: 'temp-artifacts',
+      kind: 'debug-prints',
       detail: `${prints.length} debug print${prints.length === 1 ? '' : 's'} added this session: ${located(prints)} (\`${(prints[0] as DebugHit).text.slice(0, 60)}\`).`,
       paths: findingPaths([...new Set(prints.map((h) => h.path))]),
       fix: 'Remove the debug prints (or turn them into real logging) and commit.',
@@ -40,6 +42,7 @@ export function checkTempArtifacts(
   if (blocks.length) {
     findings.push({
       check: 'temp-artifacts',
+      kind: 'commented-out-code',
       detail: `${blocks.length} commented-out code block${blocks.length === 1 ? '' : 's'} added this session: ${located(blocks)}.`,
       paths: findingPaths([...new Set(blocks.map((h) => h.path))]),
       fix: 'Delete the commented-out code; git keeps the history.',

@@ -70,8 +70,10 @@ export function checkTests(snapshot: WorkbenchSnapshot): CheckResult {
     findings: [
       {
         check: 'tests',
+        kind: 'tests-failing',
         detail: `The latest test run ${outcome} and no open risk names it: \`${cmd}\` (${where}).`,
         fix: `Make \`${cmd}\` pass, or record the failure in agent_state.json open_risks.`,
+        commands: [cmd],
       },
     ],
   };

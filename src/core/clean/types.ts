@@ -2,13 +2,39 @@
 export const CHECK_IDS = ['working-tree', 'temp-artifacts', 'tests', 'feature-board', 'branch'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
+/** What a finding is about: code decides on this, never on the English of `detail` or `fix`. */
+export const FINDING_KINDS = [
+  'operation-in-progress',
+  'uncommitted-changes',
+  'untracked-files',
+  'stash-without-message',
+  'temp-files',
+  'debug-prints',
+  'commented-out-code',
+  'tests-failing',
+  'done-feature-failing',
+  'several-in-progress',
+  'active-unknown',
+  'active-not-in-progress',
+  'active-missing',
+  'detached-head',
+  'wrong-branch',
+] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
+
 /** One reason the workbench is not clean. `paths` are relative to the repository root. */
 export interface CleanFinding {
   check: CheckId;
+  kind: FindingKind;
   detail: string;
   paths?: string[];
-  /** One sentence (or a command) that makes the finding go away. */
+  /** One sentence that makes the finding go away, for people. */
   fix: string;
+  /**
+   * The command lines the fix sentence names, as data, most usual first (alternatives, not steps).
+   * They may come from an artifact: whoever offers to run one checks it first (see `fixOffer`).
+   */
+  commands?: string[];
 }
 
 /** The result of one check: passing checks carry a short reason too, for the view. */

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GENERIC_USAGE_FILE } from './generic';
+import { GENERIC_USAGE_FILE } from './usage';
 import type { Head } from './heads';
 import { claudeHead, codexHead } from './heads';
 import type { ContextSource } from './types';

@@ -1,12 +1,7 @@
-import { startedAtIso } from '../artifacts/commands';
 import { readRegular } from '../fsx';
 import { z } from 'zod';
-import { CLAUDE_COMPACT_MARGIN, round1 } from './claude';
-import { CODEX_COMPACT_AT_PERCENT } from './codex';
 import type { ContextResult } from './types';
-
-/** The generic file any agent (or `handoff statusline`) writes into the workbench. */
-export const GENERIC_USAGE_FILE = 'context_usage.json';
+import { usageReading } from './usage';
 
 /** `context_usage.json`: extra fields are kept, not rejected. */
 export const GenericUsageSchema = z
@@ -22,17 +17,6 @@ export const GenericUsageSchema = z
     model: z.string().optional(),
   })
   .passthrough();
-
-export type GenericUsage = z.infer<typeof GenericUsageSchema>;
-
-/** Where the agent named in `source` auto-compacts, in percent; 100 when it is not known to. */
-export function compactAtPercentFor(agent: string, window: number): number {
-  const a = agent.toLowerCase();
-  if (a.startsWith('claude')) return round1(((window - CLAUDE_COMPACT_MARGIN) / window) * 100);
-  if (a.startsWith('codex')) return CODEX_COMPACT_AT_PERCENT;
-  return 100;
-}
-
 
 /**
  * Parses the text of a `context_usage.json`. Bad JSON or a bad field gives an unknown reading whose
@@ -51,22 +35,7 @@ export function parseGenericUsage(text: string, file: string): ContextResult {
     const field = issue?.path.join('.') || '(root)';
     return { known: false, source: 'generic', reason: `${file}: field "${field}": ${issue?.message ?? 'invalid'}`, file };
   }
-  const u = parsed.data;
-  const at = startedAtIso(u.updated_at);
-  if (!at) return { known: false, source: 'generic', reason: `${file}: field "updated_at": not a valid time`, file };
-  return {
-    known: true,
-    source: 'generic',
-    agent: u.source,
-    sessionId: u.session_id,
-    ...(u.model ? { model: u.model } : {}),
-    usedTokens: u.used_tokens,
-    windowTokens: u.context_window,
-    percent: round1((u.used_tokens / u.context_window) * 100),
-    compactAtPercent: compactAtPercentFor(u.source, u.context_window),
-    at,
-    file,
-  };
+  return usageReading(parsed.data, file);
 }
 
 /** Reads and parses a `context_usage.json`; a missing or unreadable file is an unknown reading. */
@@ -78,9 +47,4 @@ export async function readGenericUsage(file: string, root?: string): Promise<Con
     return { known: false, source: 'generic', reason: `cannot read ${file}: ${why}`, file };
   }
   return parseGenericUsage(read.bytes.toString('utf8'), file);
-}
-
-/** Builds the content of a `context_usage.json` (stable key order, trailing newline). */
-export function formatGenericUsage(u: GenericUsage): string {
-  return `${JSON.stringify(u, null, 2)}\n`;
 }

@@ -1,40 +1,78 @@
-import { z } from 'zod';
 import { claudeWindow } from './claude';
-import type { GenericUsage } from './generic';
+import type { GenericUsage } from './usage';
 
-const count = z.number().nonnegative().nullish();
+// Checked by hand, not with the schema library: Claude Code runs the statusline after every message,
+// and loading the library costs more than the whole reading.
+
+type Maybe<T> = T | null | undefined;
 
 /**
  * The JSON Claude Code pipes into a statusLine command. Every field may be missing or null (before the
  * first call there is no usage yet); unknown fields are kept.
  */
-export const StatuslineInputSchema = z
-  .object({
-    session_id: z.string().nullish(),
-    transcript_path: z.string().nullish(),
-    cwd: z.string().nullish(),
-    workspace: z.object({ current_dir: z.string().nullish(), project_dir: z.string().nullish() }).passthrough().nullish(),
-    model: z.object({ id: z.string().nullish(), display_name: z.string().nullish() }).passthrough().nullish(),
-    context_window: z
-      .object({
-        context_window_size: z.number().positive().nullish(),
-        used_percentage: z.number().min(0).max(100).nullish(),
-        current_usage: z
-          .object({
-            input_tokens: count,
-            cache_creation_input_tokens: count,
-            cache_read_input_tokens: count,
-            output_tokens: count,
-          })
-          .passthrough()
-          .nullish(),
-      })
-      .passthrough()
-      .nullish(),
-  })
-  .passthrough();
+export interface StatuslineInput {
+  session_id?: Maybe<string>;
+  transcript_path?: Maybe<string>;
+  cwd?: Maybe<string>;
+  workspace?: Maybe<{ current_dir?: Maybe<string>; project_dir?: Maybe<string>; [k: string]: unknown }>;
+  model?: Maybe<{ id?: Maybe<string>; display_name?: Maybe<string>; [k: string]: unknown }>;
+  context_window?: Maybe<{
+    context_window_size?: Maybe<number>;
+    used_percentage?: Maybe<number>;
+    current_usage?: Maybe<{
+      input_tokens?: Maybe<number>;
+      cache_creation_input_tokens?: Maybe<number>;
+      cache_read_input_tokens?: Maybe<number>;
+      output_tokens?: Maybe<number>;
+      [k: string]: unknown;
+    }>;
+    [k: string]: unknown;
+  }>;
+  [k: string]: unknown;
+}
 
-export type StatuslineInput = z.infer<typeof StatuslineInputSchema>;
+type Check = (v: unknown) => string | null;
+
+const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str: Check = (v) => (typeof v === 'string' ? null : `Expected string, received ${typeName(v)}`);
+const num = (ok: (n: number) => boolean, rule: string): Check => (v) =>
+  typeof v !== 'number' || Number.isNaN(v) ? `Expected number, received ${typeName(v)}` : ok(v) ? null : rule;
+const count = num((n) => n >= 0, 'Number must be greater than or equal to 0');
+const obj: Check = (v) => (isObject(v) ? null : `Expected object, received ${typeName(v)}`);
+
+/** Each checked field: its path and its rule; missing and null always pass. */
+const FIELDS: [string[], Check][] = [
+  [['session_id'], str],
+  [['transcript_path'], str],
+  [['cwd'], str],
+  [['workspace'], obj],
+  [['workspace', 'current_dir'], str],
+  [['workspace', 'project_dir'], str],
+  [['model'], obj],
+  [['model', 'id'], str],
+  [['model', 'display_name'], str],
+  [['context_window'], obj],
+  [['context_window', 'context_window_size'], num((n) => n > 0, 'Number must be greater than 0')],
+  [['context_window', 'used_percentage'], num((n) => n >= 0 && n <= 100, 'Number must be from 0 to 100')],
+  [['context_window', 'current_usage'], obj],
+  ...(['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'output_tokens'] as const).map(
+    (k): [string[], Check] => [['context_window', 'current_usage', k], count],
+  ),
+];
+
+/** The first field that breaks its rule, as `field "a.b": why`, or null when the input is valid. */
+function firstProblem(root: unknown): string | null {
+  if (!isObject(root)) return `field "(root)": Expected object, received ${typeName(root)}`;
+  for (const [where, check] of FIELDS) {
+    let v: unknown = root;
+    for (const key of where) v = isObject(v) ? v[key] : undefined;
+    if (v === undefined || v === null) continue;
+    const problem = check(v);
+    if (problem) return `field "${where.join('.')}": ${problem}`;
+  }
+  return null;
+}
 
 export type StatuslineParse = { ok: true; input: StatuslineInput; dir: string } | { ok: false; reason: string };
 
@@ -47,12 +85,9 @@ export function parseStatuslineInput(text: string): StatuslineParse {
   } catch {
     return { ok: false, reason: 'statusLine input is not JSON' };
   }
-  const parsed = StatuslineInputSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, reason: `statusLine input: field "${issue?.path.join('.') || '(root)'}": ${issue?.message ?? 'invalid'}` };
-  }
-  const input = parsed.data;
+  const problem = firstProblem(json);
+  if (problem) return { ok: false, reason: `statusLine input: ${problem}` };
+  const input = json as StatuslineInput;
   const dir = input.workspace?.project_dir || input.cwd || input.workspace?.current_dir;
   if (!dir) return { ok: false, reason: 'statusLine input has no cwd' };
   return { ok: true, input, dir };

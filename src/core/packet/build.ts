@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { topicOf } from '../artifacts/topic';
 import type { CleanFinding } from '../clean/types';
 import type { ContextResult } from '../context/types';
 import { stripControlLine } from '../controlChars';
@@ -125,7 +126,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     schema_version: 1,
     packet_id: input.packetId,
     session_id: deriveSessionId(input),
-    topic: agent?.active_task_id?.trim() || snapshot.featureList?.active?.trim() || 'default',
+    topic: topicOf(snapshot),
     repo: git?.repo ?? null,
     branch,
     head_commit: git?.headCommit ?? null,
@@ -138,7 +139,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     commands_run: commands,
     commands_omitted: snapshot.feedback?.omitted ?? 0,
     failed_attempts: failed,
-    open_risks: collectRisks(snapshot, input.clean, git?.secretOrigins),
+    open_risks: collectRisks(snapshot, input.clean, git, git?.secretOrigins),
     next_action: next.text,
     next_action_source: next.source,
     sources: sourcesOf(snapshot, git, next.from),

@@ -1,9 +1,10 @@
 import type { CleanFinding } from '../clean/types';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
-import { severityRank } from './schema';
+import { activeTaskId } from '../artifacts/topic';
 import type { Risk } from './schema';
 import { secretRisks } from './secretRisks';
-import { mapSeverity } from './severity';
+import { mapSeverity, orderRisks } from './severity';
+import type { GitInput } from './build';
 import type { LineOrigin } from '../gitPort';
 
 /** A review below this total is a risk even when it is not a hard fail. */
@@ -28,17 +29,19 @@ function uniqueIds(risks: Risk[]): Risk[] {
 }
 
 /**
- * Open risks from verification findings, blockers, the review, the agent's own list and (when the
- * user accepted a dirty workbench) every clean-state finding as `block`, and a `block` for every
- * credential masked in an input file. Most severe first, stable.
+ * Open risks from verification findings, blockers, the review, the agent's own list, (when the
+ * user accepted a dirty workbench) every clean-state finding as `block`, a `block` for every
+ * credential masked in an input file, and a missing last known good commit when git says why it is
+ * unknown. Most severe first, stable.
  */
 export function collectRisks(
   snapshot: WorkbenchSnapshot,
   clean: { findings: CleanFinding[] } | null,
+  git: Pick<GitInput, 'lastKnownGoodCommit' | 'lkgUnknownReason'> | null = null,
   secretOrigins?: Readonly<Record<string, LineOrigin>>,
 ): Risk[] {
   const risks: Risk[] = secretRisks(snapshot.secrets ?? [], secretOrigins);
-  const activeId = snapshot.agentState?.active_task_id ?? snapshot.featureList?.active ?? null;
+  const activeId = activeTaskId(snapshot);
   const doneWhen = snapshot.featureList?.features.find((f) => f.id === activeId)?.done_when;
 
   const v = snapshot.verification;
@@ -87,6 +90,17 @@ export function collectRisks(
     risks.push(risk);
   }
 
-  const ordered = risks.map((risk, i) => ({ risk, i })).sort((a, b) => severityRank(a.risk.severity) - severityRank(b.risk.severity) || a.i - b.i);
-  return uniqueIds(ordered.map((x) => x.risk));
+  const lkgUnknown = git && !git.lastKnownGoodCommit ? git.lkgUnknownReason : undefined;
+  if (lkgUnknown) {
+    risks.push({
+      id: 'git:no-last-known-good',
+      severity: 'warn',
+      detail: `No last known good commit: ${lkgUnknown}. Do not assume HEAD is safe to build on.`,
+      source: 'git',
+      owner: 'agent',
+    });
+  }
+
+  // Sorted once, after every risk is known.
+  return uniqueIds(orderRisks(risks));
 }

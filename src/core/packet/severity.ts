@@ -1,4 +1,5 @@
-import type { Severity } from './schema';
+import type { Risk, Severity } from './schema';
+import { severityRank } from './schema';
 
 /**
  * Maps the severities agents and reviewers write onto the packet scale `block > high > warn > info`.
@@ -10,4 +11,20 @@ export function mapSeverity(input: string | null | undefined): Severity {
   if (['high', 'major', 'severe'].includes(s)) return 'high';
   if (['info', 'low', 'minor', 'note', 'notice'].includes(s)) return 'info';
   return 'warn';
+}
+
+/**
+ * The one risk order, used by the packet, the renderers and the views: most severe first; risks of
+ * equal severity keep the order they were collected in, so a list never jumps between refreshes.
+ */
+export function orderBySeverity<T>(items: readonly T[], severityOf: (item: T) => Severity): T[] {
+  return items
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => severityRank(severityOf(a.item)) - severityRank(severityOf(b.item)) || a.i - b.i)
+    .map(({ item }) => item);
+}
+
+/** {@link orderBySeverity} for packet risks. */
+export function orderRisks(risks: readonly Risk[]): Risk[] {
+  return orderBySeverity(risks, (r) => r.severity);
 }

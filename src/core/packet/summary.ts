@@ -1,4 +1,5 @@
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { activeTaskId } from '../artifacts/topic';
 import type { FailedAttempt } from './schema';
 
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -13,7 +14,7 @@ export function composeSummary(snapshot: WorkbenchSnapshot, failed: FailedAttemp
   if (own) return own;
 
   const parts: string[] = [];
-  const taskId = snapshot.agentState?.active_task_id ?? snapshot.featureList?.active ?? null;
+  const taskId = activeTaskId(snapshot);
   const feature = taskId ? snapshot.featureList?.features.find((f) => f.id === taskId) : undefined;
   const session = snapshot.session;
   if (!taskId && session?.firstUserRequest) {

@@ -10,7 +10,8 @@ export const PACKET_JSON = 'handoff.json';
 export const PACKET_MD = 'handoff.md';
 
 export interface WriteResult {
-  kind: 'written' | 'unchanged';
+  /** `taken`: the folder holds a different packet and `keepOther` left it alone. */
+  kind: 'written' | 'unchanged' | 'taken';
   packetDir: string;
 }
 
@@ -22,13 +23,15 @@ export function renderPacketFiles(packet: Packet): { json: Redacted; md: Redacte
 /**
  * Writes `<outputDir>/<packet_id>/handoff.json` and `handoff.md` atomically (JSON last, so a reader that
  * sees the JSON sees a complete packet). Writes nothing and says `unchanged` when both files already
- * hold these exact bytes.
+ * hold these exact bytes. With `keepOther`, a folder already holding another packet is not touched
+ * (`taken`). The packet is rendered once and each file read once.
  */
-export async function writePacket(outputDir: string, packet: Packet): Promise<WriteResult> {
+export async function writePacket(outputDir: string, packet: Packet, opts: { keepOther?: boolean } = {}): Promise<WriteResult> {
   const packetDir = path.join(outputDir, packet.packet_id);
   const { json, md } = renderPacketFiles(packet);
   const [oldJson, oldMd] = await Promise.all([readIfExists(path.join(packetDir, PACKET_JSON)), readIfExists(path.join(packetDir, PACKET_MD))]);
   if (oldJson === json && oldMd === md) return { kind: 'unchanged', packetDir };
+  if (opts.keepOther && oldJson !== null) return { kind: 'taken', packetDir };
   if (oldMd !== md) await atomicWrite(path.join(packetDir, PACKET_MD), md);
   if (oldJson !== json) await atomicWrite(path.join(packetDir, PACKET_JSON), json);
   return { kind: 'written', packetDir };

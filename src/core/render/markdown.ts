@@ -1,5 +1,5 @@
 import type { Packet } from '../packet/schema';
-import { SEVERITIES } from '../packet/schema';
+import { orderRisks } from '../packet/severity';
 
 /** Inline code that survives backticks inside the text. */
 export function code(text: string): string {
@@ -39,12 +39,10 @@ export function renderMarkdown(p: Packet): string {
 
   out.push('', '## Open risks', '');
   if (!p.open_risks.length) out.push('None recorded.');
-  for (const sev of SEVERITIES) {
-    for (const r of p.open_risks.filter((x) => x.severity === sev)) {
-      const extra = [r.owner ? `owner: ${r.owner}` : '', r.verify ? `verify: ${code(r.verify)}` : '', r.paths?.length ? `paths: ${r.paths.map(code).join(', ')}` : '']
-        .filter(Boolean).join(' · ');
-      out.push(`- **${sev}** ${code(r.id)} ${inline(r.detail)} _(source: ${inline(r.source)})_${extra ? ` — ${extra}` : ''}`);
-    }
+  for (const r of orderRisks(p.open_risks)) {
+    const extra = [r.owner ? `owner: ${r.owner}` : '', r.verify ? `verify: ${code(r.verify)}` : '', r.paths?.length ? `paths: ${r.paths.map(code).join(', ')}` : '']
+      .filter(Boolean).join(' · ');
+    out.push(`- **${r.severity}** ${code(r.id)} ${inline(r.detail)} _(source: ${inline(r.source)})_${extra ? ` — ${extra}` : ''}`);
   }
 
   out.push('', '## Failed attempts', '');

@@ -1,5 +1,5 @@
 import type { Packet } from '../packet/schema';
-import { SEVERITIES } from '../packet/schema';
+import { orderRisks } from '../packet/severity';
 import { redact } from '../redact';
 
 export interface PromptExtra {
@@ -56,7 +56,7 @@ export function renderRestartPrompt(p: Packet, extra: PromptExtra = {}): string 
   if (p.open_risks.length) {
     const acks = new Map((extra.acknowledged ?? []).map((a) => [a.id, a]));
     lines.push('', 'Open risks (most severe first):');
-    const ordered = SEVERITIES.flatMap((s) => p.open_risks.filter((r) => r.severity === s));
+    const ordered = orderRisks(p.open_risks);
     for (const r of ordered.slice(0, MAX_RISKS)) {
       const ack = acks.get(r.id);
       const ackText = ack ? ` (acknowledged by ${ack.by} at ${ack.at})` : '';

@@ -1,23 +1,53 @@
 import { loadWorkbench } from '../artifacts/loader';
-import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import type { ArtifactSource, WorkbenchSnapshot } from '../artifacts/snapshot';
+import { topicOf } from '../artifacts/topic';
 import type { Diagnostic } from '../diagnostics';
 import type { GitClient, GitFacts } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import type { Packet } from '../packet/schema';
 import { assessFreshness, type Freshness } from '../registry/freshness';
 import { activePacketFor, listPackets } from '../registry/registry';
-import { topicOf } from './inspect';
 import { outputDirOf, workbenchDirOf } from './paths';
 import { newestPacket, type StoredPacket } from './readPackets';
 
-async function freshnessWith(snapshot: WorkbenchSnapshot, facts: GitFacts | null, packet: Packet, git: GitClient | null): Promise<Freshness> {
-  const commitsSince =
-    git && facts?.head && packet.head_commit ? await git.commitsBetween(packet.head_commit, facts.head).catch(() => null) : null;
-  return assessFreshness(packet, { facts, commitsSince, inputs: snapshot.sources });
+/** What packets are compared with: HEAD and the branch (null without git) and the artifacts as they are now. */
+export interface FreshnessNow {
+  facts: Pick<GitFacts, 'head' | 'branch'> | null;
+  inputs: readonly ArtifactSource[];
 }
 
-function load(workspaceDir: string, options: HandoffOptions): Promise<WorkbenchSnapshot> {
-  return loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir });
+/**
+ * The freshness of packets, with the reasons: the one rule the CLI, the hook, the statusline and the
+ * views share. A packet is stale when HEAD moved since its head_commit (with how many commits, asked of
+ * git once per distinct head_commit), when the branch differs, or when an input changed.
+ */
+export async function freshnessOf(packets: readonly Packet[], now: FreshnessNow, git: GitClient | null): Promise<Freshness[]> {
+  const head = now.facts?.head ?? null;
+  const counts = new Map<string, Promise<number | null>>();
+  const countFrom = (from: string | null): Promise<number | null> => {
+    if (!git || !head || !from || from === head) return Promise.resolve(null);
+    if (!counts.has(from)) counts.set(from, git.commitsBetween(from, head).catch(() => null));
+    return counts.get(from) as Promise<number | null>;
+  };
+  return Promise.all(
+    packets.map(async (p) => assessFreshness(p, { facts: now.facts, commitsSince: await countFrom(p.head_commit), inputs: now.inputs })),
+  );
+}
+
+/**
+ * What freshness needs, without a clean inspection: the artifacts' hashes and HEAD + branch (no
+ * status, no untracked files). Without git, or when git cannot answer, `facts` is null.
+ */
+export async function readFreshnessNow(
+  workspaceDir: string,
+  options: HandoffOptions,
+  git: GitClient | null,
+): Promise<{ snapshot: WorkbenchSnapshot; now: FreshnessNow }> {
+  const [snapshot, facts] = await Promise.all([
+    loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir }),
+    git ? git.head().catch(() => null) : Promise.resolve(null),
+  ]);
+  return { snapshot, now: { facts, inputs: snapshot.sources } };
 }
 
 /**
@@ -31,11 +61,11 @@ export async function currentPacket(
   git: GitClient | null,
   prefer?: string,
 ): Promise<{ current: { stored: StoredPacket; freshness: Freshness } | null; diagnostics: Diagnostic[] }> {
-  const [snapshot, listed] = await Promise.all([load(workspaceDir, options), listPackets(outputDirOf(workspaceDir, options))]);
-  const facts = git ? await git.facts().catch(() => null) : null;
-  const branch = facts ? facts.branch : (snapshot.agentState?.branch ?? null);
+  const [{ snapshot, now }, listed] = await Promise.all([readFreshnessNow(workspaceDir, options, git), listPackets(outputDirOf(workspaceDir, options))]);
+  const branch = now.facts ? now.facts.branch : (snapshot.agentState?.branch ?? null);
   const preferred = prefer ? listed.packets.find((p) => p.dir === prefer && p.packet.status === 'active') : undefined;
   const stored = preferred ?? activePacketFor(listed.packets, branch, topicOf(snapshot)) ?? newestPacket(listed.packets);
   if (!stored) return { current: null, diagnostics: listed.diagnostics };
-  return { current: { stored, freshness: await freshnessWith(snapshot, facts, stored.packet, git) }, diagnostics: listed.diagnostics };
+  const [freshness] = await freshnessOf([stored.packet], now, git);
+  return { current: { stored, freshness: freshness as Freshness }, diagnostics: listed.diagnostics };
 }

@@ -4,21 +4,19 @@ import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CleanFinding } from '../clean/types';
 import type { ContextResult } from '../context/types';
 import type { Diagnostic } from '../diagnostics';
-import { readIfExists } from '../fsx';
 import type { GitClient, GitError } from '../gitPort';
 import type { HandoffOptions } from '../options';
-import type { BuildResult, GitInput, PacketInput } from '../packet/build';
+import type { GitInput } from '../packet/build';
 import { buildPacket, deriveSessionId, safeSegment } from '../packet/build';
 import type { Packet } from '../packet/schema';
-import { PacketSchema } from '../packet/schema';
-import { PACKET_JSON, PACKET_MD, packetContentHash, renderPacketFiles, writePacket } from '../packet/write';
+import { packetContentHash, writePacket } from '../packet/write';
 import { withLock, type LockOptions } from '../registry/lock';
 import { supersedeOthers } from '../registry/registry';
 import type { SessionFacts } from '../session/model';
 import { CLEAN_STATE_FILE, writeCleanState } from './check';
 import { computeGitInput } from './gitInputs';
 import { inspectWorkbench, loadMergedWorkbench, ownPathsOf } from './inspect';
-import { assertOutputInside, outputDirOf, packetDirOf } from './paths';
+import { assertOutputInside, outputDirOf } from './paths';
 
 export interface GenerateArgs {
   /** The workspace folder; the workbench and output dirs resolve against it. */
@@ -94,37 +92,6 @@ export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> 
   return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git, clean, context, gitError: null };
 }
 
-/** Builds the packet; a missing last known good commit also becomes an open risk (issue 3). */
-function build(input: PacketInput): BuildResult {
-  const built = buildPacket(input);
-  const reason = input.git && !input.git.lastKnownGoodCommit ? input.git.lkgUnknownReason : undefined;
-  if (!built.ok || !reason || built.packet.open_risks.some((r) => r.id === 'git:no-last-known-good')) return built;
-  const risk = {
-    id: 'git:no-last-known-good',
-    severity: 'warn' as const,
-    detail: `No last known good commit: ${reason}. Do not assume HEAD is safe to build on.`,
-    source: 'git',
-    owner: 'agent' as const,
-  };
-  return { ok: true, packet: PacketSchema.parse({ ...built.packet, open_risks: [...built.packet.open_risks, risk] }) };
-}
-
-/**
- * Picks the packet's folder: the session id for the session's first packet; when that folder holds a
- * different packet, the session id plus a short content hash — a written packet is never replaced.
- */
-async function choosePacketId(outputDir: string, base: PacketInput): Promise<PacketInput> {
-  const first = { ...base, packetId: safeSegment(deriveSessionId(base)) };
-  const built = build(first);
-  if (!built.ok) return first;
-  const dir = packetDirOf(outputDir, first.packetId);
-  const existing = await readIfExists(path.join(dir, PACKET_JSON));
-  if (existing === null) return first;
-  const { json, md } = renderPacketFiles(built.packet);
-  if (existing === json && (await readIfExists(path.join(dir, PACKET_MD))) === md) return first;
-  return { ...base, packetId: `${first.packetId}-${packetContentHash(built.packet)}` };
-}
-
 /**
  * The generate workflow shared by the CLI and the extension: load the workbench, gather git/clean/
  * context inputs, refuse when dirty (unless allowed) or when there is no next action, then — under
@@ -148,29 +115,41 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
   }
   const outputDir = outputDirOf(args.workspaceDir, options);
   await assertOutputInside(args.workspaceDir, options);
-  const base: PacketInput = { snapshot, options, packetId: '', git: inputs.git, clean: inputs.clean, allowDirty, context: inputs.context, nextGoal: args.goal ?? null };
-  // Refuse before taking the lock: a refusal must not even create the output dir.
-  const probe = build({ ...base, packetId: 'probe' });
-  if (!probe.ok) return { kind: 'refused', reason: probe.reason, diagnostics };
+  // Built once, before the lock: a refusal must not even create the output dir.
+  const built = buildPacket({
+    snapshot,
+    options,
+    packetId: safeSegment(deriveSessionId({ snapshot, context: inputs.context })),
+    git: inputs.git,
+    clean: inputs.clean,
+    allowDirty,
+    context: inputs.context,
+    nextGoal: args.goal ?? null,
+  });
+  if (!built.ok) return { kind: 'refused', reason: built.reason, diagnostics };
   // Choosing the folder, writing and superseding happen under one lock: concurrent runs never leave
   // two active packets for one branch + topic, nor a torn file.
   const result = await withLock(
     outputDir,
     async () => {
-      const input = await choosePacketId(outputDir, base);
-      const built = build(input);
-      if (!built.ok) return { kind: 'refused' as const, reason: built.reason, diagnostics };
-      const written = await writePacket(outputDir, built.packet);
+      // The session id names the session's first packet; when that folder holds a different packet,
+      // the session id plus a short content hash: a written packet is never replaced.
+      let packet = built.packet;
+      let written = await writePacket(outputDir, packet, { keepOther: true });
+      if (written.kind === 'taken') {
+        packet = { ...packet, packet_id: `${packet.packet_id}-${packetContentHash(packet)}` };
+        written = await writePacket(outputDir, packet);
+      }
       if (written.kind === 'written') await foldPendingAcks(outputDir, written.packetDir);
-      const superseded = await supersedeOthers(outputDir, built.packet);
+      const superseded = await supersedeOthers(outputDir, packet);
       if (args.gitClient && inputs.clean && !args.clean) {
         await writeCleanState(path.join(outputDir, CLEAN_STATE_FILE), inputs.clean);
       }
-      return { kind: written.kind, packetDir: written.packetDir, packet: built.packet, diagnostics, superseded };
+      return { kind: written.kind === 'written' ? ('written' as const) : ('unchanged' as const), packetDir: written.packetDir, packet, diagnostics, superseded };
     },
     args.lock,
   );
-  if (result.kind !== 'refused' && inputs.gitError) {
+  if (inputs.gitError) {
     diagnostics.push({
       file: 'git',
       message: `${inputs.gitError.message} The packet has no git facts and the clean state was not checked.`,

@@ -2,6 +2,7 @@ import type { ContextResult } from '../context/types';
 import * as path from 'node:path';
 import { loadWorkbench } from '../artifacts/loader';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { topicOf } from '../artifacts/topic';
 import { evaluateClean } from '../clean/evaluate';
 import type { CleanReport } from '../clean/types';
 import type { Diagnostic } from '../diagnostics';
@@ -26,11 +27,6 @@ export async function loadMergedWorkbench(workspaceDir: string, options: Handoff
 
 /** Files in the workbench written by this tool (or its statusLine bridge), besides the output dir. */
 export const OWN_WORKBENCH_FILES = ['context_usage.json'];
-
-/** The topic of the current work: agent_state's task, else the board's active feature, else `default`. */
-export function topicOf(snapshot: WorkbenchSnapshot): string {
-  return snapshot.agentState?.active_task_id?.trim() || snapshot.featureList?.active?.trim() || 'default';
-}
 
 /** Git facts for one run, with what the clean checks and the packet need beyond them. */
 export interface GitView {
@@ -114,10 +110,11 @@ export async function inspectWorkbench(
     sessionBase = prevHead;
     baseSource = 'previous-packet';
   } else if (facts.head) {
-    sessionBase = await git.sessionBase();
+    sessionBase = await git.sessionBase(facts.head);
     baseSource = sessionBase ? 'merge-base' : 'none';
   }
-  const [addedLines, files] = await Promise.all([git.addedLines(sessionBase), git.listFiles()]);
+  // One status per inspection: HEAD and the untracked files come from the facts.
+  const [addedLines, files] = await Promise.all([git.addedLines(sessionBase, facts), git.listFiles(facts)]);
   const clean = evaluateClean({
     facts,
     addedLines,

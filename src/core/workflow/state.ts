@@ -3,10 +3,10 @@ import type { CleanReport } from '../clean/types';
 import type { Diagnostic } from '../diagnostics';
 import type { GitClient, GitError, GitFacts } from '../gitPort';
 import type { HandoffOptions } from '../options';
-import type { Packet } from '../packet/schema';
-import { assessFreshness, type Freshness } from '../registry/freshness';
+import type { Freshness } from '../registry/freshness';
 import type { SessionFacts } from '../session/model';
-import { inspectWorkbench, type Inspection } from './inspect';
+import { freshnessOf } from './freshness';
+import { inspectWorkbench } from './inspect';
 import type { StoredPacket } from './readPackets';
 
 export interface PacketWithFreshness extends StoredPacket {
@@ -31,36 +31,14 @@ export interface WorkbenchState {
 }
 
 /**
- * Freshness of packets against the current HEAD and inputs. Commit counts are asked once per
- * distinct head_commit.
- */
-export async function freshnessOf(packets: readonly Packet[], inspection: Pick<Inspection, 'git' | 'snapshot'>, git: GitClient): Promise<Freshness[]> {
-  const facts = inspection.git.ok ? inspection.git.facts : null;
-  const counts = new Map<string, Promise<number | null>>();
-  const countFrom = (from: string): Promise<number | null> => {
-    if (!facts?.head) return Promise.resolve(null);
-    if (!counts.has(from)) counts.set(from, git.commitsBetween(from, facts.head).catch(() => null));
-    return counts.get(from) as Promise<number | null>;
-  };
-  return Promise.all(
-    packets.map(async (p) =>
-      assessFreshness(p, {
-        facts,
-        commitsSince: p.head_commit ? await countFrom(p.head_commit) : null,
-        inputs: inspection.snapshot.sources,
-      }),
-    ),
-  );
-}
-
-/**
  * Reads the workbench, git facts, the clean report and every packet with its freshness in one
  * call. Never throws for a missing git or a non-repository (see `git.ok`); the clean report is
  * then null. `git` is usually `createGitClient(workspaceDir)`.
  */
 export async function readWorkbenchState(workspaceDir: string, options: HandoffOptions, git: GitClient, session?: SessionFacts | null): Promise<WorkbenchState> {
   const inspection = await inspectWorkbench(workspaceDir, options, git, { session });
-  const fresh = await freshnessOf(inspection.packets.map((p) => p.packet), inspection, git);
+  const facts = inspection.git.ok ? inspection.git.facts : null;
+  const fresh = await freshnessOf(inspection.packets.map((p) => p.packet), { facts, inputs: inspection.snapshot.sources }, git);
   const packets = inspection.packets.map((p, i) => ({ ...p, freshness: fresh[i] as Freshness }));
   let clean: CleanReport | null = null;
   if (inspection.clean) {

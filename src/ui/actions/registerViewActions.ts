@@ -3,8 +3,8 @@ import { commandBoundary } from '../commands/boundary';
 import type { Services } from '../services';
 import type { WrapUpPrompter } from '../wrapUp';
 import { acknowledgeRisk } from './acknowledgeRisk';
-import { applyFix, confirmDeleteModal } from './applyFix';
-import type { ConfirmDelete } from './applyFix';
+import { applyFix, confirmDeleteModal, pickFixDialog } from './applyFix';
+import type { ConfirmDelete, PickFix } from './applyFix';
 import { checkCleanState } from './checkCleanState';
 import { openLocation } from './openLocation';
 
@@ -15,6 +15,8 @@ export interface ViewActions {
    * real modal. Only tests use this, to confirm or decline at the edge.
    */
   overrideConfirmDelete(fn: ConfirmDelete): vscode.Disposable;
+  /** Replaces Apply Fix's offer dialogs (tests only: to read the exact offer and answer it). */
+  overridePickFix(fn: PickFix): vscode.Disposable;
 }
 
 /**
@@ -23,6 +25,7 @@ export interface ViewActions {
  */
 export function registerViewActions(services: Services, wrapUp: WrapUpPrompter): ViewActions & { disposables: vscode.Disposable[] } {
   let confirmDelete: ConfirmDelete = confirmDeleteModal;
+  let pickFix: PickFix = pickFixDialog;
   const reg = <A extends unknown[]>(id: string, fn: (...args: A) => Promise<unknown> | unknown) =>
     vscode.commands.registerCommand(id, commandBoundary(services.log, id, async (...args: A) => fn(...args)));
   const disposables = [
@@ -32,13 +35,17 @@ export function registerViewActions(services: Services, wrapUp: WrapUpPrompter):
     reg('sessionHandoff.showLog', () => services.log.show()),
     reg('sessionHandoff.openLocation', (arg?: Parameters<typeof openLocation>[1]) => openLocation(services, arg)),
     reg('sessionHandoff.snoozeWrapUp', () => wrapUp.snooze()),
-    reg('sessionHandoff.applyFix', (arg?: Parameters<typeof applyFix>[1]) => applyFix(services, arg, confirmDelete)),
+    reg('sessionHandoff.applyFix', (arg?: Parameters<typeof applyFix>[1]) => applyFix(services, arg, confirmDelete, pickFix)),
   ];
   return {
     disposables,
     overrideConfirmDelete(fn) {
       confirmDelete = fn;
       return { dispose: () => void (confirmDelete = confirmDeleteModal) };
+    },
+    overridePickFix(fn) {
+      pickFix = fn;
+      return { dispose: () => void (pickFix = pickFixDialog) };
     },
   };
 }

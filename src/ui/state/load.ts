@@ -3,13 +3,14 @@ import { readPacketAcks } from '../../core/acks';
 import { readRegular } from '../../core/fsx';
 import type { GitClient } from '../../core/gitPort';
 import { collectRisks } from '../../core/packet/risks';
-import { assessFreshness } from '../../core/registry/freshness';
+import type { Freshness } from '../../core/registry/freshness';
 import { activePacketFor, listPackets } from '../../core/registry/registry';
+import { topicOf } from '../../core/artifacts/topic';
 import type { SessionFacts } from '../../core/session/model';
-import { inspectWorkbench, loadMergedWorkbench, topicOf } from '../../core/workflow/inspect';
+import { freshnessOf } from '../../core/workflow/freshness';
+import { inspectWorkbench, loadMergedWorkbench } from '../../core/workflow/inspect';
 import type { Inspection } from '../../core/workflow/inspect';
 import { outputDirOf, uncontainedDir, workbenchDirOf } from '../../core/workflow/paths';
-import type { StoredPacket } from '../../core/workflow/readPackets';
 import type { LoadInput } from './ports';
 import { locateRisk, mergeRisks, sourceFileOf } from './risks';
 import type { PacketEntry, UiPhase, WorkbenchUiState } from './types';
@@ -54,7 +55,9 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
     const session = input.context.session;
     const inspection = gitClient ? await inspectWorkbench(folderPath, options, gitClient, { session }) : await readOnly(folderPath, outputDir, options, session);
     const git = inspection.git.ok ? { ok: true as const, facts: inspection.git.facts } : inspection.git.error ? { ok: false as const, code: inspection.git.error.code, message: inspection.git.error.message } : null;
-    const packets = await Promise.all(inspection.packets.map((p) => entryOf(p, inspection, gitClient)));
+    const facts = inspection.git.ok ? inspection.git.facts : null;
+    const fresh = await freshnessOf(inspection.packets.map((p) => p.packet), { facts, inputs: inspection.snapshot.sources }, gitClient);
+    const packets: PacketEntry[] = inspection.packets.map((p, i) => ({ id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness: fresh[i] as Freshness, writtenAt: p.mtimeMs }));
     const activePacket = inspection.active ? packets.find((p) => p.dir === inspection.active?.dir) ?? null : null;
     const acked = await readPacketAcks(outputDir, activePacket?.dir ?? null);
     const acks = new Map(acked.acks.map((a) => [a.risk_id, a]));
@@ -107,17 +110,6 @@ function phaseOf(trusted: boolean, i: Inspection | ReadOnlyInspection): { phase:
   if (!err) return { phase: 'error', phaseMessage: 'Git facts are unavailable.' };
   const phase: UiPhase = err.code === 'not-a-repository' ? 'notRepo' : err.code === 'git-missing' ? 'gitMissing' : 'error';
   return { phase, phaseMessage: err.message };
-}
-
-/** A packet with its freshness; HEAD distance is asked of git only for active packets (the others are history). */
-async function entryOf(p: StoredPacket, i: Inspection | ReadOnlyInspection, git: GitClient | null): Promise<PacketEntry> {
-  const facts = i.git.ok ? i.git.facts : null;
-  let commitsSince: number | null = null;
-  if (git && facts?.head && p.packet.status === 'active' && p.packet.head_commit && p.packet.head_commit !== facts.head) {
-    commitsSince = await git.commitsBetween(p.packet.head_commit, facts.head).catch(() => null);
-  }
-  const freshness = assessFreshness(p.packet, { facts, commitsSince, inputs: i.snapshot.sources });
-  return { id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness, writtenAt: p.mtimeMs };
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { resolveInside } from '../../core/safePath';
 import type { Ack } from '../../core/acks';
-import { severityRank } from '../../core/packet/schema';
+import { orderBySeverity } from '../../core/packet/severity';
 import type { Risk } from '../../core/packet/schema';
 import type { UiRisk } from './types';
 
@@ -28,10 +28,7 @@ export function mergeRisks(
   for (const r of packetRisks) add(r, 'packet');
   for (const r of liveRisks) add(r, 'live');
   // Most severe first; the original order breaks ties so the list does not jump between refreshes.
-  return out
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => severityRank(a.r.risk.severity) - severityRank(b.r.risk.severity) || a.i - b.i)
-    .map(({ r }) => r);
+  return orderBySeverity(out, (r) => r.risk.severity);
 }
 
 /** Unacknowledged `block`/`high` risks: the Open Risks badge. */

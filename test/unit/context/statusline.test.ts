@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { asShown, statuslineText, shortPercent } from '../../../src/core/context/format';
-import { parseGenericUsage, formatGenericUsage } from '../../../src/core/context/generic';
+import { parseGenericUsage } from '../../../src/core/context/generic';
+import { formatGenericUsage } from '../../../src/core/context/usage';
 import { parseStatuslineInput, usageFromStatusline } from '../../../src/core/context/statuslineInput';
 import type { ContextReading } from '../../../src/core/context/types';
 

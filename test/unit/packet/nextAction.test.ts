@@ -80,7 +80,7 @@ describe('next action and refusal', () => {
 
   it('clean findings become block risks with paths; session id and generated_at fall back without agent data', async () => {
     const dir = await workbench({ 'agent_state.json': { next_action: 'ship it' } });
-    const clean = { clean: false, findings: [{ check: 'temp-artifacts' as const, detail: 'debug.tmp exists', paths: ['debug.tmp'], fix: 'delete it' }] };
+    const clean = { clean: false, findings: [{ check: 'temp-artifacts' as const, kind: 'temp-files' as const, detail: 'debug.tmp exists', paths: ['debug.tmp'], fix: 'delete it' }] };
     const a = await build(dir, { clean, allowDirty: true });
     const b = await build(dir, { clean, allowDirty: true });
     assert.ok(a.ok && b.ok);

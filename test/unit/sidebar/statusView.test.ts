@@ -28,7 +28,7 @@ function state(context: ContextResult, over: Partial<WorkbenchUiState> = {}): Wo
     snapshot: null,
     diagnostics: [],
     git: null,
-    clean: { clean: false, checks: [{ check: 'working-tree', title: 'Working tree', passed: false, summary: '2 changes', findings: [] }], findings: [{ check: 'working-tree', detail: '2 changes', fix: 'commit' }] },
+    clean: { clean: false, checks: [{ check: 'working-tree', title: 'Working tree', passed: false, summary: '2 changes', findings: [] }], findings: [{ check: 'working-tree', kind: 'uncommitted-changes', detail: '2 changes', fix: 'commit' }] },
     packets: [],
     activePacket: null,
     risks: [],

@@ -1,0 +1,11 @@
+import type { FlagValues } from '../types';
+import { cleanWord, packetWord, readState } from './statusParts';
+
+/**
+ * `clean · handoff fresh` from a full read of the workbench (git, clean checks, packets). Loaded by the
+ * statusline only when its cache cannot answer: it brings the schema library and the git client.
+ */
+export async function workbenchWords(workspaceDir: string, flags: FlagValues): Promise<string[]> {
+  const state = await readState(workspaceDir, flags);
+  return [cleanWord(state), packetWord(state)];
+}
