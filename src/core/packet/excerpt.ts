@@ -11,7 +11,6 @@ import { redact } from '../redact';
 export const EXCERPT_MAX = 400;
 const LINE_MAX = 200;
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
 
 /** Stack frames of JS, Python, Rust, Go and JVM runtimes — never the cause, always the bulk. */

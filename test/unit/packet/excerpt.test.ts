@@ -47,7 +47,6 @@ describe('salient excerpts of real runner output', () => {
         assert.ok(!isStackFrame(line), `stack frame kept: ${line}`);
         for (const sign of FRAME_SIGNS) assert.ok(!sign.test(line), `frame-like line kept: ${line}`);
       }
-      // eslint-disable-next-line no-control-regex
       assert.ok(!/\u001b\[/.test(ex), 'colour codes removed');
     });
   }
