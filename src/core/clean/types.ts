@@ -9,6 +9,10 @@ export interface CleanFinding {
   paths?: string[];
   /** One sentence (or a command) that makes the finding go away. */
   fix: string;
+  /** `warn` for a doubtful finding: shown and carried as a risk, but it does not make the workbench dirty. Absent: `block`. */
+  severity?: 'block' | 'warn';
+  /** How to silence the finding when it is wrong: a setting or an inline marker. */
+  silence?: string;
 }
 
 /** The result of one check: passing checks carry a short reason too, for the view. */

@@ -62,6 +62,8 @@ export const CleanFindingSchema = z.object({
   detail: z.string(),
   paths: z.array(z.string()).optional(),
   fix: z.string(),
+  severity: z.enum(['block', 'warn']).optional(),
+  silence: z.string().optional(),
 });
 
 export const ContextAtGenerationSchema = z.union([

@@ -136,7 +136,9 @@ export function renderMarkdown(p: Packet): string {
   ];
   if (p.clean_state) {
     verdicts.push(`- Clean state: ${p.clean_state.clean ? 'clean' : `dirty (${p.clean_state.findings.length} findings)`}`);
-    for (const f of p.clean_state.findings) verdicts.push(`  - ${f.check}: ${inline(f.detail)} — fix: ${inline(f.fix)}`);
+    for (const f of p.clean_state.findings) {
+      verdicts.push(`  - ${f.check}${f.severity === 'warn' ? ' (warn)' : ''}: ${inline(f.detail)} — fix: ${inline(f.fix)}${f.silence ? ` — if it is wrong: ${inline(f.silence)}` : ''}`);
+    }
   }
   section('Verdicts', verdicts);
 

@@ -2,6 +2,7 @@ import type { ContextResult } from '../context/types';
 import * as path from 'node:path';
 import { loadWorkbench } from '../artifacts/loader';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
+import { compilePatterns } from '../clean/codeSmells';
 import { evaluateClean } from '../clean/evaluate';
 import type { CleanReport } from '../clean/types';
 import type { Diagnostic } from '../diagnostics';
@@ -13,6 +14,7 @@ import { mergeSession } from '../session/merge';
 import type { SessionFacts } from '../session/model';
 import { activePacketFor, latestPacketFor, listPackets } from '../registry/registry';
 import { outputDirOf, workbenchDirOf } from './paths';
+import { programFilesOf } from './programFiles';
 import type { StoredPacket } from './readPackets';
 
 /**
@@ -118,10 +120,15 @@ export async function inspectWorkbench(
     baseSource = sessionBase ? 'merge-base' : 'none';
   }
   const [addedLines, files] = await Promise.all([git.addedLines(sessionBase), git.listFiles()]);
+  // Only files with a line that looks like a print are opened, to tell a program's output from debugging.
+  const { patterns } = compilePatterns(options.debugPatterns);
+  const printing = addedLines.filter((l) => patterns.some((re) => re.test(l.text))).map((l) => l.path);
+  const programFiles = printing.length ? await programFilesOf(facts.root, printing) : [];
   const clean = evaluateClean({
     facts,
     addedLines,
     files,
+    programFiles,
     snapshot,
     options,
     ownPaths: ownPathsOf(facts.root, workbenchDir, outputDir),
