@@ -9,7 +9,7 @@ export const READ_FIRST_MAX = 8;
 const WORKBENCH_FILES = /(^|\/)(agent_state\.json|feedback_record\.jsonl|feature_list\.json|task_board\.json|verification_report\.json|review_report\.json|context_usage\.json|outputs\/(verification|review)\/[^/]+\.json)$/;
 const TEST_PATH = /(^|\/)(tests?|spec|__tests__)\/|(^|[/_.-])(test|spec)s?[_.-]|_test\.\w+$/i;
 /** A relative path with a file extension, optionally followed by `:line`, `(line,col)` or `::test`. */
-const PATH_TOKEN = /(?:^|[\s'"`(=[])((?:\.{0,2}\/)?(?:[\w@.-]+\/)*[\w@.-]+\.[A-Za-z]\w{0,5})(?=$|[\s'"`):,[\]]|::|\(\d)/gm;
+const PATH_TOKEN = /(?:^|[\s'"`(=[])((?:\.{0,2}\/)?(?:[\w@.-]+\/)*[\w@.-]+\.[A-Za-z]\w{0,5})(?=$|[\s'"`):;,[\]]|::|\(\d|\.(?:\s|$))/gm;
 
 /** Relative file paths a text names (absolute paths are outside the repository or library frames). */
 export function pathsIn(text: string): string[] {
