@@ -1,44 +1,16 @@
-import { z } from 'zod';
 import { renderRestartPrompt } from '../render/prompt';
 import { openQuestions } from '../render/text';
 import { isStackFrame } from './excerpt';
 import { pathsIn } from './readFirst';
 import type { Packet } from './schema';
+import type { Audit, Probe } from './auditSchema';
+
+export type { Audit, Probe } from './auditSchema';
 
 /**
  * The completeness audit: a deterministic checklist of what a fresh agent needs from a packet, each
  * probe pass / fail / not applicable with the fix. Score = probes passed / probes applicable.
  */
-
-export const PROBE_IDS = [
-  'task',
-  'next-action',
-  'failure-causes',
-  'uncertain-evidence',
-  'rejected-approaches',
-  'open-questions',
-  'read-first',
-  'secrets',
-  'fresh',
-] as const;
-
-export const ProbeSchema = z.object({
-  id: z.enum(PROBE_IDS),
-  title: z.string(),
-  status: z.enum(['pass', 'fail', 'n/a']),
-  /** What the probe saw (why it failed, or what passed). */
-  detail: z.string(),
-  /** How to make it pass. */
-  fix: z.string(),
-});
-export type Probe = z.infer<typeof ProbeSchema>;
-
-export const AuditSchema = z.object({
-  passed: z.number().int(),
-  applicable: z.number().int(),
-  probes: z.array(ProbeSchema),
-});
-export type Audit = z.infer<typeof AuditSchema>;
 
 export interface AuditContext {
   /** The packet's freshness against the repository, when it was checked. */

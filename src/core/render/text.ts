@@ -1,4 +1,5 @@
 import type { Packet } from '../packet/schema';
+import { describeSources } from '../packet/sources';
 
 /**
  * Wording shared by the restart prompt, `handoff.md` and the panel, so the three say the same thing the
@@ -47,14 +48,14 @@ export function asOfText(p: Packet): string {
   return `as of the ${fromCommand ? 'last recorded command' : 'HEAD commit'}, ${humanTime(p.generated_at)}`;
 }
 
-const SOURCE_LABEL: Record<string, string> = { next_action: 'next action', commands: 'commands', changed_files: 'changed files', task: 'task' };
-
-/** `Derived from: commands: claude:abc · next action: task list`, or null when the packet does not say. */
+/**
+ * `Derived from: Claude Code session 7f3e2a91 (commands, task list); next action from the task list.`
+ * — the same wording as the panel's line — or null when the packet does not say (older packets).
+ */
 export function sourcesText(p: Packet): string | null {
-  const entries = Object.entries(p.sources ?? {}).filter(([, v]) => v.trim());
-  if (!entries.length) return null;
-  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `Derived from: ${entries.map(([k, v]) => `${SOURCE_LABEL[k] ?? k.replace(/_/g, ' ')}: ${v}`).join(' · ')}`;
+  const text = describeSources(p.sources ?? {});
+  if (!text) return null;
+  return `Derived from: ${text.replace(/^From /, '')}`;
 }
 
 export interface OpenQuestion {

@@ -89,9 +89,9 @@ describe('packet text for people', () => {
     const prompt = renderRestartPrompt(q);
     assert.equal(prompt.split('\n')[0], 'GOAL FOR THIS SESSION: Ship partial refunds behind the flag');
     assert.ok(prompt.indexOf('GOAL FOR THIS SESSION') < prompt.indexOf('NEXT ACTION'));
-    assert.match(prompt, /^Derived from: commands: claude:abc123 · next action: task list$/m);
+    assert.match(prompt, /^Derived from: Claude Code session abc123 \(commands\); next action from the task list\.$/m);
     const md = renderMarkdown(q);
-    assert.match(md, /^- Derived from: commands: claude:abc123 · next action: task list$/m);
+    assert.match(md, /^- Derived from: Claude Code session abc123 \(commands\); next action from the task list\.$/m);
     assert.match(md, /\*\*Goal for the next session:\*\* Ship partial refunds behind the flag/);
     assert.ok(!/GOAL FOR|Derived from/.test(renderRestartPrompt(p)), 'nothing when the packet does not say');
   });
