@@ -13,11 +13,18 @@ export interface PromptExtra {
 
 /** ≈ 1 500 tokens: long enough for the essentials, short enough to paste. */
 export const PROMPT_MAX_CHARS = 6000;
-const MAX_FAILED = 5;
-const MAX_UNCERTAIN = 3;
-const MAX_RISKS = 8;
-const MAX_FILES = 8;
-const MAX_QUESTIONS = 6;
+/** How much of each list the prompt shows; a second, tighter set is used when the first does not fit. */
+interface Limits {
+  failed: number;
+  uncertain: number;
+  risks: number;
+  files: number;
+  questions: number;
+  summary: number;
+  excerpt: number;
+}
+const FULL: Limits = { failed: 5, uncertain: 3, risks: 8, files: 8, questions: 6, summary: 800, excerpt: 200 };
+const TIGHT: Limits = { failed: 3, uncertain: 2, risks: 5, files: 5, questions: 4, summary: 300, excerpt: 100 };
 
 // Control characters (other than newline and tab) never reach the prompt: they could hide text.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
@@ -52,6 +59,17 @@ function excerptLines(excerpt: string, n: number): string[] {
  * come before the failures and risks.
  */
 export function renderRestartPrompt(p: Packet, extra: PromptExtra = {}): string {
+  const full = render(p, extra, FULL);
+  if (full.body.length + full.reply.length <= PROMPT_MAX_CHARS) return `${full.body}${full.reply}\n`;
+  const tight = render(p, extra, TIGHT);
+  // Still too long: cut the record, never the instructions on how to reply.
+  const room = PROMPT_MAX_CHARS - tight.reply.length - 40;
+  const body = tight.body.length > room ? `${tight.body.slice(0, room)}\n…(trimmed; see handoff.json)` : tight.body;
+  return `${body}${tight.reply}\n`;
+}
+
+/** The prompt's record part and its closing "how your first reply should look", redacted. */
+function render(p: Packet, extra: PromptExtra, L: Limits): { body: string; reply: string } {
   const stale = extra.freshness?.stale === true;
   const lines: string[] = [];
   if (p.next_goal?.trim()) lines.push(`GOAL FOR THIS SESSION: ${clip(p.next_goal, 500)}`, '');
@@ -77,31 +95,31 @@ export function renderRestartPrompt(p: Packet, extra: PromptExtra = {}): string 
   const questions = openQuestions(p);
   if (questions.length) {
     lines.push('', `${OPEN_QUESTIONS_TITLE}:`);
-    for (const q of questions.slice(0, MAX_QUESTIONS)) lines.push(...quote(`- ${q.id ? `${q.id}: ` : ''}${clip(q.text, 240)}${ackText(q.id)}`));
-    if (questions.length > MAX_QUESTIONS) lines.push(`(${countOf(questions.length - MAX_QUESTIONS, 'more question')} in handoff.json)`);
+    for (const q of questions.slice(0, L.questions)) lines.push(...quote(`- ${q.id ? `${q.id}: ` : ''}${clip(q.text, 240)}${ackText(q.id)}`));
+    if (questions.length > L.questions) lines.push(`(${countOf(questions.length - L.questions, 'more question')} in handoff.json)`);
   }
 
   const uncertain = p.failed_attempts.filter((f) => f.uncertain);
   if (uncertain.length) {
     lines.push('', 'Uncertain work — may have partly applied; inspect what it changed before anything else, never run it again blindly:');
-    for (const f of uncertain.slice(-MAX_UNCERTAIN)) {
+    for (const f of uncertain.slice(-L.uncertain)) {
       const changed = f.may_have_changed?.length ? ` — may have changed: ${f.may_have_changed.slice(0, 5).join(', ')}` : '';
       lines.push(...quote(`- #${f.index} ${code(clip(f.command, 160))} ${outcomeText(f)}${changed}`));
-      lines.push(...excerptLines(f.excerpt, 300));
+      lines.push(...excerptLines(f.excerpt, L.excerpt + 100));
     }
-    if (uncertain.length > MAX_UNCERTAIN) lines.push(`(${countOf(uncertain.length - MAX_UNCERTAIN, 'older one')} in handoff.json)`);
+    if (uncertain.length > L.uncertain) lines.push(`(${countOf(uncertain.length - L.uncertain, 'older one')} in handoff.json)`);
   }
 
-  lines.push('', 'Summary:', ...quote(clip(p.summary, 800)));
+  lines.push('', 'Summary:', ...quote(clip(p.summary, L.summary)));
 
   const failed = p.failed_attempts.filter((f) => !f.uncertain);
   if (failed.length) {
     lines.push('', 'Failed attempts — do not repeat blindly:');
-    for (const f of failed.slice(-MAX_FAILED)) {
+    for (const f of failed.slice(-L.failed)) {
       lines.push(...quote(`- #${f.index} ${code(clip(f.command, 160))} (${outcomeText(f)})${f.note ? ` [note: ${clip(f.note, 80)}]` : ''}`));
-      lines.push(...excerptLines(f.excerpt, 200));
+      lines.push(...excerptLines(f.excerpt, L.excerpt));
     }
-    if (failed.length > MAX_FAILED) lines.push(`(${countOf(failed.length - MAX_FAILED, 'older one')} in handoff.json)`);
+    if (failed.length > L.failed) lines.push(`(${countOf(failed.length - L.failed, 'older one')} in handoff.json)`);
   }
   const rejected = p.decisions.filter((d) => d.status === 'rejected');
   if (rejected.length) {
@@ -113,28 +131,25 @@ export function renderRestartPrompt(p: Packet, extra: PromptExtra = {}): string 
   const risks = SEVERITIES.flatMap((s) => p.open_risks.filter((r) => r.severity === s && !r.id.startsWith('blocker:')));
   if (risks.length) {
     lines.push('', 'Open risks (most severe first):');
-    for (const r of risks.slice(0, MAX_RISKS)) {
+    for (const r of risks.slice(0, L.risks)) {
       lines.push(...quote(`- [${r.severity}] ${clip(r.id, 60)}: ${clip(r.detail, 200)}${r.verify ? ` — verify with: ${code(clip(r.verify, 120))}` : ''}${ackText(r.id)}`));
     }
-    if (risks.length > MAX_RISKS) lines.push(`(${countOf(risks.length - MAX_RISKS, 'more risk')} in handoff.json)`);
+    if (risks.length > L.risks) lines.push(`(${countOf(risks.length - L.risks, 'more risk')} in handoff.json)`);
   }
 
   if (p.next_session_prereqs.length) {
     lines.push('', 'Read these first:');
-    for (const f of p.next_session_prereqs.slice(0, MAX_FILES)) lines.push(...quote(`- ${clip(f, 200)}`));
+    for (const f of p.next_session_prereqs.slice(0, L.files)) lines.push(...quote(`- ${clip(f, 200)}`));
   }
   if (p.assumptions_to_validate.length) {
     lines.push('', 'Unverified assumptions:');
     for (const a of p.assumptions_to_validate.slice(0, 4)) lines.push(...quote(`- ${clip(a.text, 200)}`));
   }
 
-  lines.push('', 'How your first reply should look:');
-  if (extra.firstTurn?.trim()) lines.push(extra.firstTurn.trim());
-  else if (stale) lines.push('Review read-only first: compare the packet with the current branch, HEAD and files, report what changed, and propose the next step before editing anything.');
-  else if (uncertain.length) lines.push('Confirm the branch and HEAD in one line, settle the open questions, then inspect the uncertain work and report what it changed before acting on the next action.');
-  else lines.push('Confirm the branch and HEAD in one line, then act on the next action right away (after the open questions, if any); report the result of its verification command.');
-
-  let text: string = redact(lines.join('\n'));
-  if (text.length > PROMPT_MAX_CHARS) text = `${text.slice(0, PROMPT_MAX_CHARS - 40)}\n…(trimmed; see handoff.json)`;
-  return redact(`${text}\n`);
+  const reply: string[] = ['', 'How your first reply should look:'];
+  if (extra.firstTurn?.trim()) reply.push(extra.firstTurn.trim());
+  else if (stale) reply.push('Review read-only first: compare the packet with the current branch, HEAD and files, report what changed, and propose the next step before editing anything.');
+  else if (uncertain.length) reply.push('Confirm the branch and HEAD in one line, settle the open questions, then inspect the uncertain work and report what it changed before acting on the next action.');
+  else reply.push('Confirm the branch and HEAD in one line, then act on the next action right away (after the open questions, if any); report the result of its verification command.');
+  return { body: redact(lines.join('\n')), reply: redact(reply.join('\n')) };
 }

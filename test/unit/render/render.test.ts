@@ -110,5 +110,7 @@ describe('renderRestartPrompt', () => {
     const text = renderRestartPrompt({ ...p, failed_attempts: many, open_risks: risks, summary: 'z'.repeat(5000) });
     assert.ok(text.length <= PROMPT_MAX_CHARS, `${text.length}`);
     assert.match(text, /NEXT ACTION/);
+    // The record is cut, never the instructions on how to reply.
+    assert.match(text, /\nHow your first reply should look:\n[^\n]+\n$/);
   });
 });
