@@ -6,6 +6,7 @@ import { DEFAULT_OPTIONS } from '../../../src/core/options';
 import { runCleanCheck } from '../../../src/core/workflow/check';
 import { createGitClient } from '../../../src/git/gitClient';
 import { makeRepo, tempRepos } from '../helpers/gitRepo';
+import { handoff } from '../helpers/workbenchRepo';
 
 const { patterns } = compilePatterns(DEFAULT_OPTIONS.debugPatterns);
 const hits = (lines: AddedLine[], programFiles: string[] = []) => findDebugPrints(lines, patterns, programFiles).map((h) => `${h.path}:${h.severity}`);
@@ -114,5 +115,17 @@ describe('debug prints in a real repository', () => {
     const f = dirty.report.findings.find((x) => x.check === 'temp-artifacts');
     assert.equal(f?.severity, 'block');
     assert.deepEqual(f?.paths, ['lib/refund.js']);
+  });
+
+  it('handoff check: a doubtful print is shown as a warning with how to silence it, and the workbench stays clean', () => {
+    const r = make();
+    r.write('lib/refund.js', 'module.exports = {};\nprocess.stdout.write("x");\n');
+    r.write('lib/report.py', 'def report(path):\n    print("Report written to", path)\n');
+    r.commit('report output');
+    const res = handoff(['check', '--dir', r.dir]);
+    const temp = res.stdout.split('\n').filter((l) => /Temp artifacts|warn:|if it is wrong/.test(l)).join('\n');
+    assert.match(temp, /^PASS {2}Temp artifacts/m, res.stdout);
+    assert.match(temp, /- warn: 1 print added this session that may be debugging/);
+    assert.match(temp, /if it is wrong: .*handoff-ignore/);
   });
 });
