@@ -27,7 +27,7 @@ const escapeMarkup = (s: string): string => s.replace(/([\\`*[\]<>|])/g, '\\$1')
  * stays a code span; every other character that could restructure the page or inject HTML is escaped
  * (`_` stays: intraword underscores are not emphasis and paths are full of them).
  */
-export function inline(text: string): string {
+export function inline(text: string, opts: { tableCell?: boolean } = {}): string {
   const one = text.replace(CONTROL, '').replace(/\s*\n\s*/g, ' ');
   let out = '';
   let i = 0;
@@ -44,8 +44,8 @@ export function inline(text: string): string {
     if (!c) break;
     const inner = one.slice(m.index + fence.length, c.index);
     out += escapeMarkup(one.slice(i, m.index));
-    // A table cell ends at a bare `|`, even inside a code span.
-    out += `${fence}${inner.replace(/\|/g, '\\|')}${fence}`;
+    // A table cell ends at a bare `|`, even inside a code span; elsewhere `\|` there would show.
+    out += `${fence}${opts.tableCell ? inner.replace(/\|/g, '\\|') : inner}${fence}`;
     i = c.index + fence.length;
   }
   return out + escapeMarkup(one.slice(i));
@@ -119,7 +119,7 @@ export function renderMarkdown(p: Packet): string {
 
   const table = ['| # | command | outcome | exit | note |', '|---|---|---|---|---|'];
   for (const c of p.commands_run) {
-    table.push(`| ${c.index} | ${code(c.command).replace(/\|/g, '\\|')} | ${c.outcome} | ${c.exit_code ?? 'null'} | ${c.note ? inline(c.note) : ''} |`);
+    table.push(`| ${c.index} | ${code(c.command).replace(/\|/g, '\\|')} | ${c.outcome} | ${c.exit_code ?? 'null'} | ${c.note ? inline(c.note, { tableCell: true }) : ''} |`);
   }
   section(`Commands run (${p.commands_run.length} kept, ${p.commands_omitted} left out)`, p.commands_run.length ? table : [], 'None recorded.');
 

@@ -139,6 +139,8 @@ describe('packet text for people', () => {
     assert.equal(code('`x`'), '`` `x` ``');
     assert.equal(inline('run `pytest -k partial` then <b>'), 'run `pytest -k partial` then \\<b\\>');
     assert.equal(inline('a lone ` backtick'), 'a lone \\` backtick');
+    assert.equal(inline('pipe `a | b` here'), 'pipe `a | b` here');
+    assert.equal(inline('pipe `a | b` here', { tableCell: true }), 'pipe `a \\| b` here');
     const md = renderMarkdown({ ...p, next_action: 'Fix the cause and re-run `pytest tests/x.py` (exit 1)' });
     assert.match(md, /> Fix the cause and re-run `pytest tests\/x\.py` \(exit 1\)/);
     assert.ok(!md.includes('\\`'), 'no backslash-escaped backticks');
