@@ -53,6 +53,13 @@ export function inline(text: string, opts: { tableCell?: boolean } = {}): string
 
 const short = (sha: string | null): string => (sha ? sha.slice(0, 12) : 'unknown');
 
+/** Multi-line record text as a fenced block, its fence longer than any backtick run inside (≥ 3). */
+export function fenced(text: string, indent = ''): string[] {
+  const body = text.replace(CONTROL, '').split('\n').map((l) => l.trimEnd());
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+  return [`${indent}${fence}text`, ...body.map((l) => `${indent}${l}`), `${indent}${fence}`];
+}
+
 /** Record lines as a blockquote: every line starts with `> `, so none of it reads as the page's own. */
 const quoted = (lines: string[]): string[] => lines.map((l) => (l ? `> ${l}` : '>'));
 
@@ -74,7 +81,7 @@ export function renderMarkdown(p: Packet): string {
   out.push(`- Session: ${code(p.session_id)} · packet ${code(p.packet_id)} · status **${p.status}**${p.superseded_by ? ` by ${code(p.superseded_by)}` : ''}`);
   out.push(`- Repository: ${p.repo ? code(p.repo) : 'unknown'} · branch ${p.branch ? code(p.branch) : 'unknown'} · HEAD ${code(short(p.head_commit))}`);
   out.push(`- Last known good commit: ${code(short(p.last_known_good_commit))}`);
-  out.push(`- Time: ${asOfText(p)} (the packet holds no wall-clock time, so the same inputs give the same packet)`);
+  out.push(`- Time: ${asOfText(p)} — the packet holds no wall-clock time, so the same inputs give the same packet`);
   if (p.context) out.push(`- Context at generation: ${inline(contextText(p.context))}`);
   const sources = sourcesText(p);
   if (sources) out.push(`- ${inline(sources)}`);
@@ -92,7 +99,7 @@ export function renderMarkdown(p: Packet): string {
     for (const f of uncertain) {
       body.push(`- #${f.index} ${code(f.command)} — ${outcomeText(f)} — **may have partly applied: inspect before anything else, never run it again blindly**`);
       if (f.may_have_changed?.length) body.push(`  - may have changed: ${f.may_have_changed.map(code).join(', ')}`);
-      body.push(`  - evidence: ${code(f.excerpt)}`);
+      body.push('  - evidence:', '', ...fenced(f.excerpt, '    '));
     }
     section('Uncertain work', body);
   }
@@ -113,7 +120,7 @@ export function renderMarkdown(p: Packet): string {
   for (const f of p.failed_attempts) {
     failed.push(`- #${f.index} ${code(f.command)} — ${f.outcome === 'failed' && !f.uncertain ? `failed (exit ${f.exit_code})` : outcomeText(f)}${f.uncertain ? ' — **uncertain: may have partly applied, inspect before anything else**' : ''}`);
     if (f.note) failed.push(`  - note: ${inline(f.note)}`);
-    failed.push(`  - output: ${code(f.excerpt)}`);
+    failed.push('  - output:', '', ...fenced(f.excerpt, '    '));
   }
   section('Failed attempts', failed);
 

@@ -60,12 +60,12 @@ function excerptLines(excerpt: string, n: number): string[] {
  */
 export function renderRestartPrompt(p: Packet, extra: PromptExtra = {}): string {
   const full = render(p, extra, FULL);
-  if (full.body.length + full.reply.length <= PROMPT_MAX_CHARS) return `${full.body}${full.reply}\n`;
+  if (full.body.length + full.reply.length + 2 <= PROMPT_MAX_CHARS) return `${full.body}\n${full.reply}\n`;
   const tight = render(p, extra, TIGHT);
   // Still too long: cut the record, never the instructions on how to reply.
-  const room = PROMPT_MAX_CHARS - tight.reply.length - 40;
+  const room = PROMPT_MAX_CHARS - tight.reply.length - 42;
   const body = tight.body.length > room ? `${tight.body.slice(0, room)}\n…(trimmed; see handoff.json)` : tight.body;
-  return `${body}${tight.reply}\n`;
+  return `${body}\n${tight.reply}\n`;
 }
 
 /** The prompt's record part and its closing "how your first reply should look", redacted. */
