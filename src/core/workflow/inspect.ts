@@ -41,6 +41,8 @@ export interface GitView {
   /** The session's base: the previous packet's head_commit for this branch + topic, else the merge-base. */
   base: string | null;
   baseSource: 'previous-packet' | 'merge-base' | 'none';
+  /** Tracked files plus untracked files that are not ignored, repo-relative. */
+  files?: string[];
 }
 
 export interface Inspection {
@@ -135,5 +137,5 @@ export async function inspectWorkbench(
     activePacketBranch: active?.packet.branch ?? null,
   });
   diagnostics.push(...clean.diagnostics);
-  return { ...base, active, previous, git: { ok: true, facts, base: sessionBase, baseSource }, clean };
+  return { ...base, active, previous, git: { ok: true, facts, base: sessionBase, baseSource, files }, clean };
 }
