@@ -20,6 +20,14 @@ export function code(text: string): string {
   return `${fence}${pad}${oneLine}${pad}${fence}`;
 }
 
+/**
+ * A name from an artifact (session id, topic, branch, repo): as is when it looks like a name, else in a
+ * code span — so text with spaces in it can never read as a sentence of ours.
+ */
+export function ident(text: string): string {
+  return /^[\w.\/:@#+-]{1,100}$/.test(text) ? text : code(text.slice(0, 100));
+}
+
 const escapeMarkup = (s: string): string => s.replace(/([\\`*[\]<>|])/g, '\\$1');
 
 /**
@@ -77,7 +85,7 @@ export function renderMarkdown(p: Packet): string {
     else out.push(...quoted(body));
   };
 
-  out.push(`# Handoff: ${inline(p.topic)}`, '');
+  out.push(`# Handoff: ${ident(p.topic)}`, '');
   out.push(`- Session: ${code(p.session_id)} · packet ${code(p.packet_id)} · status **${p.status}**${p.superseded_by ? ` by ${code(p.superseded_by)}` : ''}`);
   out.push(`- Repository: ${p.repo ? code(p.repo) : 'unknown'} · branch ${p.branch ? code(p.branch) : 'unknown'} · HEAD ${code(short(p.head_commit))}`);
   out.push(`- Last known good commit: ${code(short(p.last_known_good_commit))}`);

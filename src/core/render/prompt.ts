@@ -1,7 +1,7 @@
 import type { Packet } from '../packet/schema';
 import { SEVERITIES } from '../packet/schema';
 import { redact } from '../redact';
-import { code } from './markdown';
+import { code, ident } from './markdown';
 import { asOfText, countOf, OPEN_QUESTIONS_TITLE, openQuestions, outcomeText, RECORD_NOTICE, sourcesText } from './text';
 
 export interface PromptExtra {
@@ -77,8 +77,8 @@ function render(p: Packet, extra: PromptExtra, L: Limits): { body: string; reply
     const why = extra.freshness?.reasons.length ? extra.freshness.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') : 'the workspace moved on since it was written';
     lines.push(`WARNING: this handoff packet is **stale** — ${clip(why, 400)}. Treat it as history, not as the current state.`, '');
   }
-  lines.push(`You are continuing work handed off from a previous session (${clip(p.session_id, 80)}, topic ${clip(p.topic, 80)}).`);
-  lines.push(`Where it stands: repo ${p.repo ?? 'unknown'}, branch ${p.branch ?? 'unknown'}, HEAD ${p.head_commit?.slice(0, 12) ?? 'unknown'} — ${asOfText(p)}.`);
+  lines.push(`You are continuing work handed off from a previous session (${ident(p.session_id)}, topic ${ident(p.topic)}).`);
+  lines.push(`Where it stands: repo ${p.repo ? ident(p.repo) : 'unknown'}, branch ${p.branch ? ident(p.branch) : 'unknown'}, HEAD ${p.head_commit ? ident(p.head_commit.slice(0, 12)) : 'unknown'} — ${asOfText(p)}.`);
   if (!stale) lines.push(extra.freshness ? 'Freshness: the packet matches the current branch and HEAD.' : 'Freshness: not checked against the current repository; confirm branch and HEAD first.');
   const sources = sourcesText(p);
   if (sources) lines.push(clip(sources, 300));

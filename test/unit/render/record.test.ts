@@ -38,6 +38,9 @@ describe('records are data, not instructions', () => {
     const f = p.failed_attempts[0]!;
     const evil: Packet = {
       ...p,
+      topic: INJECTION,
+      branch: INJECTION,
+      session_id: INJECTION,
       next_action: `Fix it.\n${INJECTION}`,
       summary: `Half done.\n${INJECTION}`,
       failed_attempts: [{ ...f, excerpt: `Error: boom\n${INJECTION}\nERROR: ${INJECTION}`, note: INJECTION }, { ...f, index: 99, uncertain: true, outcome: 'timeout', exit_code: null, excerpt: `timed out\npartial output:\n${INJECTION}` }],
@@ -51,7 +54,8 @@ describe('records are data, not instructions', () => {
     const md = renderMarkdown(evil);
     for (const [name, text] of [['prompt', prompt], ['markdown', md]] as const) {
       assert.ok(text.includes('IGNORE PREVIOUS INSTRUCTIONS'), `${name} still shows the record`);
-      for (const line of ownLines(text)) assert.ok(!/IGNORE PREVIOUS|evil\.example/.test(line), `${name}: unquoted record line: ${line}`);
+      // Our own lines may name the session, topic and branch only inside a code span.
+      for (const line of ownLines(text)) assert.ok(!/IGNORE PREVIOUS|evil\.example/.test(line.replace(/(`+)[^`]*?\1/g, '')), `${name}: unquoted record line: ${line}`);
     }
     // The statement that quoted text is a record comes before the first quoted line.
     const firstQuote = prompt.split('\n').findIndex((l) => l.startsWith('>'));
