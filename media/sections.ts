@@ -1,3 +1,4 @@
+import { OPEN_QUESTIONS_TITLE, openQuestions } from '../src/core/render/text';
 import type { PanelModel } from '../src/ui/protocol';
 import { h, icon, none, section, shortHash } from './dom';
 
@@ -34,20 +35,50 @@ export function freshnessBanner(model: PanelModel): HTMLElement | null {
   return null;
 }
 
-/** The next action, the most prominent thing on the page. */
+/** The next action, the most prominent thing on the page; the goal for the session above it, when set. */
 export function nextAction(packet: Packet, derivedFrom = ''): HTMLElement {
+  const goal = packet.next_goal?.trim()
+    ? h('p', { class: 'goal', attrs: { 'data-testid': 'next-goal' } }, h('strong', {}, 'Goal: '), packet.next_goal)
+    : null;
   const derived = derivedFrom
     ? h('p', { class: 'muted', attrs: { 'data-testid': 'derived-from' } }, derivedFrom)
     : packet.next_action_source === 'derived'
-      ? h('p', { class: 'muted' }, 'Derived from the newest failing command.')
+      ? h('p', { class: 'muted' }, 'Derived from the record of the previous session (the agent did not write one).')
       : null;
   return h(
     'section',
     { class: 'next-action', attrs: { 'aria-labelledby': 'next-title', 'data-section': 'next-action' } },
+    goal,
     h('h2', { attrs: { id: 'next-title' } }, icon('arrow-right'), 'Next action'),
     h('p', { class: 'next-text', attrs: { 'data-testid': 'next-action' } }, packet.next_action),
     derived,
   );
+}
+
+/** The agent's questions for a human and its blockers: decided or asked before acting, so above the risks. */
+export function openQuestionsSection(packet: Packet): HTMLElement | null {
+  const items = openQuestions(packet).map((q) =>
+    h('li', {}, q.kind === 'blocker' ? h('span', { class: 'badge warn' }, icon('circle-slash'), 'blocker') : null, ` ${q.text}`),
+  );
+  return items.length ? section('questions', OPEN_QUESTIONS_TITLE, h('ul', {}, ...items), items.length) : null;
+}
+
+/** The completeness audit: the score, then each failing probe with what it saw and the fix. */
+export function completeness(model: PanelModel): HTMLElement | null {
+  const a = model.audit;
+  if (!a) return null;
+  const failing = a.probes.filter((p) => p.status === 'fail');
+  const score = h(
+    'p',
+    { attrs: { 'data-testid': 'audit-score' } },
+    icon(failing.length ? 'warning' : 'pass', failing.length ? '' : 'ok'),
+    h('strong', {}, `${a.passed}/${a.applicable}`),
+    ' probes pass — what a fresh agent needs from this packet.',
+  );
+  const items = failing.map((p) =>
+    h('li', { attrs: { 'data-probe': p.id } }, h('strong', {}, p.title), h('span', { class: 'meta' }, ` — ${p.detail}`), h('p', { class: 'note' }, 'Fix: ', p.fix)),
+  );
+  return section('completeness', 'Completeness', h('div', {}, score, items.length ? h('ul', {}, ...items) : null), failing.length);
 }
 
 export function summary(packet: Packet): HTMLElement {
@@ -61,7 +92,8 @@ export function failedAttempts(packet: Packet): HTMLElement {
       { class: f.uncertain ? 'uncertain' : '' },
       h('code', {}, f.command),
       h('span', { class: 'badge' }, f.outcome === 'failed' ? `exit ${f.exit_code ?? '?'}` : f.outcome),
-      f.uncertain ? h('span', { class: 'badge warn' }, icon('question'), 'may have partly applied') : null,
+      f.uncertain ? h('span', { class: 'badge warn' }, icon('question'), 'may have partly applied — inspect first') : null,
+      f.may_have_changed?.length ? h('p', { class: 'note' }, 'May have changed: ', f.may_have_changed.join(', ')) : null,
       f.note ? h('p', { class: 'note' }, f.note) : null,
       f.excerpt ? h('pre', { class: 'excerpt' }, f.excerpt) : null,
     ),
@@ -157,15 +189,14 @@ export function contextReading(packet: Packet): HTMLElement {
   return section('context', 'Context at generation', body);
 }
 
-/** Smaller lists the next session should see: questions, assumptions, files to read first. */
+/** Smaller lists the next session should see: assumptions, files to read first, decisions. */
 export function extras(packet: Packet): HTMLElement[] {
   const out: HTMLElement[] = [];
   const list = (id: string, title: string, items: string[]): void => {
     if (items.length) out.push(section(id, title, h('ul', {}, ...items.map((t) => h('li', {}, t))), items.length));
   };
-  list('questions', 'Questions for a human', packet.questions_for_human);
   list('assumptions', 'Assumptions to validate', packet.assumptions_to_validate.map((a) => a.text));
-  list('prereqs', 'Read before acting', packet.next_session_prereqs);
+  list('prereqs', 'Read these first', packet.next_session_prereqs);
   list('decisions', 'Decisions', packet.decisions.map((d) => (d.status === 'rejected' ? `Rejected: ${d.text}` : d.text)));
   return out;
 }

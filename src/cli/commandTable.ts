@@ -1,4 +1,5 @@
 import { archiveCommand } from './commands/archive';
+import { auditCommand } from './commands/audit';
 import { checkCommand } from './commands/check';
 import { generateCommand } from './commands/generate';
 import { hookCommand } from './commands/hook';
@@ -23,6 +24,7 @@ export const COMMANDS: CommandSpec[] = [
   notifyCommand,
   promptCommand,
   recordCommand,
+  auditCommand,
   showCommand,
   statusCommand(),
   statuslineCommand(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditSchema } from '../core/packet/auditSchema';
 import { PacketSchema } from '../core/packet/schema';
 
 /**
@@ -31,6 +32,8 @@ export const PanelModelSchema = z.object({
   pinned: z.boolean(),
   /** Where the packet's facts came from, in one line ("From Claude Code session 7f3e2a91 (…)"). */
   derivedFrom: z.string().default(''),
+  /** The completeness audit of the packet (what a fresh agent needs), when the host computed it. */
+  audit: AuditSchema.optional(),
 });
 export type PanelModel = z.infer<typeof PanelModelSchema>;
 

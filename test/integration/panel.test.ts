@@ -98,7 +98,7 @@ describe('handoff panel (in the extension host)', () => {
     const prompt = await vscode.env.clipboard.readText();
     const lines = prompt.split('\n');
     assert.match(lines.slice(0, 3).join('\n'), /continuing work handed off/);
-    assert.match(prompt, /NEXT ACTION: Run pytest tests\/test_refund\.py::test_partial/);
+    assert.match(prompt, /NEXT ACTION[^\n]*\n> Run pytest tests\/test_refund\.py::test_partial/);
     assert.ok(answers.list.some((m) => m.type === 'copied' && m.what === 'prompt'), JSON.stringify(answers.list));
   });
 

@@ -8,9 +8,11 @@ import { EXIT_OK, EXIT_REFUSED, EXIT_USAGE } from '../types';
 
 function printCheck(io: CliIO, c: CheckResult): void {
   io.stdout(`${c.unknown ? '----' : c.passed ? 'PASS' : 'FAIL'}  ${c.title}: ${c.summary}\n`);
-  for (const f of c.passed ? [] : c.findings) {
-    if (f.detail !== c.summary) io.stdout(`      - ${f.detail}\n`);
+  // A passing check can still carry doubtful (warn) findings: they are shown, they do not fail it.
+  for (const f of c.passed ? c.findings.filter((x) => x.severity === 'warn') : c.findings) {
+    if (f.detail !== c.summary || f.severity === 'warn') io.stdout(`      - ${f.severity === 'warn' ? 'warn: ' : ''}${f.detail}\n`);
     io.stdout(`        fix: ${f.fix}\n`);
+    if (f.silence) io.stdout(`        if it is wrong: ${f.silence}\n`);
   }
 }
 

@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { auditLine } from '../../core/packet/audit';
+import { auditWithFiles } from '../../core/workflow/audit';
 import { generateHandoff } from '../../core/workflow/generate';
 import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, JSON_FLAG, K_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
@@ -42,16 +44,21 @@ export const generateCommand: CommandSpec = {
     }
     const json = path.join(outcome.packetDir, 'handoff.json');
     const md = path.join(outcome.packetDir, 'handoff.md');
+    // Just written from the current HEAD and inputs: fresh by construction.
+    const facts = await createGitClient(workspaceDir).facts().catch(() => null);
+    const audit = await auditWithFiles(outcome.packet, facts?.root ?? workspaceDir, { stale: false, reasons: [] });
     if (flags['json']) {
       const { kind, packetDir, packet } = outcome;
       const superseded = outcome.superseded ?? [];
-      io.stdout(`${JSON.stringify({ kind, packetDir, json, md, packetId: packet.packet_id, sessionId: packet.session_id, superseded }, null, 2)}\n`);
+      const completeness = { passed: audit.passed, applicable: audit.applicable, failing: audit.probes.filter((p) => p.status === 'fail').map((p) => p.id) };
+      io.stdout(`${JSON.stringify({ kind, packetDir, json, md, packetId: packet.packet_id, sessionId: packet.session_id, superseded, completeness }, null, 2)}\n`);
     } else if (outcome.kind === 'unchanged') {
       io.stdout(`unchanged: ${json} already holds this packet (inputs did not change); nothing written\n`);
     } else {
       io.stdout(`wrote ${json}\nwrote ${md}\n`);
     }
     if (!flags['json']) for (const id of outcome.superseded ?? []) io.stdout(`superseded ${id}\n`);
+    if (!flags['json']) io.stdout(`${auditLine(audit)} (handoff audit for the fixes)\n`);
     return EXIT_OK;
   },
 };

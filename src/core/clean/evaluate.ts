@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics';
 import type { CleanReport } from './types';
 import { checkBranch } from './branchCheck';
+import { blocks } from './severity';
 import { checkFeatureBoard } from './featureBoard';
 import type { CleanInputs } from './inputs';
 import { checkTempArtifacts } from './tempArtifacts';
@@ -19,5 +20,6 @@ export function evaluateClean(input: CleanInputs): CleanReport & { diagnostics: 
     file: 'settings',
     message: `The debug-print pattern \`${p}\` is not a valid regular expression; it was skipped.`,
   }));
-  return { clean: findings.length === 0, checks, findings, diagnostics };
+  // A doubtful (`warn`) finding is shown and carried as a risk; it does not make the workbench dirty.
+  return { clean: !findings.some(blocks), checks, findings, diagnostics };
 }

@@ -14,6 +14,8 @@ export interface CleanInputs {
   options: Pick<HandoffOptions, 'tempGlobs' | 'debugPatterns'>;
   /** Repo-relative files or folders written by this tool (output dir, context_usage.json): never dirt. */
   ownPaths: string[];
+  /** Files known to be command-line programs (a shebang, a `__main__` guard, the package's `bin`). */
+  programFiles?: string[];
   /** The branch of the active packet for this branch + topic, if any. */
   activePacketBranch?: string | null;
 }

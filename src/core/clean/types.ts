@@ -35,6 +35,10 @@ export interface CleanFinding {
    * They may come from an artifact: whoever offers to run one checks it first (see `fixOffer`).
    */
   commands?: string[];
+  /** `warn` for a doubtful finding: shown and carried as a risk, but it does not make the workbench dirty. Absent: `block`. */
+  severity?: 'block' | 'warn';
+  /** How to silence the finding when it is wrong: a setting or an inline marker. */
+  silence?: string;
 }
 
 /** The result of one check: passing checks carry a short reason too, for the view. */

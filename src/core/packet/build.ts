@@ -7,9 +7,10 @@ import { stripControlLine } from '../controlChars';
 import type { LineOrigin } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import { redact, redactDeep, redactedJson, type Redacted } from '../redact';
-import { commandsRun, failedAttempts } from './commands';
+import { commandsRun, failedAttempts, withMayHaveChanged } from './commands';
 import { decideNextAction } from './nextAction';
-import { collectAssumptions, collectDecisions, collectPrereqs, collectQuestions } from './notes';
+import { collectAssumptions, collectDecisions, collectQuestions } from './notes';
+import { collectReadFirst } from './readFirst';
 import { collectRisks } from './risks';
 import type { ChangedFile, Packet } from './schema';
 import { PacketSchema } from './schema';
@@ -27,6 +28,8 @@ export interface GitInput {
   lkgUnknownReason?: string;
   /** Git history of the lines where credentials were masked, by `originKey`. */
   secretOrigins?: Record<string, LineOrigin>;
+  /** Files in the repository (tracked and untracked, not ignored): what "Read these first" may name. */
+  knownFiles?: string[];
 }
 
 export interface PacketInput {
@@ -106,19 +109,19 @@ function sourcesOf(snapshot: WorkbenchSnapshot, git: GitInput | null, nextFrom: 
 export function buildPacket(input: PacketInput): BuildResult {
   const { snapshot, git } = input;
   const kept = snapshot.feedback?.kept ?? [];
-  const commands = commandsRun(kept);
-  const failed = failedAttempts(kept);
-  const next = decideNextAction(snapshot, failed, commands);
-  if (!next.ok) return { ok: false, reason: next.reason };
-
   const agent = snapshot.agentState;
-  const branch = git?.branch ?? agent?.branch ?? null;
   // Paths are one line of plain text: a NUL, an escape sequence or a line break in a file name (or in
   // what an agent wrote as one) must not reach the markdown, the prompt or a terminal.
   const changed: ChangedFile[] = git
     ? git.changedFiles.map((c) => ({ ...c, path: stripControlLine(c.path), ...(c.from ? { from: stripControlLine(c.from) } : {}) }))
     : [...new Set((agent?.touched_files ?? []).map(stripControlLine).filter((p) => p !== ''))].map((p) => ({ path: p, kind: 'touched' as const }));
-  const prereqs = collectPrereqs(snapshot, changed);
+  const commands = commandsRun(kept);
+  const failed = withMayHaveChanged(failedAttempts(kept), changed);
+  const next = decideNextAction(snapshot, failed, commands);
+  if (!next.ok) return { ok: false, reason: next.reason };
+
+  const branch = git?.branch ?? agent?.branch ?? null;
+  const prereqs = collectReadFirst(snapshot, changed, failed, { tempGlobs: input.options.tempGlobs, knownFiles: git?.knownFiles ?? null });
   // Say why there is no last known good commit, so the next session does not assume HEAD is safe.
   const lkgNote = git && !git.lastKnownGoodCommit && git.lkgUnknownReason ? ` Last known good commit unknown: ${git.lkgUnknownReason}.` : '';
 

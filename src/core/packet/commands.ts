@@ -1,9 +1,11 @@
 import { displayCommand, outcomeOf, startedAtIso } from '../artifacts/commands';
 import type { IndexedRecord } from '../artifacts/snapshot';
-import type { CommandRun, FailedAttempt } from './schema';
-import { redact } from '../redact';
+import { EXCERPT_MAX, salientExcerpt, tailExcerpt } from './excerpt';
+import type { ChangedFile, CommandRun, FailedAttempt } from './schema';
 
-const EXCERPT_CHARS = 300;
+/** Exit codes of a process stopped by a signal (SIGINT, SIGKILL, SIGTERM): it may have partly applied. */
+const KILLED_EXITS = new Set([130, 137, 143]);
+const MAY_HAVE_CHANGED_MAX = 8;
 
 /** The trimmed feedback records as packet entries, in original order. */
 export function commandsRun(kept: IndexedRecord[]): CommandRun[] {
@@ -18,36 +20,77 @@ export function commandsRun(kept: IndexedRecord[]): CommandRun[] {
   }));
 }
 
-/** The tail of the output that shows why it failed: the error, else stderr, else stdout. */
-function excerptOf(record: IndexedRecord['record'], outcome: FailedAttempt['outcome']): string {
-  const parts = [record.error, record.stderr_tail, record.stdout_tail].map((s) => (s ?? '').trim()).filter(Boolean);
-  // Redacted whole before the cut: a key's label must not fall off while its value stays.
-  const text = redact(parts[0] ?? '');
-  if (!text) {
-    if (outcome === 'failed') return `exit ${record.exit_code} with no output recorded`;
-    return outcome === 'timeout' ? 'timed out with no output recorded' : 'did not complete; no output recorded';
-  }
-  return text.length > EXCERPT_CHARS ? `…${text.slice(-EXCERPT_CHARS)}` : text;
+const text = (s: string | null | undefined): string => (s ?? '').trim();
+
+/** A failed command's excerpt: the lines of its output that carry the cause (error, stderr, stdout). */
+function failureExcerpt(record: IndexedRecord['record']): string {
+  const all = [record.error, record.stderr_tail, record.stdout_tail].map(text).filter(Boolean).join('\n');
+  return salientExcerpt(all) || `exit ${record.exit_code} with no output recorded`;
 }
 
 /**
- * Every kept record that did not succeed. Timeouts and spawn errors are `uncertain`: the command may
- * have partly applied, so the next session must check before re-running it.
+ * A timed-out, killed or unfinished command's excerpt: the reason on the first line, then the tail of
+ * the partial output it left — the evidence of how far it got (what it wrote, the prompt it hung on).
+ */
+function uncertainExcerpt(record: IndexedRecord['record'], outcome: FailedAttempt['outcome']): string {
+  const reason =
+    text(record.error).split('\n')[0] ||
+    (outcome === 'timeout' ? 'timed out' : outcome === 'failed' ? `stopped by a signal (exit ${record.exit_code})` : 'did not complete');
+  const streams = [record.stdout_tail, record.stderr_tail].map(text).filter(Boolean);
+  if (!streams.length) return `${reason}; no partial output recorded`;
+  const budget = Math.floor((EXCERPT_MAX - reason.length - 20) / streams.length);
+  const tail = streams.map((s) => tailExcerpt(s, budget)).filter(Boolean).join('\n');
+  return tail ? `${reason}\npartial output:\n${tail}` : `${reason}; no partial output recorded`;
+}
+
+/**
+ * Every kept record that did not succeed. Timeouts, spawn errors and killed commands are `uncertain`:
+ * the command may have partly applied, so the next session must check before doing anything else.
  */
 export function failedAttempts(kept: IndexedRecord[]): FailedAttempt[] {
   const out: FailedAttempt[] = [];
   for (const { index, record } of kept) {
     const outcome = outcomeOf(record);
     if (outcome === 'ok') continue;
+    const exit = typeof record.exit_code === 'number' ? record.exit_code : null;
+    const uncertain = outcome !== 'failed' || (exit !== null && KILLED_EXITS.has(exit));
     out.push({
       index,
       command: displayCommand(record.command),
       outcome,
-      exit_code: typeof record.exit_code === 'number' ? record.exit_code : null,
+      exit_code: exit,
       note: record.agent_note?.trim() ? record.agent_note.trim() : null,
-      excerpt: excerptOf(record, outcome),
-      uncertain: outcome !== 'failed',
+      excerpt: uncertain ? uncertainExcerpt(record, outcome) : failureExcerpt(record),
+      uncertain,
     });
   }
   return out;
 }
+
+const base = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+
+/** True when `said` names the file by its name, or by its stem when that is distinctive (4+ chars). */
+function namesFile(said: string, p: string): boolean {
+  const name = base(p);
+  const stem = name.replace(/\.[^.]+$/, '');
+  const word = (w: string): RegExp => new RegExp(`(^|[\\s/'"=:])${escapeRe(w)}($|[\\s'".,:;)])`, 'm');
+  return word(name).test(said) || (stem.length >= 4 && stem !== name && word(stem).test(said));
+}
+
+/**
+ * For each uncertain attempt, the changed files it plausibly touched: those its command or partial
+ * output names (by path or file name) first, then the other changed files — all of them are what the
+ * next session inspects before finishing the work. Deterministic: changed files come sorted.
+ */
+export function withMayHaveChanged(failed: FailedAttempt[], changed: readonly ChangedFile[]): FailedAttempt[] {
+  const candidates = changed.map((c) => c.path);
+  return failed.map((f) => {
+    if (!f.uncertain) return f;
+    const said = `${f.command}\n${f.excerpt}`;
+    const named = candidates.filter((p) => said.includes(p) || namesFile(said, p));
+    const rest = candidates.filter((p) => !named.includes(p));
+    return { ...f, may_have_changed: [...named, ...rest].slice(0, MAY_HAVE_CHANGED_MAX) };
+  });
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

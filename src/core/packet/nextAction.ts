@@ -1,6 +1,7 @@
 import { mapSeverity } from './severity';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CommandRun, FailedAttempt } from './schema';
+import { namedCommand, stepForFailure } from './failureStep';
 
 export type NextAction =
   /** `from` names where the step came from, for the packet's `sources.next_action`. */
@@ -33,23 +34,13 @@ export function decideNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
     const goal = task.goal.trim().replace(/[.\s]+$/, '');
     if (!bearing) return { ok: true, text: goal, source: 'derived', from: 'task list' };
     const first = bearing.outcome === 'failed'
-      ? `first make \`${bearing.command}\` pass (it failed with exit ${bearing.exit_code}: ${firstLine(bearing.excerpt)})`
-      : `first find out what \`${bearing.command}\` changed before it stopped (it ${bearing.outcome === 'timeout' ? 'timed out' : 'did not complete'}: ${firstLine(bearing.excerpt)}); do not simply run it again`;
+      ? `first make ${namedCommand(bearing)} pass (it failed with exit ${bearing.exit_code}: ${firstLine(bearing.excerpt)})`
+      : `first find out what ${namedCommand(bearing)} changed before it stopped (it ${bearing.outcome === 'timeout' ? 'timed out' : 'did not complete'}: ${firstLine(bearing.excerpt)}); do not simply run it again`;
     return { ok: true, text: `${goal}: ${first}.`, source: 'derived', from: 'task list' };
   }
 
   const newest = open[0];
-  if (newest) {
-    const why =
-      newest.outcome === 'failed'
-        ? `it failed with exit ${newest.exit_code}: ${firstLine(newest.excerpt)}`
-        : `it ${newest.outcome === 'timeout' ? 'timed out' : 'did not complete'}: ${firstLine(newest.excerpt)}`;
-    const step =
-      newest.outcome === 'failed'
-        ? `Fix the cause and re-run \`${newest.command}\` (${why}).`
-        : `Check whether \`${newest.command}\` partly applied, then re-run it (${why}).`;
-    return { ok: true, text: step, source: 'derived', from: 'newest failure' };
-  }
+  if (newest) return { ok: true, text: stepForFailure(newest), source: 'derived', from: 'newest failure' };
 
   const v = snapshot.verification;
   // The same rule that makes a finding a `block` risk, so the step and the risks never disagree.

@@ -1,5 +1,4 @@
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
-import type { ChangedFile } from './schema';
 import { textOf } from './risks';
 
 export interface Decision {
@@ -36,12 +35,4 @@ export function collectAssumptions(snapshot: WorkbenchSnapshot): { text: string;
 /** Questions the agent left for a human, as plain text. */
 export function collectQuestions(snapshot: WorkbenchSnapshot): string[] {
   return (snapshot.agentState?.questions_for_human ?? []).map((q) => textOf(q)).filter(Boolean);
-}
-
-/** Files to read before acting: the changed files (capped), then the failing verdicts. */
-export function collectPrereqs(snapshot: WorkbenchSnapshot, changed: ChangedFile[]): string[] {
-  const files = changed.filter((c) => c.kind !== 'deleted').map((c) => c.path).slice(0, 8);
-  if (snapshot.verification && !snapshot.verification.passed) files.push(snapshot.verification.file);
-  if (snapshot.review && snapshot.review.verdict !== 'pass') files.push(snapshot.review.file);
-  return [...new Set(files)];
 }

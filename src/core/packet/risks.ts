@@ -85,7 +85,7 @@ export function collectRisks(
   });
 
   for (const f of clean?.findings ?? []) {
-    const risk: Risk = { id: `clean:${f.check}`, severity: 'block', detail: `${f.detail} — fix: ${f.fix}`, source: 'clean_state' };
+    const risk: Risk = { id: `clean:${f.check}`, severity: f.severity ?? 'block', detail: `${f.detail} — fix: ${f.fix}`, source: 'clean_state' };
     if (f.paths?.length) risk.paths = [...f.paths];
     risks.push(risk);
   }

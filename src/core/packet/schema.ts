@@ -34,8 +34,10 @@ export const FailedAttemptSchema = z.object({
   note: z.string().nullable(),
   /** A short excerpt of the failing output (or the error). */
   excerpt: z.string(),
-  /** A timeout or spawn error: the command may have partly applied. */
+  /** A timeout, spawn error or kill: the command may have partly applied. */
   uncertain: z.boolean(),
+  /** For an uncertain attempt: changed files it plausibly touched (named by it first, then the rest). */
+  may_have_changed: z.array(z.string()).optional(),
 });
 
 export const RiskSchema = z.object({
@@ -60,6 +62,8 @@ export const CleanFindingSchema = z.object({
   detail: z.string(),
   paths: z.array(z.string()).optional(),
   fix: z.string(),
+  severity: z.enum(['block', 'warn']).optional(),
+  silence: z.string().optional(),
 });
 
 export const ContextAtGenerationSchema = z.union([

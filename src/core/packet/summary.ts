@@ -51,7 +51,7 @@ export function composeSummary(snapshot: WorkbenchSnapshot, failed: FailedAttemp
   if (fb && fb.total > 0) {
     const uncertain = failed.filter((f) => f.uncertain).length;
     const failedText = failed.length
-      ? `${plural(failed.length, 'failure')} among those kept${uncertain ? ` (${uncertain} timed out or did not start)` : ''}`
+      ? `${plural(failed.length, 'failure')} among those kept${uncertain ? ` (${uncertain} timed out, stopped or unfinished: may have partly applied)` : ''}`
       : 'no failures among those kept';
     parts.push(`${plural(fb.total, 'command')} recorded, ${failedText}.`);
   } else {

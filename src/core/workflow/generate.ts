@@ -88,6 +88,7 @@ export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> 
       // The last known good commit may come from this session's own active packet too.
       previous: insp.active?.packet ?? insp.previous?.packet ?? null,
       clean: clean?.clean ?? null,
+      ...(insp.git.files ? { files: insp.git.files } : {}),
     }));
   return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git, clean, context, gitError: null };
 }

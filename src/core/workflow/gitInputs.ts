@@ -18,6 +18,8 @@ export interface GitInputArgs {
   previous: Packet | null;
   /** Whether the clean-state checks passed (null when they did not run). */
   clean: boolean | null;
+  /** The repository's files, when already listed (else they are listed here). */
+  files?: string[];
 }
 
 /**
@@ -102,6 +104,7 @@ export async function computeGitInput(args: GitInputArgs): Promise<GitInput> {
           ? 'the newest test run is not green and no earlier packet recorded one'
           : 'no test run is recorded and no earlier packet recorded one';
   }
+  const knownFiles = args.files ?? (await git.listFiles().catch(() => undefined));
   const input: GitInput = {
     repo: path.basename(facts.root),
     branch: facts.branch,
@@ -113,5 +116,6 @@ export async function computeGitInput(args: GitInputArgs): Promise<GitInput> {
   if (lkgUnknownReason) input.lkgUnknownReason = lkgUnknownReason;
   const origins = await secretOriginsOf(git, snapshot, args.workbenchDir, facts.root);
   if (origins) input.secretOrigins = origins;
+  if (knownFiles) input.knownFiles = knownFiles;
   return input;
 }

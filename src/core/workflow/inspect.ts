@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { loadWorkbench } from '../artifacts/loader';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import { topicOf } from '../artifacts/topic';
+import { compilePatterns } from '../clean/codeSmells';
 import { evaluateClean } from '../clean/evaluate';
 import type { CleanReport } from '../clean/types';
 import type { Diagnostic } from '../diagnostics';
@@ -14,6 +15,7 @@ import { mergeSession } from '../session/merge';
 import type { SessionFacts } from '../session/model';
 import { activePacketFor, latestPacketFor, listPackets } from '../registry/registry';
 import { outputDirOf, workbenchDirOf } from './paths';
+import { programFilesOf } from './programFiles';
 import type { StoredPacket } from './readPackets';
 
 /**
@@ -35,6 +37,8 @@ export interface GitView {
   /** The session's base: the previous packet's head_commit for this branch + topic, else the merge-base. */
   base: string | null;
   baseSource: 'previous-packet' | 'merge-base' | 'none';
+  /** Tracked files plus untracked files that are not ignored, repo-relative. */
+  files?: string[];
 }
 
 export interface Inspection {
@@ -115,15 +119,20 @@ export async function inspectWorkbench(
   }
   // One status per inspection: HEAD and the untracked files come from the facts.
   const [addedLines, files] = await Promise.all([git.addedLines(sessionBase, facts), git.listFiles(facts)]);
+  // Only files with a line that looks like a print are opened, to tell a program's output from debugging.
+  const { patterns } = compilePatterns(options.debugPatterns);
+  const printing = addedLines.filter((l) => patterns.some((re) => re.test(l.text))).map((l) => l.path);
+  const programFiles = printing.length ? await programFilesOf(facts.root, printing) : [];
   const clean = evaluateClean({
     facts,
     addedLines,
     files,
+    programFiles,
     snapshot,
     options,
     ownPaths: ownPathsOf(facts.root, workbenchDir, outputDir),
     activePacketBranch: active?.packet.branch ?? null,
   });
   diagnostics.push(...clean.diagnostics);
-  return { ...base, active, previous, git: { ok: true, facts, base: sessionBase, baseSource }, clean };
+  return { ...base, active, previous, git: { ok: true, facts, base: sessionBase, baseSource, files }, clean };
 }

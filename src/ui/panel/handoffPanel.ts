@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { auditWithFiles } from '../../core/workflow/audit';
 import { Disposable } from '../disposable';
 import type { HostMessage, WebviewMessage } from '../protocol';
 import { parseWebviewMessage } from '../protocol';
@@ -111,7 +112,9 @@ export class HandoffPanel extends Disposable {
     const entry = selectEntry(state, this.target.packetId);
     if (!state || !entry) return { type: 'empty', empty: emptyFor(state, this.target.packetId) };
     const acks = await this.services.acks.read(entry.dir);
-    return { type: 'render', model: toPanelModel(state, entry, acks, this.target.packetId !== undefined) };
+    const root = state.git?.ok ? state.git.facts.root : state.folder.uri.fsPath;
+    const audit = await auditWithFiles(entry.packet, root, entry.freshness ? { stale: entry.freshness.stale, reasons: entry.freshness.reasons } : null);
+    return { type: 'render', model: toPanelModel(state, entry, acks, this.target.packetId !== undefined, audit) };
   }
 
   private updateTitle(topic: string | undefined): void {

@@ -1,4 +1,5 @@
 import type { Ack } from '../../core/acks';
+import type { Audit } from '../../core/packet/auditSchema';
 import { describeSources } from '../../core/packet/sources';
 import type { PanelEmpty, PanelModel } from '../protocol';
 import type { PacketEntry, WorkbenchUiState } from '../state/types';
@@ -14,8 +15,9 @@ export function selectEntry(state: WorkbenchUiState | undefined, packetId: strin
 }
 
 /** The view model sent to the webview for one packet. */
-export function toPanelModel(state: WorkbenchUiState, entry: PacketEntry, acks: readonly Ack[], pinned: boolean): PanelModel {
+export function toPanelModel(state: WorkbenchUiState, entry: PacketEntry, acks: readonly Ack[], pinned: boolean, audit?: Audit): PanelModel {
   return {
+    ...(audit ? { audit } : {}),
     packet: entry.packet,
     packetDir: entry.dir,
     freshness: entry.freshness,

@@ -72,9 +72,11 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
         hasPaths ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
       );
       item.id = findingId(finding);
-      item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+      const doubtful = finding.severity === 'warn';
+      item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor(doubtful ? 'problemsWarningIcon.foreground' : 'problemsErrorIcon.foreground'));
       item.contextValue = finding.fix ? 'finding fixable' : 'finding';
-      item.tooltip = safeTooltip(`${escapeMarkdown(finding.detail)}${finding.fix ? `\n\n**Fix:** ${escapeMarkdown(finding.fix)}` : ''}`);
+      const silence = finding.silence ? `\n\n**If it is wrong:** ${escapeMarkdown(finding.silence)}` : '';
+      item.tooltip = safeTooltip(`${escapeMarkdown(finding.detail)}${finding.fix ? `\n\n**Fix:** ${escapeMarkdown(finding.fix)}` : ''}${silence}`);
       return item;
     }
     const item = new vscode.TreeItem(vscode.Uri.file(node.file), vscode.TreeItemCollapsibleState.None);

@@ -131,7 +131,7 @@ export const steps = [
       await ui.runCommand('Session Handoff: Copy Restart Prompt');
       const prompt = await ui.waitFor(() => ui.readClipboard(), 10000, 'the clipboard');
       assert.equal(prompt.split('\n')[0], `GOAL FOR THIS SESSION: ${GOAL}`);
-      assert.match(prompt, /NEXT ACTION: Run pytest/);
+      assert.match(prompt, /NEXT ACTION[^\n]*\n> Run pytest/);
       await ticked(ui, 'generate', 'prompt');
     },
   },

@@ -61,7 +61,7 @@ export const steps = [
       const first = prompt.split('\n').slice(0, 3).join('\n');
       assert.match(first, /continuing work handed off from a previous session \(refund-s3/);
       assert.match(first, /branch feat\/upi-refund/);
-      assert.match(prompt, new RegExp(`NEXT ACTION: ${NEXT_ACTION.source}`));
+      assert.match(prompt, new RegExp(`NEXT ACTION[^\\n]*\\n> ${NEXT_ACTION.source}`));
     },
   },
   {

@@ -36,7 +36,7 @@ describe('handoff CLI', () => {
     assert.match(md.stdout, /^# Handoff: T-004/);
     const prompt = handoff(['prompt', '--dir', dir]);
     assert.equal(prompt.code, 0);
-    assert.match(prompt.stdout, /NEXT ACTION: Run pytest/);
+    assert.match(prompt.stdout, /NEXT ACTION[^\n]*\n> Run pytest/);
     assert.ok(!prompt.stdout.includes('sk-live-4f9a'));
 
     // A risk acknowledged in the editor (sidecar next to the packet) is marked in the CLI's prompt too.

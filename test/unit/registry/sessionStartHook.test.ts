@@ -42,7 +42,7 @@ describe('handoff hook on SessionStart (real process, real git)', () => {
       assert.equal(out.code, 0, out.stderr);
       const context = parseHookOutput(out.stdout).hookSpecificOutput.additionalContext;
       assert.equal(context, prompt, source);
-      assert.match(context, /NEXT ACTION: Handle partial refunds in src\/refund\.py/);
+      assert.match(context, /NEXT ACTION[^\n]*\n> Handle partial refunds in src\/refund\.py/);
     }
   });
 
@@ -57,7 +57,7 @@ describe('handoff hook on SessionStart (real process, real git)', () => {
     const out = handoff(['hook'], { input: sessionStart(r.dir, 'compact') });
     const context = parseHookOutput(out.stdout).hookSpecificOutput.additionalContext;
     assert.match(context, new RegExp(`previous session \\(${written.session_id}, topic T-1\\)`));
-    assert.match(context, /NEXT ACTION: Handle partial refunds/);
+    assert.match(context, /NEXT ACTION[^\n]*\n> Handle partial refunds/);
   });
 
   it('a stale packet gets a short notice, not its instructions', async () => {

@@ -33,7 +33,7 @@ describe('renderMarkdown', () => {
     const lines = section(md, 'Open risks');
     assert.equal(lines.length, p.open_risks.length);
     for (const line of lines) {
-      const m = /^- \*\*(\w+)\*\* `([^`]+)`/.exec(line);
+      const m = /^> - \*\*(\w+)\*\* `([^`]+)`/.exec(line);
       assert.ok(m, line);
       const risk = p.open_risks.find((r) => r.id === m[2]);
       assert.ok(risk, `risk ${m[2]} is in the JSON`);
@@ -42,10 +42,10 @@ describe('renderMarkdown', () => {
   });
 
   it('every failed command and index it lists is a failed attempt in the JSON; uncertain ones say so', () => {
-    const items = section(md, 'Failed attempts').filter((l) => l.startsWith('- #'));
+    const items = section(md, 'Failed attempts').filter((l) => l.startsWith('> - #'));
     assert.equal(items.length, p.failed_attempts.length);
     for (const line of items) {
-      const m = /^- #(\d+) `([^`]+)`/.exec(line)!;
+      const m = /^> - #(\d+) `([^`]+)`/.exec(line)!;
       const f = p.failed_attempts.find((x) => x.index === Number(m[1]));
       assert.ok(f && f.command === m[2], line);
       assert.equal(/may have partly applied/.test(line), f.uncertain);
@@ -53,14 +53,14 @@ describe('renderMarkdown', () => {
   });
 
   it('the commands table mirrors commands_run and the omitted count', () => {
-    const rows = section(md, 'Commands run').filter((l) => /^\| \d+ \|/.test(l));
-    assert.deepEqual(rows.map((r) => Number(/^\| (\d+) \|/.exec(r)![1])), p.commands_run.map((c) => c.index));
+    const rows = section(md, 'Commands run').filter((l) => /^> \| \d+ \|/.test(l));
+    assert.deepEqual(rows.map((r) => Number(/^> \| (\d+) \|/.exec(r)![1])), p.commands_run.map((c) => c.index));
     assert.match(md, new RegExp(`${p.commands_run.length} kept, ${p.commands_omitted} left out`));
   });
 
   it('states the next action and summary of the JSON and nothing about missing git data', () => {
-    assert.deepEqual(section(md, 'Next action')[0], p.next_action);
-    assert.equal(section(md, 'Summary')[0], p.summary);
+    assert.deepEqual(section(md, 'Next action')[0], `> ${p.next_action}`);
+    assert.equal(section(md, 'Summary')[0], `> ${p.summary}`);
     assert.match(md, /HEAD `unknown`/);
     assert.equal(renderMarkdown(p), md, 'deterministic');
   });
@@ -81,12 +81,12 @@ describe('renderRestartPrompt', () => {
   it('puts the next action before the failed attempts and risks; a fresh prompt never says stale', () => {
     const text = renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } });
     assert.ok(!/stale/i.test(text));
-    const next = text.indexOf('NEXT ACTION:');
+    const next = text.indexOf('NEXT ACTION');
     assert.ok(next > 0 && next < text.indexOf('Failed attempts') && next < text.indexOf('Open risks'));
     assert.match(text, /branch feat\/upi-refund/);
-    assert.match(text, /pytest tests\/test_gateway.py \(timed out\) — may have partly applied — check before re-running/);
+    assert.match(text, /Uncertain work — may have partly applied[^\n]*\n> - #4 `pytest tests\/test_gateway.py` timed out/);
     assert.ok(text.indexOf('[block]') < text.indexOf('[warn]'));
-    assert.match(text, /act on the next action/);
+    assert.match(text, /inspect the uncertain work and report what it changed before acting on the next action/);
     assert.match(text, /Rejected approaches[\s\S]*mocking the gateway/);
   });
 
@@ -99,8 +99,8 @@ describe('renderRestartPrompt', () => {
   });
 
   it('marks acknowledged risks with who and when, and uses a custom first turn', () => {
-    const text = renderRestartPrompt(p, { acknowledged: [{ id: 'blocker:1', by: 'asha', at: '2026-01-01T10:00:00Z' }], firstTurn: 'Reply with a plan only.' });
-    assert.match(text, /blocker:1: .*\(acknowledged by asha at 2026-01-01T10:00:00Z\)/);
+    const text = renderRestartPrompt(p, { acknowledged: [{ id: 'verify:scope.off_scope', by: 'asha', at: '2026-01-01T10:00:00Z' }], firstTurn: 'Reply with a plan only.' });
+    assert.match(text, /verify:scope\.off_scope: .*\(acknowledged by asha at 2026-01-01T10:00:00Z\)/);
     assert.match(text, /Reply with a plan only\.\n$/);
   });
 
@@ -110,5 +110,7 @@ describe('renderRestartPrompt', () => {
     const text = renderRestartPrompt({ ...p, failed_attempts: many, open_risks: risks, summary: 'z'.repeat(5000) });
     assert.ok(text.length <= PROMPT_MAX_CHARS, `${text.length}`);
     assert.match(text, /NEXT ACTION/);
+    // The record is cut, never the instructions on how to reply.
+    assert.match(text, /\nHow your first reply should look:\n[^\n]+\n$/);
   });
 });

@@ -1,0 +1,106 @@
+import { renderRestartPrompt } from '../render/prompt';
+import { openQuestions } from '../render/text';
+import { isStackFrame } from './excerpt';
+import { pathsIn } from './readFirst';
+import type { Packet } from './schema';
+import type { Audit, Probe } from './auditSchema';
+
+export type { Audit, Probe } from './auditSchema';
+
+/**
+ * The completeness audit: a deterministic checklist of what a fresh agent needs from a packet, each
+ * probe pass / fail / not applicable with the fix. Score = probes passed / probes applicable.
+ */
+
+export interface AuditContext {
+  /** The packet's freshness against the repository, when it was checked. */
+  freshness?: { stale: boolean; reasons: string[] } | null;
+  /** Which of the packet's files to read exist (repo-relative); omitted: not checked. */
+  exists?: (path: string) => boolean;
+}
+
+const COMMAND_WORD = /(^|\s)(npm|npx|pnpm|yarn|bun|node|pytest|python3?|pip|uv|cargo|go|make|git|tsc|eslint|mvn|gradle|dotnet|ruby|rake|bundle|docker|kubectl|terraform|handoff)\s+\S/;
+const MASK = '[REDACTED]';
+
+const probe = (id: Probe['id'], title: string, status: Probe['status'], detail: string, fix: string): Probe => ({ id, title, status, detail, fix });
+const list = (xs: readonly (string | number)[], max = 4): string => `${xs.slice(0, max).join(', ')}${xs.length > max ? `, and ${xs.length - max} more` : ''}`;
+
+/** True when an excerpt carries a cause line: something other than a frame or "no output recorded". */
+function hasCause(excerpt: string): boolean {
+  if (/no output recorded/.test(excerpt)) return false;
+  return excerpt.split('\n').some((l) => l.trim() && !isStackFrame(l) && !/^…?\s*$/.test(l));
+}
+
+/** Runs the checklist on a packet. Pure: the same packet and context give the same audit. */
+export function auditPacket(p: Packet, ctx: AuditContext = {}): Audit {
+  const probes: Probe[] = [];
+
+  const stated = p.topic !== 'default' || !!p.next_goal?.trim();
+  probes.push(probe('task', 'The task is stated', stated ? 'pass' : 'fail',
+    stated ? `topic ${p.topic}${p.next_goal ? `, goal: ${p.next_goal}` : ''}` : 'no active task id, board feature or goal',
+    'Record the task as active_task_id in agent_state.json (or the active feature in feature_list.json), or give the next session a goal.'));
+
+  const concrete = /`[^`]+`/.test(p.next_action) || pathsIn(p.next_action).length > 0 || COMMAND_WORD.test(p.next_action);
+  probes.push(probe('next-action', 'The next action names a command or a file', concrete ? 'pass' : 'fail',
+    concrete ? p.next_action.slice(0, 120) : `"${p.next_action.slice(0, 120)}" names neither`,
+    'Write next_action in agent_state.json as one concrete step naming the command to run or the file to change.'));
+
+  const failed = p.failed_attempts.filter((f) => !f.uncertain);
+  const causeless = failed.filter((f) => !hasCause(f.excerpt)).map((f) => `#${f.index}`);
+  probes.push(probe('failure-causes', 'Each failed attempt carries a cause line, not a stack frame',
+    failed.length === 0 ? 'n/a' : causeless.length ? 'fail' : 'pass',
+    failed.length === 0 ? 'no failed attempts' : causeless.length ? `no cause recorded for ${list(causeless)}` : `${failed.length} of ${failed.length} with a cause`,
+    'Record the failing output (stdout_tail / stderr_tail, or error) of each failed command in feedback_record.jsonl.'));
+
+  const uncertain = p.failed_attempts.filter((f) => f.uncertain);
+  const blind = uncertain.filter((f) => !/\npartial output:\n/.test(f.excerpt)).map((f) => `#${f.index}`);
+  probes.push(probe('uncertain-evidence', 'Each uncertain outcome carries its evidence and an inspection step',
+    uncertain.length === 0 ? 'n/a' : blind.length ? 'fail' : 'pass',
+    uncertain.length === 0 ? 'no timed-out, killed or unfinished commands' : blind.length ? `no partial output recorded for ${list(blind)}` : `${uncertain.length} with partial output; the prompt asks to inspect them first`,
+    'Record the partial output (stdout_tail / stderr_tail) of timed-out and killed commands, so the next session sees how far they got.'));
+
+  const noted = p.failed_attempts.filter((f) => f.note);
+  const rejected = p.decisions.filter((d) => d.status === 'rejected').length;
+  probes.push(probe('rejected-approaches', 'Rejected approaches are carried when failures carry notes',
+    noted.length === 0 ? 'n/a' : rejected ? 'pass' : 'fail',
+    noted.length === 0 ? 'no failure carries a note' : rejected ? `${rejected} rejected approach${rejected === 1 ? '' : 'es'}` : `${noted.length} failure notes, no rejected approach recorded`,
+    'Record what was tried and dropped as decisions ("rejected: …") in agent_state.json, so the next session does not retry it.'));
+
+  const questions = openQuestions(p);
+  const prompt = questions.length ? renderRestartPrompt(p, ctx.freshness ? { freshness: ctx.freshness } : {}) : '';
+  const dropped = questions.filter((q) => !prompt.includes(q.text.replace(/\s+/g, ' ').trim().slice(0, 60)));
+  probes.push(probe('open-questions', 'Open questions and blockers are in the restart prompt',
+    questions.length === 0 ? 'n/a' : dropped.length ? 'fail' : 'pass',
+    questions.length === 0 ? 'no questions or blockers recorded' : dropped.length ? `${dropped.length} left out of the prompt` : `${questions.length} in the prompt, before the risks`,
+    'Shorten the questions and blockers in agent_state.json so that all of them fit in the restart prompt.'));
+
+  const files = p.next_session_prereqs;
+  const missing = ctx.exists ? files.filter((f) => !ctx.exists!(f)) : [];
+  probes.push(probe('read-first', 'The files to read first exist',
+    files.length === 0 || !ctx.exists ? 'n/a' : missing.length ? 'fail' : 'pass',
+    files.length === 0 ? 'no files listed' : !ctx.exists ? 'not checked' : missing.length ? `missing: ${list(missing)}` : `${files.length} of ${files.length} exist`,
+    'Regenerate the packet once the files exist, or correct touched_files in agent_state.json.'));
+
+  const masked = JSON.stringify(p).includes(MASK);
+  const flagged = p.open_risks.some((r) => r.severity === 'block' && (r.id.startsWith('secret') || /\b(secret|credential|key|token|password)\b/i.test(r.detail)));
+  probes.push(probe('secrets', 'Masked secrets are flagged as a risk',
+    !masked ? 'n/a' : flagged ? 'pass' : 'fail',
+    !masked ? 'nothing was masked' : flagged ? 'a block risk names the leaked credential' : 'a credential was masked but no risk says where it leaked',
+    'Rotate the credential, remove it from the workbench file (and from git history before pushing), then regenerate.'));
+
+  const fresh = ctx.freshness;
+  probes.push(probe('fresh', 'The packet is fresh',
+    !fresh ? 'n/a' : fresh.stale ? 'fail' : 'pass',
+    !fresh ? 'not checked against the repository' : fresh.stale ? fresh.reasons.join('; ') || 'stale' : 'branch, HEAD and inputs match',
+    'Regenerate the packet (handoff generate, or Generate Handoff in the editor).'));
+
+  const applicable = probes.filter((x) => x.status !== 'n/a').length;
+  const passed = probes.filter((x) => x.status === 'pass').length;
+  return { passed, applicable, probes };
+}
+
+/** `7/9 probes pass` and the failing ones by id, for a one-line summary. */
+export function auditLine(a: Audit): string {
+  const failing = a.probes.filter((x) => x.status === 'fail').map((x) => x.id);
+  return `completeness ${a.passed}/${a.applicable} probes pass${failing.length ? ` — failing: ${failing.join(', ')}` : ''}`;
+}
