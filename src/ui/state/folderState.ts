@@ -5,16 +5,23 @@ import { Disposable, toDisposable } from '../disposable';
 import type { Log } from '../log';
 import { Debouncer } from './debouncer';
 import type { SessionFacts } from '../../core/session/model';
+import type { ContextResult } from '../../core/context/types';
 import type { ContextPort, StatePorts } from './ports';
 import type { WorkbenchUiState } from './types';
 import { workbenchFingerprint } from './fingerprint';
 import { ARTIFACT_GLOB, isOwnNoise } from './watchPatterns';
+import { ReadingWatch } from './readingWatch';
 
 /**
  * The slow fallback: catches a new transcript appearing, and any change a lost watcher event hid
  * (a full refresh when the workbench fingerprint moved). Never faster.
  */
 export const FALLBACK_INTERVAL_MS = 30_000;
+
+/** The settings a meter and the watchers are built from; a change means rebuilding them. */
+function pipelineKey(s: UiSettings): string {
+  return JSON.stringify([s.options.workbenchDir, s.options.outputDir, s.context]);
+}
 
 /**
  * The refresh pipeline of one workspace folder: watchers → debounced refresh → one immutable state.
@@ -33,6 +40,8 @@ export class FolderState extends Disposable {
   /** The workbench fingerprint taken when the last full refresh started. */
   private refreshedFingerprint = '';
   private meterQueue: Promise<unknown> = Promise.resolve();
+  private readonly readings = new ReadingWatch();
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly full = this._register(new Debouncer(400, () => this.runFull()));
   private readonly contextOnly = this._register(new Debouncer(150, () => this.runContext()));
 
@@ -51,6 +60,7 @@ export class FolderState extends Disposable {
     this.watch();
     const timer = setInterval(() => void this.fallback(), FALLBACK_INTERVAL_MS);
     this._register(toDisposable(() => clearInterval(timer)));
+    this._register(toDisposable(() => clearTimeout(this.retryTimer)));
   }
 
   get state(): WorkbenchUiState | undefined {
@@ -74,6 +84,7 @@ export class FolderState extends Disposable {
       this.meter.dispose();
       this.meter = this.ports.createContext(this.folder, this.settings, () => void this.contextOnly.trigger());
       this.meterQueue = Promise.resolve();
+      this.readings.reset();
       this.disposeWatchers();
       this.watch();
     }
@@ -88,7 +99,40 @@ export class FolderState extends Disposable {
     const meter = this.meter;
     const next = this.meterQueue.then(() => meter.read());
     this.meterQueue = next.catch(() => undefined);
-    return next;
+    return next.then((r) => {
+      if (meter === this.meter) this.afterReading(r.result);
+      return r;
+    });
+  }
+
+  /**
+   * Logs a reading that was found or lost, and while it is unknown looks again on its own, soon at
+   * first: after a window reload the meter must not wait for the slow fallback or the next append.
+   */
+  private afterReading(result: ContextResult): void {
+    const step = this.readings.next(result, this.meter.places());
+    if (step.log) this.log.info('context', `${this.folder.name}: ${step.log}`);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    if (step.retryInMs === null || this.isDisposed) return;
+    this.retryTimer = setTimeout(() => void this.retryUnknown(), step.retryInMs);
+  }
+
+  /**
+   * One retry of an unknown reading. The settings are read afresh first: a setting that arrived
+   * after activation (a remote window's machine settings) without a change event reaching the
+   * cache would otherwise keep the meter looking in the wrong place.
+   */
+  private async retryUnknown(): Promise<void> {
+    this.retryTimer = undefined;
+    if (this.isDisposed) return;
+    const fresh = this.config.get(this.folder.uri, true);
+    if (pipelineKey(fresh) !== pipelineKey(this.settings)) {
+      this.log.info('context', `${this.folder.name}: the context settings changed since the meter was set up; setting it up again`);
+      await this.reconfigure(true);
+      return;
+    }
+    void this.contextOnly.trigger();
   }
 
   private async runFull(): Promise<void> {
