@@ -16,6 +16,10 @@ export const FreshnessViewSchema = z.object({
 
 export const AckViewSchema = z.object({ id: z.string(), by: z.string(), at: z.string() });
 
+/** The panel's buttons; the host says which apply to the packet shown (an archived one: Generate only). */
+export const PANEL_ACTIONS = ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate', 'generate'] as const;
+export type PanelAction = (typeof PANEL_ACTIONS)[number];
+
 /** Everything the webview needs to draw one packet; built by the host from the UI state. */
 export const PanelModelSchema = z.object({
   packet: PacketSchema,
@@ -31,6 +35,10 @@ export const PanelModelSchema = z.object({
   pinned: z.boolean(),
   /** Where the packet's facts came from, in one line ("From Claude Code session 7f3e2a91 (…)"). */
   derivedFrom: z.string().default(''),
+  /** The buttons to offer, in toolbar order. */
+  actions: z.array(z.enum(PANEL_ACTIONS)),
+  /** Epoch ms when handoff.json was written (its mtime), or null when unknown. */
+  writtenAt: z.number().nullable(),
 });
 export type PanelModel = z.infer<typeof PanelModelSchema>;
 

@@ -8,6 +8,7 @@ import { createNonce, panelHtml } from './html';
 import { emptyFor, selectEntry, toPanelModel } from './model';
 import { openPacketFile } from './openFile';
 import { redactedMessage } from '../redactUi';
+import { logFailure } from '../commands/boundary';
 
 /** What the panel shows: a folder and either a pinned packet or (undefined) the folder's active one. */
 export interface PanelTarget {
@@ -142,7 +143,7 @@ export class HandoffPanel extends Disposable {
     try {
       await this.handle(msg);
     } catch (err) {
-      this.services.log.error('panel', `handling "${msg.type}" failed`, err);
+      logFailure(this.services.log, 'panel', `handling "${msg.type}"`, err);
       const detail = err instanceof Error ? ` ${err.message.split('\n')[0]}` : '';
       await this.post({ type: 'failed', message: `Could not ${ACTION_LABEL[msg.type]}.${detail}` });
     }

@@ -36,7 +36,8 @@ export class FolderState extends Disposable {
   private readonly watchers: vscode.Disposable[] = [];
   private transcriptWatcher: { file: string; watcher: vscode.Disposable } | undefined;
   private watchedGitRoot = '';
-  private loggedDiagnostics = '';
+  private loggedDiagnostics = new Set<string>();
+  private loggedPhase = '';
   /** The workbench fingerprint taken when the last full refresh started. */
   private refreshedFingerprint = '';
   private meterQueue: Promise<unknown> = Promise.resolve();
@@ -233,13 +234,18 @@ export class FolderState extends Disposable {
     add(new vscode.RelativePattern(this.folder, '**/*'), 'file');
   }
 
-  /** Input problems (bad JSON lines, invalid fields) go to the log once, with file and line. */
+  /**
+   * Input problems (bad JSON lines, invalid fields) go to the log once per file state: a problem
+   * already logged is not logged again while it stays (a half-written last line is the same warning
+   * on every refresh until the agent finishes it), and comes back only after it went away.
+   */
   private logDiagnostics(state: WorkbenchUiState): void {
-    const text = state.diagnostics.map((d) => `${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`).join('\n');
-    if (text === this.loggedDiagnostics) return;
-    this.loggedDiagnostics = text;
-    for (const line of text ? text.split('\n') : []) this.log.warn('workbench', line);
-    if (state.phase !== 'ready' && state.phaseMessage) this.log.info('state', `${this.folder.name}: ${state.phaseMessage}`);
+    const now = new Set(state.diagnostics.map((d) => `${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`));
+    for (const line of now) if (!this.loggedDiagnostics.has(line)) this.log.warn('workbench', line);
+    this.loggedDiagnostics = now;
+    const phase = state.phase !== 'ready' && state.phaseMessage ? `${state.phase}: ${state.phaseMessage}` : '';
+    if (phase && phase !== this.loggedPhase) this.log.info('state', `${this.folder.name}: ${state.phaseMessage}`);
+    this.loggedPhase = phase;
   }
 
   /**
