@@ -111,7 +111,7 @@ export class HandoffPanel extends Disposable {
   private async messageFor(state: WorkbenchUiState | undefined): Promise<HostMessage> {
     const entry = selectEntry(state, this.target.packetId);
     if (!state || !entry) return { type: 'empty', empty: emptyFor(state, this.target.packetId) };
-    const acks = await this.services.acks.read(entry.dir);
+    const acks = await this.services.acks.read(entry.dir, entry.packet.open_risks);
     return { type: 'render', model: toPanelModel(state, entry, acks, this.target.packetId !== undefined) };
   }
 

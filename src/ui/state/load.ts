@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { readPacketAcks } from '../../core/acks';
+import { acksForRisks } from '../../core/acks';
 import { readRegular } from '../../core/fsx';
 import type { GitClient } from '../../core/gitPort';
 import { collectRisks } from '../../core/packet/risks';
@@ -59,9 +59,9 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
     const fresh = await freshnessOf(inspection.packets.map((p) => p.packet), { facts, inputs: inspection.snapshot.sources }, gitClient);
     const packets: PacketEntry[] = inspection.packets.map((p, i) => ({ id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness: fresh[i] as Freshness, writtenAt: p.mtimeMs }));
     const activePacket = inspection.active ? packets.find((p) => p.dir === inspection.active?.dir) ?? null : null;
-    const acked = await readPacketAcks(outputDir, activePacket?.dir ?? null);
-    const acks = new Map(acked.acks.map((a) => [a.risk_id, a]));
     const live = collectRisks(inspection.snapshot, inspection.clean ? { findings: inspection.clean.findings } : null);
+    const acked = await acksForRisks(outputDir, activePacket?.dir ?? null, [...(activePacket?.packet.open_risks ?? []), ...live]);
+    const acks = new Map(acked.acks.map((a) => [a.risk_id, a]));
     const dirs = { folder: folderPath, repoRoot: git?.ok ? git.facts.root : null, workbenchDir };
     const texts = await readSources(folderPath, [...(activePacket?.packet.open_risks ?? []), ...live].map((r) => sourceFileOf(r, dirs)));
     const risks = mergeRisks(activePacket?.packet.open_risks ?? [], live, acks, (r) => locateRisk(r, dirs, texts));
