@@ -84,7 +84,7 @@ export function risks(model: PanelModel): HTMLElement {
         icon(SEVERITY_ICON[sev], `sev-${sev}`),
         h('span', { class: 'risk-detail' }, r.detail),
         h('span', { class: 'meta' }, ` — ${r.source}${r.owner ? `, owner ${r.owner}` : ''}`),
-        ack ? h('span', { class: 'badge ok' }, icon('check'), `acknowledged by ${ack.by}, ${ack.at}`) : null,
+        ack ? h('span', { class: 'badge ok' }, icon('check'), `acknowledged by ${ack.by}, `, ackTime(ack.at)) : null,
         r.verify ? h('p', { class: 'note' }, 'Verify: ', h('code', {}, r.verify)) : null,
       );
     });
@@ -92,6 +92,12 @@ export function risks(model: PanelModel): HTMLElement {
   });
   const present = groups.filter((g): g is HTMLDivElement => g !== null);
   return section('risks', 'Open risks', present.length ? h('div', {}, ...present) : none('No open risks.'), model.packet.open_risks.length);
+}
+
+/** An acknowledgement's time for people; a value that is not a time is shown as written. */
+function ackTime(at: string): HTMLElement | string {
+  const ms = parseTime(at);
+  return ms === null ? at : timeEl(ms);
 }
 
 export function changedFiles(packet: Packet, post: Post): HTMLElement {

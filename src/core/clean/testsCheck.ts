@@ -74,10 +74,10 @@ export function checkTests(snapshot: WorkbenchSnapshot): CheckResult {
   const exit = last.record.exit_code;
   if (exit === 0) {
     const older = failureStillNext(snapshot, last.index);
-    const also = older
-      ? ` Green because the latest run passed; the newest failure, \`${older.cmd}\` (${derived ? 'command' : 'line'} ${older.index + 1}), is still named as the next action.`
-      : '';
-    return { ...base, passed: true, summary: `The latest test run passed: \`${cmd}\` (${where}).${also}`, findings: [] };
+    const note = older
+      ? `Green because the latest run passed; the newest failure, \`${older.cmd}\` (${derived ? 'command' : 'line'} ${older.index + 1}), is still named as the next action.`
+      : null;
+    return { ...base, passed: true, summary: `The latest test run passed: \`${cmd}\` (${where}).${note ? ` ${note}` : ''}`, ...(note ? { note } : {}), findings: [] };
   }
   const outcome = exit === null || exit === undefined ? 'did not finish (timeout or spawn error)' : `failed with exit ${exit}`;
   const needles = [cmd.toLowerCase(), ...testTargets(cmd).map((t) => t.toLowerCase())];

@@ -103,6 +103,7 @@ describe('clean-state checks (pure)', () => {
       assert.equal(r.passed, true);
       assert.match(r.summary, /^The latest test run passed: `pytest tests\/test_refund\.py` \(feedback_record\.jsonl line 3\)\./);
       assert.match(r.summary, /Green because the latest run passed; the newest failure, `pytest -k partial` \(line 1\), is still named as the next action\./);
+      assert.match(r.note ?? '', /^Green because the latest run passed/, 'a view can show the note apart');
     });
 
     it('says nothing more when the failure was fixed, is not the next action, or came after the green run', () => {
