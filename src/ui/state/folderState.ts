@@ -11,6 +11,7 @@ import type { WorkbenchUiState } from './types';
 import { workbenchFingerprint } from './fingerprint';
 import { ARTIFACT_GLOB, isOwnNoise } from './watchPatterns';
 import { ReadingWatch } from './readingWatch';
+import { loadingState } from './load';
 
 /**
  * The slow fallback: catches a new transcript appearing, and any change a lost watcher event hid
@@ -142,12 +143,13 @@ export class FolderState extends Disposable {
       this.refreshedFingerprint = await this.fingerprint();
       const read = await this.readMeter();
       this.context = read;
-      let state = await this.ports.load({
-        folder: this.folder,
-        settings: this.settings,
-        trusted: vscode.workspace.isTrusted,
-        context: read,
-      });
+      const input = { folder: this.folder, settings: this.settings, trusted: vscode.workspace.isTrusted, context: read };
+      // The first refresh after activation (a window reload): show the meter now, not after git.
+      if (!this.current && !this.isDisposed) {
+        this.current = loadingState(input, this.ports.budget(read.result, this.settings));
+        this.publish(this.current);
+      }
+      let state = await this.ports.load(input);
       if (this.isDisposed) return;
       // A context-only refresh may have published a newer reading while git ran: keep the newer one,
       // so the meter never steps back.

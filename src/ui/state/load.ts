@@ -25,6 +25,33 @@ export interface LoadDeps {
 }
 
 /**
+ * The state to show while the first full refresh still runs (git can take seconds on a busy
+ * machine): the context reading, nothing else yet. The views keep saying "Checking the workbench…".
+ */
+export function loadingState(input: LoadInput, budget: WorkbenchUiState['budget']): WorkbenchUiState {
+  const folderPath = input.folder.uri.fsPath;
+  return {
+    folder: input.folder,
+    trusted: input.trusted,
+    phase: 'loading',
+    phaseMessage: null,
+    workbenchDir: workbenchDirOf(folderPath, input.settings.options),
+    outputDir: outputDirOf(folderPath, input.settings.options),
+    snapshot: null,
+    diagnostics: [],
+    git: null,
+    clean: null,
+    packets: [],
+    activePacket: null,
+    risks: [],
+    context: input.context.result,
+    candidates: input.context.candidates,
+    budget,
+    updatedAt: Date.now(),
+  };
+}
+
+/**
  * One full refresh of a folder: the core's inspection (artifacts, packets, git facts, clean report)
  * turned into the UI state. In an untrusted workspace git never runs: only files are read.
  * Never throws; a failure becomes `phase: 'error'` with one sentence.
