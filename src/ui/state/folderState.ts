@@ -12,6 +12,7 @@ import { workbenchFingerprint } from './fingerprint';
 import { ARTIFACT_GLOB, isOwnNoise } from './watchPatterns';
 import { ReadingWatch } from './readingWatch';
 import { loadingState } from './load';
+import { diagnosticsToLog } from './diagnosticLog';
 
 /**
  * The slow fallback: catches a new transcript appearing, and any change a lost watcher event hid
@@ -242,8 +243,8 @@ export class FolderState extends Disposable {
    * on every refresh until the agent finishes it), and comes back only after it went away.
    */
   private logDiagnostics(state: WorkbenchUiState): void {
-    const now = new Set(state.diagnostics.map((d) => `${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`));
-    for (const line of now) if (!this.loggedDiagnostics.has(line)) this.log.warn('workbench', line);
+    const { lines, now } = diagnosticsToLog(this.loggedDiagnostics, state.diagnostics);
+    for (const line of lines) this.log.warn('workbench', line);
     this.loggedDiagnostics = now;
     const phase = state.phase !== 'ready' && state.phaseMessage ? `${state.phase}: ${state.phaseMessage}` : '';
     if (phase && phase !== this.loggedPhase) this.log.info('state', `${this.folder.name}: ${state.phaseMessage}`);
