@@ -130,12 +130,12 @@ export const steps = [
     name: "Open Risks shows the fixture's risks by severity; Acknowledge moves one and it survives a reload",
     fn: async (ui) => {
       // The row's label is the finding's head; the rest of it continues in the description.
-      const risk = 'exit 1 on pytest tests/test_refund.py';
+      const risk = 'exit 1 on pytest';
       await ui.waitFor(async () => {
         const rows = await ui.treeRows('Open Risks');
         return rows.some((r) => r.startsWith('Block')) && rows.some((r) => r.startsWith('Warn')) && rows.some((r) => r.includes(risk));
       }, 20000, 'risks grouped by severity');
-      const row = await ui.treeRow('Open Risks', 'exit 1 on pytest');
+      const row = await ui.treeRow('Open Risks', risk);
       await row.hover();
       await row.locator('.action-label[aria-label="Acknowledge Risk"]').click();
       const acknowledged = async () => {
