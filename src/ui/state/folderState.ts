@@ -142,22 +142,22 @@ export class FolderState extends Disposable {
     try {
       // Taken before reading: a change made while the refresh runs still differs afterwards.
       this.refreshedFingerprint = await this.fingerprint();
-      const input = { folder: this.folder, settings: this.settings, trusted: vscode.workspace.isTrusted };
-      // The meter and git run side by side; the state takes the newest reading when both are done.
-      const reading = this.readMeter().then((read) => {
-        this.context = read;
-        // The first refresh after activation (a window reload): show the meter now, not after git.
-        if (!this.current && !this.isDisposed) {
-          this.current = loadingState({ ...input, context: read }, this.ports.budget(read.result, this.settings));
-          this.publish(this.current);
-        }
-        return read;
-      });
-      let [, state] = await Promise.all([reading, this.ports.load({ ...input, context: this.context })]);
+      // The session read feeds the workbench (facts derived from the agent's own logs), so git waits for it.
+      const read = await this.readMeter();
+      this.context = read;
+      const input = { folder: this.folder, settings: this.settings, trusted: vscode.workspace.isTrusted, context: read };
+      // The first refresh after activation (a window reload): show the meter now, not after git.
+      if (!this.current && !this.isDisposed) {
+        this.current = loadingState(input, this.ports.budget(read.result, this.settings));
+        this.publish(this.current);
+      }
+      let state = await this.ports.load(input);
       if (this.isDisposed) return;
-      // The newest reading (this refresh's, or a context-only refresh's that landed while git ran),
+      // A context-only refresh may have published a newer reading while git ran: keep the newer one,
       // so the meter never steps back.
-      state = { ...state, context: this.context.result, candidates: this.context.candidates, budget: this.ports.budget(this.context.result, this.settings) };
+      if (this.context !== read) {
+        state = { ...state, context: this.context.result, candidates: this.context.candidates, budget: this.ports.budget(this.context.result, this.settings) };
+      }
       this.logDiagnostics(state);
       this.current = state;
       // The repository may live above the folder: watch its .git once it is known.

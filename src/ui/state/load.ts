@@ -46,6 +46,7 @@ export function loadingState(input: LoadInput, budget: WorkbenchUiState['budget'
     risks: [],
     context: input.context.result,
     candidates: input.context.candidates,
+    session: input.context.session,
     budget,
     updatedAt: Date.now(),
   };
