@@ -1,6 +1,6 @@
 import type { Ack } from '../../core/acks';
 import { describeSources } from '../../core/packet/sources';
-import { topicOf } from '../../core/workflow/inspect';
+import { topicOf } from '../../core/artifacts/topic';
 import { humanTime } from '../format/when';
 import type { PanelAction, PanelEmpty, PanelModel } from '../protocol';
 import type { PacketEntry, WorkbenchUiState } from '../state/types';
