@@ -1,3 +1,5 @@
+import { humanTime, isoTime } from '../src/ui/format/when';
+
 /**
  * Tiny DOM builders for the panel. Every string goes in through `textContent`: packet text is
  * agent-written and untrusted, so nothing here ever touches `innerHTML`.
@@ -36,6 +38,19 @@ export function section(id: string, title: string, body: Node, count?: number): 
 /** A muted one-liner for an empty list. */
 export function none(text: string): HTMLElement {
   return h('p', { class: 'muted' }, text);
+}
+
+/**
+ * A time for people ("5 min ago (11:12)") with the exact ISO time as its tooltip; it keeps its epoch
+ * ms so `refreshTimes` can redraw the relative part later.
+ */
+export function timeEl(ms: number): HTMLElement {
+  return h('time', { title: isoTime(ms) ?? '', attrs: { datetime: isoTime(ms) ?? '', 'data-ms': String(ms) } }, humanTime(ms, Date.now()));
+}
+
+/** Redraws every `timeEl` under `root` against the current clock. */
+export function refreshTimes(root: ParentNode): void {
+  for (const el of root.querySelectorAll<HTMLElement>('time[data-ms]')) el.textContent = humanTime(Number(el.dataset['ms']), Date.now());
 }
 
 /** Short form of a commit hash for display. */

@@ -3,9 +3,9 @@
  * protocol) with DOM APIs only and sends user intents back; all effects (clipboard, files, generate)
  * happen in the host.
  */
-import type { HostMessage, PanelEmpty, PanelModel, PanelState, WebviewMessage } from '../src/ui/protocol';
+import type { HostMessage, PanelAction, PanelEmpty, PanelModel, PanelState, WebviewMessage } from '../src/ui/protocol';
 import { parseHostMessage, parsePanelState } from '../src/ui/protocol';
-import { h, icon } from './dom';
+import { h, icon, refreshTimes } from './dom';
 import {
   changedFiles,
   cleanState,
@@ -49,14 +49,20 @@ function button(id: string, codicon: string, label: string, msg: WebviewMessage,
 }
 
 const copyPrompt = button('copy-prompt', 'copy', 'Copy Restart Prompt', { type: 'copyPrompt' }, true);
-const toolbar = h(
-  'div',
-  { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Handoff actions' } },
+/** Every toolbar button by the action it sends; a render shows only those the host offers. */
+const buttons: Record<PanelAction, HTMLButtonElement> = {
   copyPrompt,
-  button('copy-json', 'json', 'Copy JSON', { type: 'copyJson' }),
-  button('open-md', 'markdown', 'Open handoff.md', { type: 'openMarkdown' }),
-  button('regenerate', 'refresh', 'Regenerate', { type: 'regenerate' }),
-);
+  copyJson: button('copy-json', 'json', 'Copy JSON', { type: 'copyJson' }),
+  openMarkdown: button('open-md', 'markdown', 'Open handoff.md', { type: 'openMarkdown' }),
+  regenerate: button('regenerate', 'refresh', 'Regenerate', { type: 'regenerate' }),
+  generate: button('toolbar-generate', 'add', 'Generate Handoff', { type: 'generate' }, true),
+};
+const toolbar = h('div', { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Handoff actions' } }, ...Object.values(buttons));
+
+/** Shows the buttons that apply to what is drawn, and hides the rest (they would only fail). */
+function showActions(actions: readonly PanelAction[]): void {
+  for (const [action, b] of Object.entries(buttons) as [PanelAction, HTMLButtonElement][]) b.hidden = !actions.includes(action);
+}
 /** A visible one-line notice for a request that failed (e.g. a changed file that no longer exists). */
 const notice = h('span', { class: 'notice', attrs: { id: 'notice', role: 'status', 'aria-live': 'polite' } });
 toolbar.append(notice);
@@ -65,9 +71,10 @@ const content = h('main', { attrs: { id: 'content' } });
 function renderPacket(model: PanelModel): void {
   const { packet } = model;
   toolbar.hidden = false;
+  showActions(model.actions);
   content.replaceChildren(
     h('h1', {}, `Handoff — ${model.folderName}`),
-    metaLine(packet),
+    metaLine(model),
     freshnessBanner(model) ?? '',
     nextAction(packet, model.derivedFrom),
     openQuestionsSection(packet) ?? '',
@@ -142,6 +149,8 @@ window.addEventListener('message', (event: MessageEvent) => {
 });
 
 root.replaceChildren(toolbar, content, live);
+// "5 min ago" must not stay "just now" while the panel is open.
+setInterval(() => refreshTimes(content), 60_000);
 // Keep the restored state (the serializer reads it) until the host sends a fresh render.
 vscode.setState(parsePanelState(vscode.getState()));
 content.append(h('p', { class: 'muted' }, 'Loading…'));

@@ -1,6 +1,7 @@
 import { OPEN_QUESTIONS_TITLE, openQuestions } from '../src/core/render/text';
 import type { PanelModel } from '../src/ui/protocol';
-import { h, icon, none, section, shortHash } from './dom';
+import { parseTime } from '../src/ui/format/when';
+import { h, icon, none, section, shortHash, timeEl } from './dom';
 
 type Packet = PanelModel['packet'];
 type Post = (msg: { type: 'openFile'; path: string }) => void;
@@ -115,7 +116,7 @@ export function risks(model: PanelModel): HTMLElement {
         icon(SEVERITY_ICON[sev], `sev-${sev}`),
         h('span', { class: 'risk-detail' }, r.detail),
         h('span', { class: 'meta' }, ` — ${r.source}${r.owner ? `, owner ${r.owner}` : ''}`),
-        ack ? h('span', { class: 'badge ok' }, icon('check'), `acknowledged by ${ack.by}, ${ack.at}`) : null,
+        ack ? h('span', { class: 'badge ok' }, icon('check'), `acknowledged by ${ack.by}, `, ackTime(ack.at)) : null,
         r.verify ? h('p', { class: 'note' }, 'Verify: ', h('code', {}, r.verify)) : null,
       );
     });
@@ -123,6 +124,12 @@ export function risks(model: PanelModel): HTMLElement {
   });
   const present = groups.filter((g): g is HTMLDivElement => g !== null);
   return section('risks', 'Open risks', present.length ? h('div', {}, ...present) : none('No open risks.'), model.packet.open_risks.length);
+}
+
+/** An acknowledgement's time for people; a value that is not a time is shown as written. */
+function ackTime(at: string): HTMLElement | string {
+  const ms = parseTime(at);
+  return ms === null ? at : timeEl(ms);
 }
 
 export function changedFiles(packet: Packet, post: Post): HTMLElement {
@@ -201,14 +208,23 @@ export function extras(packet: Packet): HTMLElement[] {
   return out;
 }
 
-/** The line under the title: where the packet was taken. */
-export function metaLine(packet: Packet): HTMLElement {
-  const parts = [
+/**
+ * The line under the title: where the packet was taken, when its file was written (for people, ISO
+ * in the tooltip) and the time its content speaks for. The packet's own time is not the write time:
+ * it is the newest recorded command's, so the same inputs give the same packet.
+ */
+export function metaLine(model: PanelModel): HTMLElement {
+  const { packet } = model;
+  const parts: (string | HTMLElement)[] = [
     `branch ${packet.branch ?? 'unknown'}`,
     `HEAD ${shortHash(packet.head_commit)}`,
     `topic ${packet.topic}`,
     `status ${packet.status}`,
-    `generated ${packet.generated_at}`,
   ];
-  return h('p', { class: 'meta-line' }, parts.join(' · '));
+  if (model.writtenAt !== null) parts.push(h('span', { attrs: { 'data-testid': 'written' } }, 'written ', timeEl(model.writtenAt)));
+  const asOf = parseTime(packet.generated_at);
+  parts.push(asOf === null ? `as of ${packet.generated_at}` : h('span', { attrs: { 'data-testid': 'as-of' } }, 'as of the last recorded command, ', timeEl(asOf)));
+  const line = h('p', { class: 'meta-line' });
+  parts.forEach((p, i) => line.append(...(i ? [' · ', p] : [p])));
+  return line;
 }

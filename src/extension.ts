@@ -65,6 +65,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     agentSetup.launcher().catch((err: unknown) => log.warn('setup', `the launcher could not be written: ${err instanceof Error ? err.message : String(err)}`));
     openWalkthroughOnce(context, services).catch((err: unknown) => log.warn('walkthrough', String(err)));
   }, 0);
+  // Providers, status bar and commands exist before any reading starts; the first refresh fills them.
+  state.start();
   log.info('extension', `activated for ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s)`);
   return { services, packetCommands, statusBar, wrapUp, views, viewActions, agentSetup };
 }

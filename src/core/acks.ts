@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { Risk } from './packet/schema';
 import type { Diagnostic, Parsed } from './diagnostics';
 import { stripControl } from './controlChars';
 import { atomicWrite, MAX_OWN_FILE_BYTES, readRegular } from './fsx';
@@ -16,6 +18,12 @@ export const ACKS_FILE = 'acks.json';
 
 export const AckSchema = z.object({
   risk_id: z.string().min(1),
+  /**
+   * What exactly was accepted (see `riskKey`): while a risk with this key is open it stays
+   * acknowledged, whatever happens to packets. Older acknowledgements lack it and apply by id to the
+   * packet they were made for.
+   */
+  risk_key: z.string().min(1).optional(),
   by: z.string().min(1),
   /** ISO time of the acknowledgement. */
   at: z.string().min(1),
@@ -68,7 +76,8 @@ export async function readAcks(packetDir: string): Promise<Parsed<AckFile>> {
 export async function writeAck(packetDir: string, ack: Ack): Promise<Parsed<AckFile>> {
   const current = await readAcks(packetDir);
   if (!current.ok) return current;
-  if (current.value.acks.some((a) => a.risk_id === ack.risk_id)) return current;
+  // The same risk (same id and, where recorded, same key); a changed risk is acknowledged anew.
+  if (current.value.acks.some((a) => a.risk_id === ack.risk_id && a.risk_key === ack.risk_key)) return current;
   const next: AckFile = { schema_version: 1, acks: [...current.value.acks, AckSchema.parse(ack)] };
   await atomicWrite(ackFilePath(packetDir), redactedJson(next, 2, '\n'));
   return { ok: true, value: next };
@@ -82,6 +91,59 @@ export async function writeAck(packetDir: string, ack: Ack): Promise<Parsed<AckF
 export async function readPacketAcks(outputDir: string, packetDir: string | null): Promise<{ acks: Ack[]; diagnostics: Diagnostic[] }> {
   const r = await readAcks(packetDir ?? outputDir);
   return r.ok ? { acks: r.value.acks, diagnostics: [] } : { acks: [], diagnostics: [r.error] };
+}
+
+/**
+ * The identity of a risk as a person accepted it: its id, severity and text. The same finding in a
+ * later packet (or live) has the same key; a risk whose text or severity changed is a new risk.
+ */
+export function riskKey(risk: Pick<Risk, 'id' | 'severity' | 'detail'>): string {
+  return createHash('sha256').update(`${risk.id}\u0000${risk.severity}\u0000${risk.detail}`).digest('hex').slice(0, 16);
+}
+
+/**
+ * The acknowledgements that apply to `risks`, one per risk (with the risk's own id): an ack in the
+ * packet's own sidecar (or, without a packet, the output dir's) applies by id; an ack with a
+ * `risk_key` anywhere in the output dir — an archived or superseded packet's sidecar included —
+ * applies to a risk with the same key. So archiving or regenerating never drops an acknowledgement
+ * of a risk that is still open unchanged. Unreadable sidecars are reported, never fatal.
+ */
+export async function acksForRisks(
+  outputDir: string,
+  packetDir: string | null,
+  risks: readonly Pick<Risk, 'id' | 'severity' | 'detail'>[],
+): Promise<{ acks: Ack[]; diagnostics: Diagnostic[] }> {
+  const own = await readPacketAcks(outputDir, packetDir);
+  const diagnostics = [...own.diagnostics];
+  const byKey = new Map<string, Ack>();
+  const dirs = [outputDir, ...(await packetDirs(outputDir))].filter((d) => d !== (packetDir ?? outputDir));
+  for (const dir of dirs) {
+    const r = await readAcks(dir);
+    if (!r.ok) {
+      diagnostics.push(r.error);
+      continue;
+    }
+    for (const a of r.value.acks) if (a.risk_key && !byKey.has(a.risk_key)) byKey.set(a.risk_key, a);
+  }
+  const out: Ack[] = [];
+  for (const risk of risks) {
+    const key = riskKey(risk);
+    // An own ack made for another version of the risk (its key differs) no longer applies.
+    const mine = own.acks.find((a) => a.risk_id === risk.id && (!a.risk_key || a.risk_key === key));
+    const ack = mine ?? byKey.get(key);
+    if (ack && !out.some((a) => a.risk_id === risk.id)) out.push({ ...ack, risk_id: risk.id });
+  }
+  return { acks: out, diagnostics };
+}
+
+/** The packet folders of an output dir (each may hold an acks.json). */
+async function packetDirs(outputDir: string): Promise<string[]> {
+  try {
+    const entries = await fs.readdir(outputDir, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory()).map((e) => path.join(outputDir, e.name)).sort();
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -27,11 +27,15 @@ export class ConfigService extends Disposable {
     );
   }
 
-  /** Current settings for a workspace folder (or the window). Invalid values are logged once. */
-  get(scope?: vscode.Uri): UiSettings {
+  /**
+   * Current settings for a workspace folder (or the window). Invalid values are logged once.
+   * `fresh` reads them again instead of trusting the cache (used when a reading stays unknown: a
+   * setting may have arrived after activation without a change event reaching the cache).
+   */
+  get(scope?: vscode.Uri, fresh = false): UiSettings {
     const key = scope?.toString() ?? '';
     const cached = this.cache.get(key);
-    if (cached) return cached;
+    if (cached && !fresh) return cached;
     const cfg = vscode.workspace.getConfiguration('sessionHandoff', scope);
     const settings = parseSettings((key) => cfg.get(key), scope?.scheme === 'file' ? scope.fsPath : undefined);
     for (const p of settings.problems) {

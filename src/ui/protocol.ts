@@ -17,6 +17,10 @@ export const FreshnessViewSchema = z.object({
 
 export const AckViewSchema = z.object({ id: z.string(), by: z.string(), at: z.string() });
 
+/** The panel's buttons; the host says which apply to the packet shown (an archived one: Generate only). */
+export const PANEL_ACTIONS = ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate', 'generate'] as const;
+export type PanelAction = (typeof PANEL_ACTIONS)[number];
+
 /** Everything the webview needs to draw one packet; built by the host from the UI state. */
 export const PanelModelSchema = z.object({
   packet: PacketSchema,
@@ -34,6 +38,10 @@ export const PanelModelSchema = z.object({
   derivedFrom: z.string().default(''),
   /** The completeness audit of the packet (what a fresh agent needs), when the host computed it. */
   audit: AuditSchema.optional(),
+  /** The buttons to offer, in toolbar order. */
+  actions: z.array(z.enum(PANEL_ACTIONS)),
+  /** Epoch ms when handoff.json was written (its mtime), or null when unknown. */
+  writtenAt: z.number().nullable(),
 });
 export type PanelModel = z.infer<typeof PanelModelSchema>;
 

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Ack } from '../core/acks';
+import type { Risk } from '../core/packet/schema';
 import type { ConfigService } from './config';
 import type { Log } from './log';
 import type { UiRisk, WorkbenchUiState } from './state/types';
@@ -22,8 +23,11 @@ export interface StateService {
 export interface AckService {
   /** Acknowledges a risk of the folder's state as the current user; refreshes the state. */
   acknowledge(state: WorkbenchUiState, risk: UiRisk, note?: string): Promise<Ack>;
-  /** The acknowledgements of a packet folder, plus those made before any packet (empty when none or unreadable). */
-  read(packetDir: string): Promise<Ack[]>;
+  /**
+   * The acknowledgements that apply to a packet's risks: its own, and those of the same unchanged
+   * risk made anywhere in the output dir (empty when none or unreadable).
+   */
+  read(packetDir: string, risks: readonly Risk[]): Promise<Ack[]>;
 }
 
 /** The one services object every UI part receives from the composition root. */

@@ -1,4 +1,4 @@
-import { readPacketAcks } from '../../core/acks';
+import { acksForRisks } from '../../core/acks';
 import { outputDirOf } from '../../core/workflow/paths';
 import { renderRestartPrompt } from '../../core/render/prompt';
 import { DIR_FLAGS, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
@@ -19,7 +19,7 @@ export const promptCommand: CommandSpec = {
     if (!current) return EXIT_REFUSED;
     // A stale packet's prompt opens with why it is stale, so the next session reviews before acting;
     // risks a person acknowledged (in the editor's Open Risks view) are marked as such.
-    const { acks, diagnostics: ackDiagnostics } = await readPacketAcks(outputDirOf(workspaceDir, options), current.stored.dir);
+    const { acks, diagnostics: ackDiagnostics } = await acksForRisks(outputDirOf(workspaceDir, options), current.stored.dir, current.stored.packet.open_risks);
     printDiagnostics(io, ackDiagnostics);
     io.stdout(
       renderRestartPrompt(current.stored.packet, {

@@ -22,6 +22,29 @@ function riskTexts(snapshot: WorkbenchSnapshot): string[] {
 }
 
 /**
+ * The newest failing command before the latest (green) test run that no later run of the same command
+ * fixed — when the next action is about it: derived from it (no `next_action` recorded) or naming its
+ * command or test file. A green check beside a "fix that failure" next action needs saying why.
+ */
+function failureStillNext(snapshot: WorkbenchSnapshot, before: number): { cmd: string; index: number } | null {
+  const kept = snapshot.feedback?.kept ?? [];
+  const failed = (r: (typeof kept)[number]): boolean => r.record.exit_code !== 0;
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const r = kept[i];
+    if (!r || !failed(r)) continue;
+    const cmd = normalizeCommand(r.record.command);
+    if (kept.some((later) => later.index > r.index && !failed(later) && normalizeCommand(later.record.command) === cmd)) continue;
+    // The newest open failure came after the green run: that is not an older failure beside it.
+    if (r.index > before) return null;
+    const next = snapshot.agentState?.next_action?.trim().toLowerCase().replace(/\s+/g, ' ');
+    if (!next) return { cmd, index: r.index };
+    const needles = [cmd.toLowerCase(), ...testTargets(cmd).map((t) => t.toLowerCase())];
+    return needles.some((n) => next.includes(n)) ? { cmd, index: r.index } : null;
+  }
+  return null;
+}
+
+/**
  * Tests: the newest recorded test run (feedback_record.jsonl, else the agent session) is green, or
  * red and named in the open risks (by its command or its test file). With no test run recorded
  * anywhere the check is unknown: neutral, saying how to get one.
@@ -50,7 +73,11 @@ export function checkTests(snapshot: WorkbenchSnapshot): CheckResult {
   const where = derived ? `${derived}, command ${last.index + 1}` : `feedback_record.jsonl line ${last.index + 1}`;
   const exit = last.record.exit_code;
   if (exit === 0) {
-    return { ...base, passed: true, summary: `The latest test run passed: \`${cmd}\` (${where}).`, findings: [] };
+    const older = failureStillNext(snapshot, last.index);
+    const note = older
+      ? `Green because the latest run passed; the newest failure, \`${older.cmd}\` (${derived ? 'command' : 'line'} ${older.index + 1}), is still named as the next action.`
+      : null;
+    return { ...base, passed: true, summary: `The latest test run passed: \`${cmd}\` (${where}).${note ? ` ${note}` : ''}`, ...(note ? { note } : {}), findings: [] };
   }
   const outcome = exit === null || exit === undefined ? 'did not finish (timeout or spawn error)' : `failed with exit ${exit}`;
   const needles = [cmd.toLowerCase(), ...testTargets(cmd).map((t) => t.toLowerCase())];

@@ -53,6 +53,8 @@ export interface CheckResult {
   unknown?: boolean;
   /** Why it passed or failed, one line. */
   summary: string;
+  /** Something a passing check must not hide (it is part of `summary` too), for a view to show apart. */
+  note?: string;
   findings: CleanFinding[];
 }
 

@@ -98,6 +98,16 @@ export class SessionDiscovery {
 
   constructor(private readonly options: DiscoveryOptions) {}
 
+  /** Where `find()` looks, for people: one entry per enabled source. */
+  places(): string[] {
+    const sources = this.options.sources ?? ['claude', 'codex', 'generic'];
+    const out: string[] = [];
+    if (sources.includes('claude')) out.push(`Claude Code: ${path.join(this.options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects', claudeProjectSlug(this.options.folder))}*`);
+    if (sources.includes('codex')) out.push(`Codex CLI: ${path.join(this.options.codexHome ?? defaultCodexHome(), 'sessions')} (last ${this.options.codexDays ?? 7} days)`);
+    if (sources.includes('generic')) out.push(`${path.join(this.options.workbenchDir ?? this.options.folder, GENERIC_USAGE_FILE)}`);
+    return out;
+  }
+
   /** The candidates, newest first (one per source at most). */
   async find(): Promise<SessionCandidate[]> {
     const sources = this.options.sources ?? ['claude', 'codex', 'generic'];
@@ -111,13 +121,17 @@ export class SessionDiscovery {
 
   private async head(file: string, st: Stats, read: (f: string) => Promise<Head>): Promise<Head> {
     const cached = this.heads.get(file);
-    // The head of an append-only log never changes; a smaller file was replaced.
-    if (cached && st.size >= cached.size && (cached.head.cwd !== undefined || cached.mtimeMs === st.mtimeMs)) return cached.head;
-    let head: Head = {};
+    // A settled head of an append-only log never changes (a smaller file was replaced); an unsettled
+    // one is kept only while the file is exactly as it was read.
+    if (cached && st.size >= cached.size && (cached.head.settled || (cached.mtimeMs === st.mtimeMs && cached.size === st.size))) return cached.head;
+    let head: Head;
     try {
       head = await read(file);
     } catch {
-      // unreadable right now: not a candidate this time
+      // Unreadable right now (busy, permissions, replaced mid-read): not a candidate this time, and
+      // nothing cached, so the next look reads it again.
+      this.heads.delete(file);
+      return {};
     }
     this.heads.set(file, { mtimeMs: st.mtimeMs, size: st.size, head });
     return head;

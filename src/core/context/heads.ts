@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { openRegular } from '../fsx';
 
 /** What discovery needs from the top of an agent log. */
@@ -5,6 +7,13 @@ export interface Head {
   cwd?: string;
   sessionId?: string;
   subAgent?: boolean;
+  /**
+   * True when more bytes cannot change the head: the session's own first line was found (or the
+   * file is known not to be a session). An unsettled head — nothing usable yet, or only sub-agent
+   * lines so far — is read again when the file changes, so a session caught while it was starting
+   * (or while its first line was half-written) is found on the next look.
+   */
+  settled?: boolean;
 }
 
 /**
@@ -46,20 +55,32 @@ function parseObject(line: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The cwd and session of a Claude Code transcript, from its first line that has a cwd. */
-export async function claudeHead(file: string): Promise<Head> {
-  const head = await scanHead(file, (line): Head | undefined => {
-    if (!line.includes('"cwd"')) return undefined;
-    const o = parseObject(line);
-    if (!o || typeof o['cwd'] !== 'string') return undefined;
-    return {
-      cwd: o['cwd'],
-      ...(typeof o['sessionId'] === 'string' ? { sessionId: o['sessionId'] } : {}),
-      // A sub-agent's own transcript: every line is a sidechain, so it never holds the session's reading.
-      subAgent: o['isSidechain'] === true,
-    };
-  });
-  return head ?? {};
+/**
+ * The cwd and session of a Claude Code transcript: its first main-chain line with a cwd. Some
+ * versions open a session with sub-agent ("Warmup") lines, so a sidechain line alone does not make the
+ * file a sub-agent's: only a file of sidechain lines (an `agent-*.jsonl`, or one with no main line
+ * in its first bytes) is one.
+ */
+export async function claudeHead(file: string, maxBytes = 256 * 1024): Promise<Head> {
+  let side: Head | undefined;
+  const main = await scanHead(
+    file,
+    (line): Head | undefined => {
+      if (!line.includes('"cwd"')) return undefined;
+      const o = parseObject(line);
+      if (!o || typeof o['cwd'] !== 'string') return undefined;
+      const head: Head = { cwd: o['cwd'], ...(typeof o['sessionId'] === 'string' ? { sessionId: o['sessionId'] } : {}) };
+      if (o['isSidechain'] !== true) return { ...head, subAgent: false, settled: true };
+      side ??= head;
+      return undefined;
+    },
+    maxBytes,
+  );
+  if (main) return main;
+  if (!side) return {};
+  // Only sub-agent lines so far: settled when the name or the size says it will stay that way.
+  const settled = path.basename(file).startsWith('agent-') || (await fs.stat(file)).size > maxBytes;
+  return { ...side, subAgent: true, settled };
 }
 
 /** The cwd and session of a Codex rollout, from its `session_meta` first line. */
@@ -70,8 +91,9 @@ export async function codexHead(file: string): Promise<Head> {
     (line): Head | undefined => {
       const o = parseObject(line);
       const payload = o?.['payload'] as Record<string, unknown> | undefined;
-      if (o?.['type'] !== 'session_meta' || !payload) return {};
+      if (o?.['type'] !== 'session_meta' || !payload) return { settled: true };
       return {
+        settled: true,
         ...(typeof payload['cwd'] === 'string' ? { cwd: payload['cwd'] } : {}),
         ...(typeof payload['id'] === 'string' ? { sessionId: payload['id'] } : {}),
         // Sub-agent rollouts (review, compaction helpers…) carry an object source: not the session.

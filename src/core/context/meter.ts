@@ -52,6 +52,11 @@ export class ContextMeter {
     return { current, candidates };
   }
 
+  /** Where the meter looks for sessions, for the log when none is found. */
+  places(): string[] {
+    return this.discovery.places();
+  }
+
   /** What the last read of one log cost (for diagnostics and tests). */
   statsFor(file: string): TailReadStats | undefined {
     return this.readers.get(file)?.stats;

@@ -7,6 +7,9 @@ import { mapSeverity, orderRisks } from './severity';
 import type { GitInput } from './build';
 import type { LineOrigin } from '../gitPort';
 
+/** Joins a clean-state finding and its fix in a risk's text; views split on it to show the fix apart. */
+export const FIX_MARK = ' — fix: ';
+
 /** A review below this total is a risk even when it is not a hard fail. */
 export const REVIEW_RISK_BELOW = 7;
 
@@ -85,7 +88,7 @@ export function collectRisks(
   });
 
   for (const f of clean?.findings ?? []) {
-    const risk: Risk = { id: `clean:${f.check}`, severity: f.severity ?? 'block', detail: `${f.detail} — fix: ${f.fix}`, source: 'clean_state' };
+    const risk: Risk = { id: `clean:${f.check}`, severity: f.severity ?? 'block', detail: `${f.detail}${FIX_MARK}${f.fix}`, source: 'clean_state' };
     if (f.paths?.length) risk.paths = [...f.paths];
     risks.push(risk);
   }

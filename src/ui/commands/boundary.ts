@@ -25,8 +25,8 @@ export function commandBoundary<A extends unknown[], R>(
     try {
       return await handler(...args);
     } catch (err) {
-      log.error('command', `${id} failed`, err);
       const known = err instanceof UserFacingError ? err : null;
+      logFailure(log, 'command', `${id}`, err);
       const message = known?.message ?? `${titleOf(id)} failed: ${err instanceof Error ? err.message : String(err)}`;
       const action = known?.action ?? { title: 'Show Log', run: () => log.show() };
       void vscode.window.showErrorMessage(message, action.title).then((picked) => {
@@ -35,6 +35,15 @@ export function commandBoundary<A extends unknown[], R>(
       return undefined;
     }
   };
+}
+
+/**
+ * Logs a failed action: an expected refusal (a `UserFacingError`: no packet yet, untrusted, …) is
+ * information, one line without a stack; anything else is an error with its stack.
+ */
+export function logFailure(log: Log, component: string, what: string, err: unknown): void {
+  if (err instanceof UserFacingError) log.info(component, `${what} refused: ${err.message}`);
+  else log.error(component, `${what} failed`, err);
 }
 
 function titleOf(id: string): string {

@@ -13,7 +13,7 @@ import { uiText } from '../redactUi';
 export function copyRestartPromptCommand(services: Services): (arg?: PacketArg) => Promise<boolean> {
   return async (arg) => {
     const { state, entry } = await resolvePacket(services, arg);
-    const acks = await services.acks.read(entry.dir);
+    const acks = await services.acks.read(entry.dir, entry.packet.open_risks);
     const settings = services.config.get(state.folder.uri);
     const prompt = renderRestartPrompt(entry.packet, {
       freshness: { stale: entry.freshness.stale, reasons: [...entry.freshness.reasons] },

@@ -9,6 +9,7 @@ import { createNonce, panelHtml } from './html';
 import { emptyFor, selectEntry, toPanelModel } from './model';
 import { openPacketFile } from './openFile';
 import { redactedMessage } from '../redactUi';
+import { logFailure } from '../commands/boundary';
 
 /** What the panel shows: a folder and either a pinned packet or (undefined) the folder's active one. */
 export interface PanelTarget {
@@ -111,7 +112,7 @@ export class HandoffPanel extends Disposable {
   private async messageFor(state: WorkbenchUiState | undefined): Promise<HostMessage> {
     const entry = selectEntry(state, this.target.packetId);
     if (!state || !entry) return { type: 'empty', empty: emptyFor(state, this.target.packetId) };
-    const acks = await this.services.acks.read(entry.dir);
+    const acks = await this.services.acks.read(entry.dir, entry.packet.open_risks);
     const root = state.git?.ok ? state.git.facts.root : state.folder.uri.fsPath;
     const audit = await auditWithFiles(entry.packet, root, entry.freshness ? { stale: entry.freshness.stale, reasons: entry.freshness.reasons } : null);
     return { type: 'render', model: toPanelModel(state, entry, acks, this.target.packetId !== undefined, audit) };
@@ -145,7 +146,7 @@ export class HandoffPanel extends Disposable {
     try {
       await this.handle(msg);
     } catch (err) {
-      this.services.log.error('panel', `handling "${msg.type}" failed`, err);
+      logFailure(this.services.log, 'panel', `handling "${msg.type}"`, err);
       const detail = err instanceof Error ? ` ${err.message.split('\n')[0]}` : '';
       await this.post({ type: 'failed', message: `Could not ${ACTION_LABEL[msg.type]}.${detail}` });
     }

@@ -1,7 +1,9 @@
 import type { Ack } from '../../core/acks';
 import type { Audit } from '../../core/packet/auditSchema';
 import { describeSources } from '../../core/packet/sources';
-import type { PanelEmpty, PanelModel } from '../protocol';
+import { topicOf } from '../../core/artifacts/topic';
+import { humanTime } from '../format/when';
+import type { PanelAction, PanelEmpty, PanelModel } from '../protocol';
 import type { PacketEntry, WorkbenchUiState } from '../state/types';
 
 /**
@@ -26,7 +28,26 @@ export function toPanelModel(state: WorkbenchUiState, entry: PacketEntry, acks: 
     folderUri: state.folder.uri.toString(),
     pinned,
     derivedFrom: describeSources(entry.packet.sources),
+    actions: actionsFor(entry),
+    writtenAt: entry.writtenAt ?? null,
   };
+}
+
+/**
+ * The buttons that work on a packet: an archived packet is history (its prompt would restart work
+ * someone closed), so only Generate is offered; the others keep every action.
+ */
+export function actionsFor(entry: PacketEntry): PanelAction[] {
+  return entry.packet.status === 'archived' ? ['generate'] : ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate'];
+}
+
+/** The newest archived packet of the folder's current branch + topic, if the state knows both. */
+function archivedHere(state: WorkbenchUiState): PacketEntry | null {
+  const branch = state.git?.ok ? state.git.facts.branch : null;
+  const topic = state.snapshot ? topicOf(state.snapshot) : null;
+  if (topic === null) return null;
+  const mine = state.packets.filter((p) => p.packet.status === 'archived' && p.packet.branch === branch && p.packet.topic === topic);
+  return mine.sort((a, b) => (b.writtenAt ?? 0) - (a.writtenAt ?? 0))[0] ?? null;
 }
 
 /** What to say instead of a packet: loading, why nothing runs, or that none exists yet. */
@@ -38,6 +59,14 @@ export function emptyFor(state: WorkbenchUiState | undefined, packetId: string |
   if (packetId) return { reason: `Handoff packet ${packetId} is no longer in the output folder.`, canGenerate: true };
   if (state.phase !== 'ready' && state.phaseMessage) return { reason: state.phaseMessage, canGenerate: state.phase !== 'untrusted' };
   const branch = state.git?.ok ? state.git.facts.branch : null;
+  const archived = archivedHere(state);
+  if (archived) {
+    const when = archived.writtenAt ? ` ${humanTime(archived.writtenAt, Date.now())}` : '';
+    return {
+      reason: `Handoff ${archived.id} was archived${when}. There is no active handoff${branch ? ` for branch ${branch}` : ''} now: generate a new one when the work is at a restartable point.`,
+      canGenerate: true,
+    };
+  }
   return {
     reason: `No active handoff packet${branch ? ` for branch ${branch}` : ''} yet. Generate one when the work is at a restartable point.`,
     canGenerate: true,

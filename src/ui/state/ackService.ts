@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readPacketAcks, writeAck } from '../../core/acks';
+import { acksForRisks, riskKey, writeAck } from '../../core/acks';
+import type { Risk } from '../../core/packet/schema';
 import type { Ack } from '../../core/acks';
 import { UserFacingError } from '../commands/boundary';
 import type { Log } from '../log';
@@ -34,7 +35,7 @@ export class SidecarAckService implements AckService {
   async acknowledge(state: WorkbenchUiState, risk: UiRisk, note?: string): Promise<Ack> {
     if (!state.trusted) throw new UserFacingError('This workspace is not trusted, so Session Handoff writes nothing.');
     if (risk.ack) return risk.ack;
-    const ack: Ack = { risk_id: risk.risk.id, by: currentUser(), at: new Date().toISOString(), ...(note ? { note } : {}) };
+    const ack: Ack = { risk_id: risk.risk.id, risk_key: riskKey(risk.risk), by: currentUser(), at: new Date().toISOString(), ...(note ? { note } : {}) };
     const dir = ackDirOf(state);
     const written = await writeAck(dir, ack);
     if (!written.ok) {
@@ -42,12 +43,12 @@ export class SidecarAckService implements AckService {
     }
     this.log.info('acks', `${risk.risk.id} acknowledged by ${ack.by} in ${dir}`);
     await this.state.refresh(state.folder, 'risk acknowledged');
-    return written.value.acks.find((a) => a.risk_id === ack.risk_id) ?? ack;
+    return written.value.acks.find((a) => a.risk_id === ack.risk_id && a.risk_key === ack.risk_key) ?? ack;
   }
 
-  /** The acknowledgements that apply to a packet (see `readPacketAcks`); unreadable sidecars are logged. */
-  async read(packetDir: string): Promise<Ack[]> {
-    const { acks, diagnostics } = await readPacketAcks(path.dirname(packetDir), packetDir);
+  /** The acknowledgements that apply to a packet's risks (see `acksForRisks`); unreadable sidecars are logged. */
+  async read(packetDir: string, risks: readonly Risk[]): Promise<Ack[]> {
+    const { acks, diagnostics } = await acksForRisks(path.dirname(packetDir), packetDir, risks);
     for (const d of diagnostics) this.log.warn('acks', `${d.file}: ${d.message}`);
     return acks;
   }

@@ -70,6 +70,7 @@ export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSe
         ...(late ? { sessionPending: true } : {}),
       };
     },
+    places: () => meter.places(),
     dispose() {
       // The meter and the tracker hold only offsets and parsed state; nothing to close.
       disposed = true;

@@ -5,16 +5,25 @@ import { Disposable, toDisposable } from '../disposable';
 import type { Log } from '../log';
 import { Debouncer } from './debouncer';
 import type { SessionFacts } from '../../core/session/model';
+import type { ContextResult } from '../../core/context/types';
 import type { ContextPort, StatePorts } from './ports';
 import type { WorkbenchUiState } from './types';
 import { workbenchFingerprint } from './fingerprint';
 import { ARTIFACT_GLOB, isOwnNoise } from './watchPatterns';
+import { ReadingWatch } from './readingWatch';
+import { loadingState } from './load';
+import { diagnosticsToLog } from './diagnosticLog';
 
 /**
  * The slow fallback: catches a new transcript appearing, and any change a lost watcher event hid
  * (a full refresh when the workbench fingerprint moved). Never faster.
  */
 export const FALLBACK_INTERVAL_MS = 30_000;
+
+/** The settings a meter and the watchers are built from; a change means rebuilding them. */
+function pipelineKey(s: UiSettings): string {
+  return JSON.stringify([s.options.workbenchDir, s.options.outputDir, s.context]);
+}
 
 /**
  * The refresh pipeline of one workspace folder: watchers → debounced refresh → one immutable state.
@@ -29,10 +38,13 @@ export class FolderState extends Disposable {
   private readonly watchers: vscode.Disposable[] = [];
   private transcriptWatcher: { file: string; watcher: vscode.Disposable } | undefined;
   private watchedGitRoot = '';
-  private loggedDiagnostics = '';
+  private loggedDiagnostics = new Set<string>();
+  private loggedPhase = '';
   /** The workbench fingerprint taken when the last full refresh started. */
   private refreshedFingerprint = '';
   private meterQueue: Promise<unknown> = Promise.resolve();
+  private readonly readings = new ReadingWatch();
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly full = this._register(new Debouncer(400, () => this.runFull()));
   private readonly contextOnly = this._register(new Debouncer(150, () => this.runContext()));
 
@@ -51,6 +63,7 @@ export class FolderState extends Disposable {
     this.watch();
     const timer = setInterval(() => void this.fallback(), FALLBACK_INTERVAL_MS);
     this._register(toDisposable(() => clearInterval(timer)));
+    this._register(toDisposable(() => clearTimeout(this.retryTimer)));
   }
 
   get state(): WorkbenchUiState | undefined {
@@ -74,6 +87,7 @@ export class FolderState extends Disposable {
       this.meter.dispose();
       this.meter = this.ports.createContext(this.folder, this.settings, () => void this.contextOnly.trigger());
       this.meterQueue = Promise.resolve();
+      this.readings.reset();
       this.disposeWatchers();
       this.watch();
     }
@@ -88,21 +102,56 @@ export class FolderState extends Disposable {
     const meter = this.meter;
     const next = this.meterQueue.then(() => meter.read());
     this.meterQueue = next.catch(() => undefined);
-    return next;
+    return next.then((r) => {
+      if (meter === this.meter) this.afterReading(r.result);
+      return r;
+    });
+  }
+
+  /**
+   * Logs a reading that was found or lost, and while it is unknown looks again on its own, soon at
+   * first: after a window reload the meter must not wait for the slow fallback or the next append.
+   */
+  private afterReading(result: ContextResult): void {
+    const step = this.readings.next(result, this.meter.places());
+    if (step.log) this.log.info('context', `${this.folder.name}: ${step.log}`);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    if (step.retryInMs === null || this.isDisposed) return;
+    this.retryTimer = setTimeout(() => void this.retryUnknown(), step.retryInMs);
+  }
+
+  /**
+   * One retry of an unknown reading. The settings are read afresh first: a setting that arrived
+   * after activation (a remote window's machine settings) without a change event reaching the
+   * cache would otherwise keep the meter looking in the wrong place.
+   */
+  private async retryUnknown(): Promise<void> {
+    this.retryTimer = undefined;
+    if (this.isDisposed) return;
+    const fresh = this.config.get(this.folder.uri, true);
+    if (pipelineKey(fresh) !== pipelineKey(this.settings)) {
+      this.log.info('context', `${this.folder.name}: the context settings changed since the meter was set up; setting it up again`);
+      await this.reconfigure(true);
+      return;
+    }
+    void this.contextOnly.trigger();
   }
 
   private async runFull(): Promise<void> {
     try {
       // Taken before reading: a change made while the refresh runs still differs afterwards.
       this.refreshedFingerprint = await this.fingerprint();
+      // The session read feeds the workbench (facts derived from the agent's own logs), so git waits for it.
       const read = await this.readMeter();
       this.context = read;
-      let state = await this.ports.load({
-        folder: this.folder,
-        settings: this.settings,
-        trusted: vscode.workspace.isTrusted,
-        context: read,
-      });
+      const input = { folder: this.folder, settings: this.settings, trusted: vscode.workspace.isTrusted, context: read };
+      // The first refresh after activation (a window reload): show the meter now, not after git.
+      if (!this.current && !this.isDisposed) {
+        this.current = loadingState(input, this.ports.budget(read.result, this.settings));
+        this.publish(this.current);
+      }
+      let state = await this.ports.load(input);
       if (this.isDisposed) return;
       // A context-only refresh may have published a newer reading while git ran: keep the newer one,
       // so the meter never steps back.
@@ -189,13 +238,18 @@ export class FolderState extends Disposable {
     add(new vscode.RelativePattern(this.folder, '**/*'), 'file');
   }
 
-  /** Input problems (bad JSON lines, invalid fields) go to the log once, with file and line. */
+  /**
+   * Input problems (bad JSON lines, invalid fields) go to the log once per file state: a problem
+   * already logged is not logged again while it stays (a half-written last line is the same warning
+   * on every refresh until the agent finishes it), and comes back only after it went away.
+   */
   private logDiagnostics(state: WorkbenchUiState): void {
-    const text = state.diagnostics.map((d) => `${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`).join('\n');
-    if (text === this.loggedDiagnostics) return;
-    this.loggedDiagnostics = text;
-    for (const line of text ? text.split('\n') : []) this.log.warn('workbench', line);
-    if (state.phase !== 'ready' && state.phaseMessage) this.log.info('state', `${this.folder.name}: ${state.phaseMessage}`);
+    const { lines, now } = diagnosticsToLog(this.loggedDiagnostics, state.diagnostics);
+    for (const line of lines) this.log.warn('workbench', line);
+    this.loggedDiagnostics = now;
+    const phase = state.phase !== 'ready' && state.phaseMessage ? `${state.phase}: ${state.phaseMessage}` : '';
+    if (phase && phase !== this.loggedPhase) this.log.info('state', `${this.folder.name}: ${state.phaseMessage}`);
+    this.loggedPhase = phase;
   }
 
   /**

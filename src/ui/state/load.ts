@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { readPacketAcks } from '../../core/acks';
+import { acksForRisks } from '../../core/acks';
 import { readRegular } from '../../core/fsx';
 import type { GitClient } from '../../core/gitPort';
 import { collectRisks } from '../../core/packet/risks';
@@ -22,6 +22,34 @@ export interface LoadDeps {
   /** A git client for the folder (only called in a trusted workspace). */
   git(folder: string): GitClient;
   budget: (input: LoadInput) => WorkbenchUiState['budget'];
+}
+
+/**
+ * The state to show while the first full refresh still runs (git can take seconds on a busy
+ * machine): the context reading, nothing else yet. The views keep saying "Checking the workbench…".
+ */
+export function loadingState(input: LoadInput, budget: WorkbenchUiState['budget']): WorkbenchUiState {
+  const folderPath = input.folder.uri.fsPath;
+  return {
+    folder: input.folder,
+    trusted: input.trusted,
+    phase: 'loading',
+    phaseMessage: null,
+    workbenchDir: workbenchDirOf(folderPath, input.settings.options),
+    outputDir: outputDirOf(folderPath, input.settings.options),
+    snapshot: null,
+    diagnostics: [],
+    git: null,
+    clean: null,
+    packets: [],
+    activePacket: null,
+    risks: [],
+    context: input.context.result,
+    candidates: input.context.candidates,
+    session: input.context.session,
+    budget,
+    updatedAt: Date.now(),
+  };
 }
 
 /**
@@ -59,9 +87,9 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
     const fresh = await freshnessOf(inspection.packets.map((p) => p.packet), { facts, inputs: inspection.snapshot.sources }, gitClient);
     const packets: PacketEntry[] = inspection.packets.map((p, i) => ({ id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness: fresh[i] as Freshness, writtenAt: p.mtimeMs }));
     const activePacket = inspection.active ? packets.find((p) => p.dir === inspection.active?.dir) ?? null : null;
-    const acked = await readPacketAcks(outputDir, activePacket?.dir ?? null);
-    const acks = new Map(acked.acks.map((a) => [a.risk_id, a]));
     const live = collectRisks(inspection.snapshot, inspection.clean ? { findings: inspection.clean.findings } : null);
+    const acked = await acksForRisks(outputDir, activePacket?.dir ?? null, [...(activePacket?.packet.open_risks ?? []), ...live]);
+    const acks = new Map(acked.acks.map((a) => [a.risk_id, a]));
     const dirs = { folder: folderPath, repoRoot: git?.ok ? git.facts.root : null, workbenchDir };
     const texts = await readSources(folderPath, [...(activePacket?.packet.open_risks ?? []), ...live].map((r) => sourceFileOf(r, dirs)));
     const risks = mergeRisks(activePacket?.packet.open_risks ?? [], live, acks, (r) => locateRisk(r, dirs, texts));

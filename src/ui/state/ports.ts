@@ -17,6 +17,8 @@ export interface ContextRead {
 /** A long-lived context reader for one folder (incremental: reads only what the agent appended). */
 export interface ContextPort {
   read(): Promise<ContextRead>;
+  /** Where the reader looks for sessions, for the log when none is found. */
+  places(): string[];
   dispose(): void;
 }
 

@@ -43,6 +43,14 @@ export class WorkbenchStateService extends Disposable implements StateService {
         }
       }),
     );
+  }
+
+  /**
+   * Starts reading the folders. Called once the views and the status bar are registered, so they
+   * exist (empty, "loading") the moment the workbench shows them and fill in as the first refresh
+   * of each folder lands.
+   */
+  start(): void {
     this.syncFolders();
   }
 

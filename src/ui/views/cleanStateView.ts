@@ -7,13 +7,17 @@ import { StateTreeProvider } from './stateTreeProvider';
 import { escapeMarkdown } from '../markdownText';
 import { safeTooltip } from '../tooltip';
 import { stripControlLine } from '../../core/controlChars';
+import { splitLabel } from './rowText';
 
 export type CleanNode =
   | { kind: 'check'; check: CheckResult; folderUri: vscode.Uri }
   | { kind: 'finding'; finding: CleanFinding; folderUri: vscode.Uri }
   | { kind: 'path'; path: string; file: string; parentId: string; folderUri: vscode.Uri }
   | { kind: 'secrets'; secrets: readonly SecretFinding[]; folderUri: vscode.Uri }
-  | { kind: 'secret'; secret: SecretFinding; file: string; line?: number; folderUri: vscode.Uri };
+  | { kind: 'secret'; secret: SecretFinding; file: string; line?: number; folderUri: vscode.Uri }
+  /** A finding's fix advice, or a passing check's note, as its own row (too long for the end of a row). */
+  | { kind: 'fix'; text: string; parentId: string }
+  | { kind: 'note'; text: string; parentId: string };
 
 /**
  * The Clean State view: the five checks of the active folder, each with its findings and their
@@ -33,10 +37,14 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
     if (node.kind === 'secrets') {
       return node.secrets.map((secret) => ({ kind: 'secret', secret, file: path.resolve(s.workbenchDir, secret.file), line: secret.line ?? undefined, folderUri }));
     }
-    if (node.kind === 'check') return node.check.findings.map((finding) => ({ kind: 'finding', finding, folderUri }));
+    if (node.kind === 'check') {
+      if (node.check.passed && node.check.note) return [{ kind: 'note', text: node.check.note, parentId: `check:${node.check.check}` }];
+      return node.check.findings.map((finding) => ({ kind: 'finding', finding, folderUri }));
+    }
     if (node.kind === 'finding') {
       const root = s.git?.ok ? s.git.facts.root : s.folder.uri.fsPath;
-      return (node.finding.paths ?? []).map((p) => ({ kind: 'path', path: p, file: path.resolve(root, p), parentId: findingId(node.finding), folderUri }));
+      const paths: CleanNode[] = (node.finding.paths ?? []).map((p) => ({ kind: 'path', path: p, file: path.resolve(root, p), parentId: findingId(node.finding), folderUri }));
+      return node.finding.fix ? [...paths, { kind: 'fix', text: node.finding.fix, parentId: findingId(node.finding) }] : paths;
     }
     return [];
   }
@@ -48,12 +56,14 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
       const { check } = node;
       const item = new vscode.TreeItem(
         check.title,
-        check.findings.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+        check.findings.length || (check.passed && check.note) ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
       );
       // The verdict is part of the id: a check that starts failing is drawn anew, expanded.
       const verdict = check.unknown ? 'unknown' : check.passed ? 'passing' : 'failing';
       item.id = `check:${check.check}:${check.unknown ? 'unknown' : check.passed ? 'pass' : 'fail'}`;
-      item.description = stripControlLine(check.summary);
+      // Short, so the row is never cut off: the findings below say what is wrong, the tooltip why.
+      const n = check.findings.length;
+      item.description = check.unknown ? 'unknown' : check.passed ? 'passing' : `${n} finding${n === 1 ? '' : 's'}`;
       item.iconPath = check.unknown
         ? new vscode.ThemeIcon('question', new vscode.ThemeColor('descriptionForeground'))
         : check.passed
@@ -66,17 +76,26 @@ export class CleanStateProvider extends StateTreeProvider<CleanNode> {
     }
     if (node.kind === 'finding') {
       const { finding } = node;
-      const hasPaths = (finding.paths?.length ?? 0) > 0;
-      const item = new vscode.TreeItem(
-        stripControlLine(finding.detail),
-        hasPaths ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
-      );
+      const hasChildren = (finding.paths?.length ?? 0) > 0 || !!finding.fix;
+      const { label, rest } = splitLabel(stripControlLine(finding.detail).replace(/\.$/, ''));
+      const item = new vscode.TreeItem(label, hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      item.description = rest;
       item.id = findingId(finding);
       const doubtful = finding.severity === 'warn';
       item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor(doubtful ? 'problemsWarningIcon.foreground' : 'problemsErrorIcon.foreground'));
       item.contextValue = finding.fix ? 'finding fixable' : 'finding';
       const silence = finding.silence ? `\n\n**If it is wrong:** ${escapeMarkdown(finding.silence)}` : '';
       item.tooltip = safeTooltip(`${escapeMarkdown(finding.detail)}${finding.fix ? `\n\n**Fix:** ${escapeMarkdown(finding.fix)}` : ''}${silence}`);
+      item.accessibilityInformation = { label: stripControlLine(`${finding.detail}${finding.fix ? ` Fix: ${finding.fix}` : ''}`) };
+      return item;
+    }
+    if (node.kind === 'fix' || node.kind === 'note') {
+      const fix = node.kind === 'fix';
+      const item = new vscode.TreeItem(stripControlLine(fix ? `Fix: ${node.text}` : node.text), vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.parentId}:${node.kind}`;
+      item.iconPath = new vscode.ThemeIcon(fix ? 'wrench' : 'info');
+      item.tooltip = safeTooltip(fix ? `**Fix:** ${escapeMarkdown(node.text)}` : escapeMarkdown(node.text));
+      item.contextValue = fix ? 'fixAdvice' : 'checkNote';
       return item;
     }
     const item = new vscode.TreeItem(vscode.Uri.file(node.file), vscode.TreeItemCollapsibleState.None);

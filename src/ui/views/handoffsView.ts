@@ -5,6 +5,9 @@ import { groupPackets } from './grouping';
 import { escapeMarkdown } from '../markdownText';
 import { safeTooltip } from '../tooltip';
 import { compactionNotice } from '../statusView';
+import { humanTime, isoTime, parseTime, relativeTime } from '../format/when';
+import { toDisposable } from '../disposable';
+import type { Services } from '../services';
 
 /** The argument the Handoffs view passes to Open / Copy Restart Prompt / Archive. */
 export interface PacketNode {
@@ -13,10 +16,26 @@ export interface PacketNode {
   folderUri: vscode.Uri;
   entry: PacketEntry;
 }
-export type HandoffNode = { kind: 'key'; key: string; label: string; entries: PacketEntry[] } | PacketNode | { kind: 'compacted'; text: string; folderUri: vscode.Uri };
+export type HandoffNode =
+  | { kind: 'key'; key: string; label: string; entries: PacketEntry[] }
+  | PacketNode
+  | { kind: 'compacted'; text: string; folderUri: vscode.Uri }
+  | { kind: 'reason'; text: string; parentId: string };
+
+/** How often "written 5 min ago" is redrawn. */
+const CLOCK_MS = 60_000;
 
 /** The Handoffs view: every packet of the output dir, grouped per branch + topic. */
 export class HandoffsProvider extends StateTreeProvider<HandoffNode> {
+  constructor(services: Services) {
+    super(services);
+    // Relative times age: redraw them once a minute while there is a packet to show.
+    const timer = setInterval(() => {
+      if (this.state()?.packets.length) this.redraw();
+    }, CLOCK_MS);
+    this._register(toDisposable(() => clearInterval(timer)));
+  }
+
   getChildren(node?: HandoffNode): HandoffNode[] {
     const s = this.state();
     if (!s || !s.trusted || s.phase === 'loading') return [];
@@ -28,6 +47,10 @@ export class HandoffsProvider extends StateTreeProvider<HandoffNode> {
     }
     if (node.kind === 'key') {
       return node.entries.map((entry) => ({ kind: 'packet', packetId: entry.id, folderUri: s.folder.uri, entry }));
+    }
+    // Why an active packet is stale, one reason a row: too long for the packet row itself.
+    if (node.kind === 'packet' && isStale(node.entry)) {
+      return node.entry.freshness.reasons.map((text) => ({ kind: 'reason', text, parentId: `packet:${node.entry.dir}` }));
     }
     return [];
   }
@@ -52,30 +75,46 @@ export class HandoffsProvider extends StateTreeProvider<HandoffNode> {
       item.contextValue = 'handoffKey';
       return item;
     }
+    if (node.kind === 'reason') {
+      const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.parentId}:reason:${node.text}`;
+      item.iconPath = new vscode.ThemeIcon('circle-small-filled', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+      item.tooltip = node.text;
+      return item;
+    }
     const { packet, freshness } = node.entry;
-    const item = new vscode.TreeItem(node.packetId, vscode.TreeItemCollapsibleState.None);
-    item.id = `packet:${node.entry.dir}`;
-    const stale = packet.status === 'active' && freshness.stale;
-    item.description = [packet.status, stale ? `stale: ${freshness.reasons[0] ?? 'out of date'}` : '', packet.generated_at.slice(0, 16).replace('T', ' ')]
-      .filter(Boolean)
-      .join(' · ');
+    const stale = isStale(node.entry);
+    const item = new vscode.TreeItem(node.packetId, stale ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    // The verdict is part of the id: a packet that turns stale is drawn anew, expanded.
+    item.id = `packet:${node.entry.dir}${stale ? ':stale' : ''}`;
+    const now = Date.now();
+    const written = node.entry.writtenAt;
+    item.description = [stale ? `${packet.status}, stale` : packet.status, written ? `written ${relativeTime(written, now)}` : ''].filter(Boolean).join(' · ');
     item.iconPath = stale
       ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
       : packet.status === 'active'
         ? new vscode.ThemeIcon('book', new vscode.ThemeColor('charts.green'))
         : new vscode.ThemeIcon(packet.status === 'archived' ? 'archive' : 'history', new vscode.ThemeColor('disabledForeground'));
     item.contextValue = ['packet', packet.status, stale ? 'stale' : 'fresh'].join(' ');
+    const asOf = parseTime(packet.generated_at);
     const tip = [
       `**Next action:** ${escapeMarkdown(packet.next_action)}`,
       escapeMarkdown(packet.summary.slice(0, 400)),
       `*${packet.status}*${packet.superseded_by ? ` by ${escapeMarkdown(packet.superseded_by)}` : ''}`,
       stale ? `**Stale:** ${escapeMarkdown(freshness.reasons.join('; '))}` : '',
+      written ? `*Written:* ${escapeMarkdown(`${humanTime(written, now)} — ${isoTime(written) ?? ''}`)}` : '',
+      `*As of the last recorded command:* ${escapeMarkdown(asOf === null ? packet.generated_at : `${humanTime(asOf, now)} — ${packet.generated_at}`)}`,
     ];
     item.tooltip = safeTooltip(tip.filter(Boolean).join('\n\n'));
     item.accessibilityInformation = {
-      label: `Handoff ${node.packetId}, ${packet.status}${stale ? `, stale: ${freshness.reasons.join('; ')}` : ''}`,
+      label: `Handoff ${node.packetId}, ${packet.status}${stale ? `, stale: ${freshness.reasons.join('; ')}` : ''}${written ? `, written ${humanTime(written, now)}` : ''}`,
     };
     item.command = { command: 'sessionHandoff.openPacket', title: 'Open Handoff', arguments: [node] };
     return item;
   }
+}
+
+/** An active packet that no longer matches the repository. */
+function isStale(entry: PacketEntry): boolean {
+  return entry.packet.status === 'active' && entry.freshness.stale;
 }

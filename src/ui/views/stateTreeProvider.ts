@@ -13,12 +13,14 @@ export abstract class StateTreeProvider<T> extends Disposable implements vscode.
 
   constructor(protected readonly services: Services) {
     super();
-    const redraw = () => {
-      this.changed.fire(undefined);
-      this.onRedraw();
-    };
-    this._register(services.state.onDidChange((s) => s.folder.uri.toString() === this.state()?.folder.uri.toString() && redraw()));
-    this._register(services.state.onDidChangeActiveFolder(redraw));
+    this._register(services.state.onDidChange((s) => s.folder.uri.toString() === this.state()?.folder.uri.toString() && this.redraw()));
+    this._register(services.state.onDidChangeActiveFolder(() => this.redraw()));
+  }
+
+  /** Asks the tree to draw every row again. */
+  protected redraw(): void {
+    this.changed.fire(undefined);
+    this.onRedraw();
   }
 
   /** Called after each redraw request, for views that keep derived UI (a badge) in step. */

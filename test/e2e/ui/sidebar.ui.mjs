@@ -129,7 +129,8 @@ export const steps = [
   {
     name: "Open Risks shows the fixture's risks by severity; Acknowledge moves one and it survives a reload",
     fn: async (ui) => {
-      const risk = 'exit 1 on pytest tests/test_refund.py';
+      // The row's label is the finding's head; the rest of it continues in the description.
+      const risk = 'exit 1 on pytest';
       await ui.waitFor(async () => {
         const rows = await ui.treeRows('Open Risks');
         return rows.some((r) => r.startsWith('Block')) && rows.some((r) => r.startsWith('Warn')) && rows.some((r) => r.includes(risk));
@@ -155,12 +156,16 @@ export const steps = [
     fn: async (ui) => {
       execFileSync(process.execPath, [path.join(ui.extensionPath, 'dist', 'cli.js'), 'generate', '--dir', ui.workspace, '--allow-dirty'], { encoding: 'utf8' });
       await showContainer(ui);
-      await ui.waitFor(async () => (await ui.treeRows('Handoffs')).some((r) => /feat\/upi-refund · T-004/.test(r)), 20000, 'the branch + topic group');
-      await ui.waitFor(async () => (await ui.treeRows('Handoffs')).some((r) => /active/.test(r) && !/stale/.test(r)), 20000, 'an active, fresh packet');
+      await ui.waitFor(async () => (await ui.treeRows('Handoffs')).some((r) => /feat\/upi-refund · T-004/.test(r)), 45000, 'the branch + topic group');
+      await ui.waitFor(async () => (await ui.treeRows('Handoffs')).some((r) => /active · written (just now|\d+ min ago)/.test(r) && !/stale/.test(r)), 45000, 'an active, fresh packet');
       fs.writeFileSync(path.join(ui.workspace, 'CHANGELOG.md'), '# changes\n');
       git(ui.workspace, 'add', 'CHANGELOG.md');
       git(ui.workspace, 'commit', '-q', '-m', 'Note the change');
-      await ui.waitFor(async () => (await ui.treeRows('Handoffs')).some((r) => /active · stale: HEAD moved 1 commit/.test(r)), 20000, 'the packet marked stale');
+      await ui.waitFor(async () => {
+        const rows = await ui.treeRows('Handoffs');
+        // Marked stale on its row, the reason a row of its own beneath it.
+        return rows.some((r) => /active, stale · written/.test(r)) && rows.some((r) => /^HEAD moved 1 commit/.test(r));
+      }, 20000, 'the packet marked stale');
       await docImage(ui, 'handoffs', (to) => ui.page.locator('.part.sidebar').screenshot({ path: to }));
     },
   },

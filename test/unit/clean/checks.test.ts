@@ -91,6 +91,39 @@ describe('clean-state checks (pure)', () => {
     });
   });
 
+  describe('tests, green beside an older failure', () => {
+    it('says the check is green because the latest run passed while the next action names the newest failure', () => {
+      const r = checkTests(snapshotWith({
+        feedback: [
+          { command: ['pytest', '-k', 'partial'], exit_code: 1 },
+          { command: 'ruff check .', exit_code: 0 },
+          { command: 'pytest tests/test_refund.py', exit_code: 0 },
+        ],
+      }));
+      assert.equal(r.passed, true);
+      assert.match(r.summary, /^The latest test run passed: `pytest tests\/test_refund\.py` \(feedback_record\.jsonl line 3\)\./);
+      assert.match(r.summary, /Green because the latest run passed; the newest failure, `pytest -k partial` \(line 1\), is still named as the next action\./);
+      assert.match(r.note ?? '', /^Green because the latest run passed/, 'a view can show the note apart');
+    });
+
+    it('says nothing more when the failure was fixed, is not the next action, or came after the green run', () => {
+      const fixed = checkTests(snapshotWith({ feedback: [{ command: 'pytest -k partial', exit_code: 1 }, { command: 'pytest -k partial', exit_code: 0 }] }));
+      assert.doesNotMatch(fixed.summary, /newest failure/);
+      const otherNext = checkTests(snapshotWith({
+        agentState: { next_action: 'Write the migration for refunds' },
+        feedback: [{ command: 'pytest -k partial', exit_code: 1 }, { command: 'pytest', exit_code: 0 }],
+      }));
+      assert.doesNotMatch(otherNext.summary, /newest failure/);
+      const named = checkTests(snapshotWith({
+        agentState: { next_action: 'Fix pytest -k partial (float rounding)' },
+        feedback: [{ command: 'pytest -k partial', exit_code: 1 }, { command: 'pytest', exit_code: 0 }],
+      }));
+      assert.match(named.summary, /newest failure, `pytest -k partial`/);
+      const after = checkTests(snapshotWith({ feedback: [{ command: 'pytest -k partial', exit_code: 1 }, { command: 'pytest', exit_code: 0 }, { command: 'curl x', exit_code: 7 }] }));
+      assert.doesNotMatch(after.summary, /newest failure/);
+    });
+  });
+
   describe('tests', () => {
     const red = { command: ['pytest', 'tests/test_refund.py::test_partial'], exit_code: 1 };
     it('passes when the newest test run is green', () => {

@@ -72,6 +72,52 @@ describe('SessionDiscovery', () => {
     assert.equal(found[0]?.file, transcript(h, h.folder, 'main'));
   });
 
+  it('finds a main transcript that opens with sub-agent (Warmup) lines', async () => {
+    const h = await homes();
+    const file = transcript(h, h.folder, 'main');
+    const warmup = claudeCall({ cwd: h.folder, sessionId: 'main', sidechain: true });
+    await writeAt(file, warmup + warmup + claudeCall({ cwd: h.folder, sessionId: 'main', input: 42_000 }), minutesAgo(1));
+    const found = await new SessionDiscovery({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).find();
+    assert.equal(found[0]?.file, file);
+    assert.equal(found[0]?.sessionId, 'main');
+  });
+
+  it('looks again at a transcript whose head was not usable yet, once it changes', async () => {
+    const h = await homes();
+    const file = transcript(h, h.folder, 'starting');
+    // The session has only written its sub-agent warm-up and a half line so far.
+    await writeAt(file, claudeCall({ cwd: h.folder, sessionId: 'starting', sidechain: true }) + '{"parentUuid":null,"cwd":', minutesAgo(2));
+    const d = new SessionDiscovery({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex });
+    assert.deepEqual(await d.find(), []);
+    // Same discovery (its head cache is warm): the completed main line is found, not the cached miss.
+    await writeAt(file, claudeCall({ cwd: h.folder, sessionId: 'starting', sidechain: true }) + claudeCall({ cwd: h.folder, sessionId: 'starting' }), minutesAgo(1));
+    assert.equal((await d.find())[0]?.sessionId, 'starting');
+  });
+
+  it('does not cache a head it could not read', async () => {
+    const h = await homes();
+    const file = await writeAt(transcript(h, h.folder, 'locked'), claudeCall({ cwd: h.folder, sessionId: 'locked' }), minutesAgo(1));
+    let fail = true;
+    const d = new SessionDiscovery({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex });
+    // The first read of the head fails (busy file); the file itself does not change afterwards.
+    const read = (d as unknown as { head: (f: string, st: unknown, r: (f: string) => Promise<unknown>) => Promise<unknown> }).head.bind(d);
+    (d as unknown as { head: unknown }).head = (f: string, st: unknown, r: (f: string) => Promise<unknown>) =>
+      read(f, st, async (x: string) => {
+        if (fail) throw Object.assign(new Error('EBUSY'), { code: 'EBUSY' });
+        return r(x);
+      });
+    assert.deepEqual(await d.find(), []);
+    fail = false;
+    assert.equal((await d.find())[0]?.file, file);
+  });
+
+  it('names where it looks, for the log', () => {
+    const places = new SessionDiscovery({ folder: '/w/api', claudeConfigDir: '/c', codexHome: '/x', sources: ['claude', 'generic'] }).places();
+    assert.equal(places.length, 2);
+    assert.match(places[0] ?? '', /^Claude Code: \/c\/projects\/-w-api\*$/);
+    assert.match(places[1] ?? '', /context_usage\.json$/);
+  });
+
   it('reads a session_meta line longer than one head chunk', async () => {
     const h = await homes();
     const meta = JSON.stringify({ timestamp: 't', type: 'session_meta', payload: { id: 'big', cwd: h.folder, source: 'cli', base_instructions: { text: 'i'.repeat(200_000) } } });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ackFilePath, foldPendingAcks, readAcks, readPacketAcks, writeAck } from '../../../src/core/acks';
+import { ackFilePath, acksForRisks, foldPendingAcks, readAcks, readPacketAcks, riskKey, writeAck } from '../../../src/core/acks';
 import { makeTempDir } from '../helpers/fixtures';
 
 describe('risk acknowledgements sidecar', () => {
@@ -66,5 +66,45 @@ describe('risk acknowledgements sidecar', () => {
     assert.deepEqual(r.acks, []);
     assert.equal(r.diagnostics.length, 1);
     assert.equal(r.diagnostics[0]?.file, ackFilePath(packetDir));
+  });
+
+  it('keeps an acknowledgement of a risk that is still open unchanged, whatever happened to its packet', async () => {
+    const outputDir = await makeTempDir();
+    const archived = path.join(outputDir, 'sess-1');
+    const next = path.join(outputDir, 'sess-1-b');
+    await fs.mkdir(archived, { recursive: true });
+    await fs.mkdir(next, { recursive: true });
+    const risk = { id: 'verify:acceptance.failed', severity: 'block' as const, detail: 'exit 1 on pytest tests/test_refund.py' };
+    await writeAck(archived, { risk_id: risk.id, risk_key: riskKey(risk), by: 'ana', at: '2026-01-01T00:00:00Z' });
+    // The packet it was made in is archived: no active packet, the live risk is the same.
+    assert.deepEqual((await acksForRisks(outputDir, null, [risk])).acks.map((a) => [a.risk_id, a.by]), [[risk.id, 'ana']]);
+    // A newer packet carries the same risk: still acknowledged, in its prompt too.
+    assert.deepEqual((await acksForRisks(outputDir, next, [risk])).acks.map((a) => a.by), ['ana']);
+    // The risk changed (other text, or other severity): a new risk, not acknowledged.
+    assert.deepEqual((await acksForRisks(outputDir, null, [{ ...risk, detail: 'exit 2 on pytest tests/test_refund.py' }])).acks, []);
+    assert.deepEqual((await acksForRisks(outputDir, null, [{ ...risk, severity: 'warn' }])).acks, []);
+    // Gone: nothing to acknowledge.
+    assert.deepEqual((await acksForRisks(outputDir, null, [])).acks, []);
+  });
+
+  it('applies an older acknowledgement without a key only to its own packet, by id', async () => {
+    const outputDir = await makeTempDir();
+    const own = path.join(outputDir, 'sess-1');
+    const other = path.join(outputDir, 'sess-0');
+    await fs.mkdir(own, { recursive: true });
+    await fs.mkdir(other, { recursive: true });
+    await writeAck(own, { risk_id: 'blocker:1', by: 'ana', at: '1' });
+    await writeAck(other, { risk_id: 'review:score', by: 'bo', at: '2' });
+    const risks = [
+      { id: 'blocker:1', severity: 'block' as const, detail: 'a' },
+      { id: 'review:score', severity: 'warn' as const, detail: 'b' },
+    ];
+    assert.deepEqual((await acksForRisks(outputDir, own, risks)).acks.map((a) => [a.risk_id, a.by]), [['blocker:1', 'ana']]);
+    // An own keyed ack of an earlier version of the risk no longer applies.
+    await writeAck(own, { risk_id: 'review:score', risk_key: riskKey({ ...risks[1]!, detail: 'old' }), by: 'cy', at: '3' });
+    assert.deepEqual((await acksForRisks(outputDir, own, risks)).acks.map((a) => a.risk_id), ['blocker:1']);
+    // Acknowledging the changed risk records it anew, next to the old record.
+    await writeAck(own, { risk_id: 'review:score', risk_key: riskKey(risks[1]!), by: 'dee', at: '4' });
+    assert.deepEqual((await acksForRisks(outputDir, own, risks)).acks.map((a) => [a.risk_id, a.by]), [['blocker:1', 'ana'], ['review:score', 'dee']]);
   });
 });

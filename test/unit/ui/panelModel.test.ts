@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { emptyFor, selectEntry, toPanelModel } from '../../../src/ui/panel/model';
+import { actionsFor, emptyFor, selectEntry, toPanelModel } from '../../../src/ui/panel/model';
+import { snapshotWith } from '../helpers/workbenchSnapshot';
 import { resolveInside } from '../../../src/core/safePath';
 import type { PacketEntry, WorkbenchUiState } from '../../../src/ui/state/types';
 import { buildTestPacket } from '../helpers/packetBuilder';
 
-function entry(id: string, status: 'active' | 'superseded' = 'active'): PacketEntry {
-  return { id, dir: `/w/outputs/handoff/${id}`, packet: buildTestPacket({ packet_id: id, status }), freshness: { stale: false, reasons: [] } };
+function entry(id: string, status: 'active' | 'superseded' | 'archived' = 'active', writtenAt?: number): PacketEntry {
+  return { id, dir: `/w/outputs/handoff/${id}`, packet: buildTestPacket({ packet_id: id, status }), freshness: { stale: false, reasons: [] }, ...(writtenAt ? { writtenAt } : {}) };
 }
 
 function state(over: Partial<WorkbenchUiState> = {}): WorkbenchUiState {
@@ -70,6 +71,32 @@ describe('panel model', () => {
     assert.equal(none.canGenerate, true);
     assert.match(none.reason, /No active handoff packet/);
     assert.match(emptyFor(state(), 'gone').reason, /gone is no longer/);
+  });
+
+  it('offers only Generate on an archived packet, every action on the others', () => {
+    assert.deepEqual(actionsFor(entry('a', 'archived')), ['generate']);
+    assert.deepEqual(actionsFor(entry('s2')), ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate']);
+    const m = toPanelModel(state(), entry('a', 'archived', 1_764_400_000_000), [], true);
+    assert.deepEqual(m.actions, ['generate']);
+    assert.equal(m.writtenAt, 1_764_400_000_000);
+  });
+
+  it('says the packet of this branch and topic was archived, not that there is none yet', () => {
+    const p = buildTestPacket();
+    const archived = { ...entry(p.packet_id, 'archived', Date.now() - 5 * 60_000), packet: { ...p, status: 'archived' as const } };
+    const s = state({
+      activePacket: null,
+      packets: [archived],
+      snapshot: snapshotWith({ agentState: { schema_version: 1, active_task_id: p.topic, touched_files: [], assumptions: [], blockers: [], next_action: 'x' } }),
+      git: { ok: true, facts: { branch: p.branch } } as WorkbenchUiState['git'],
+    });
+    const empty = emptyFor(s, undefined);
+    assert.equal(empty.canGenerate, true);
+    assert.match(empty.reason, new RegExp(`Handoff ${p.packet_id} was archived 5 min ago \\(`));
+    assert.doesNotMatch(empty.reason, /yet/);
+    // Another topic's archived packet is not this one's story.
+    const other = emptyFor({ ...s, packets: [{ ...archived, packet: { ...archived.packet, topic: 'other' } }] }, undefined);
+    assert.match(other.reason, /No active handoff packet/);
   });
 });
 

@@ -11,6 +11,8 @@ describe('panel protocol', () => {
     folderName: 'demo',
     folderUri: 'file:///tmp/x',
     pinned: false,
+    actions: ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate'],
+    writtenAt: 1_764_400_000_000,
   };
 
   it('accepts every webview intent it defines', () => {

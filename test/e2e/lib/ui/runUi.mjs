@@ -66,7 +66,8 @@ export async function runUi(opts = {}) {
       try {
         // A file may shape its workspace before the workbench opens it (e.g. a folder without workbench files).
         if (typeof prepare === 'function') await prepare({ workspace, claudeDir: run.agentHome.claudeDir, codexHome: run.agentHome.codexHome });
-        await page.goto(workbenchUrl(run.cs, { folder: workspace, extensionDevelopmentPath: extensionPath }));
+        // A busy machine can take well over the default 15 s to serve the workbench.
+        await page.goto(workbenchUrl(run.cs, { folder: workspace, extensionDevelopmentPath: extensionPath }), { timeout: 60000 });
         await ui.workbenchReady();
         for (const step of steps) {
           const t0 = Date.now();
