@@ -13,6 +13,18 @@ process.chdir(root);
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const REPORT = 'reports/mutation/mutation.json';
 
+// `--table [report.json]`: print the table of an earlier run again, without running anything.
+const args = process.argv.slice(2);
+if (args[0] === '--table') {
+  const file = args[1] ?? REPORT;
+  if (!fs.existsSync(file)) {
+    console.error(`test:mutation: no report at ${file}; run \`npm run test:mutation\` first.`);
+    process.exit(2);
+  }
+  printTable(JSON.parse(fs.readFileSync(file, 'utf8')), file);
+  process.exit(0);
+}
+
 // Stryker runs the tests in a copy of the repository under .stryker-tmp/, where the fixtures' usual
 // place next to the repository (../shared/fixtures) does not resolve: name it absolutely.
 const env = { ...process.env };
@@ -31,7 +43,7 @@ env.TMPDIR = tmp;
 const before = fs.existsSync(REPORT) ? fs.statSync(REPORT).mtimeMs : 0;
 let status;
 try {
-  const r = spawnSync(npx, ['stryker', 'run', ...process.argv.slice(2)], { stdio: 'inherit', env });
+  const r = spawnSync(npx, ['stryker', 'run', ...args], { stdio: 'inherit', env });
   status = r.status ?? 1;
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -40,10 +52,10 @@ if (status !== 0 || !fs.existsSync(REPORT) || fs.statSync(REPORT).mtimeMs === be
   console.error(`test:mutation: stryker did not finish (exit ${status}); no new report.`);
   process.exit(status || 1);
 }
-printTable(JSON.parse(fs.readFileSync(REPORT, 'utf8')));
+printTable(JSON.parse(fs.readFileSync(REPORT, 'utf8')), REPORT);
 
 /** Mutation score as Stryker counts it: detected (killed, timeout) over valid (detected, survived, no coverage). */
-function printTable(report) {
+function printTable(report, file) {
   const rows = [];
   const total = { killed: 0, timeout: 0, survived: 0, noCoverage: 0 };
   for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
@@ -64,5 +76,5 @@ function printTable(report) {
   console.log(line(['---', '---:', '---:', '---:', '---:', '---:']));
   for (const [file, n] of rows) console.log(line([file, score(n), n.killed, n.timeout, n.survived, n.noCoverage]));
   console.log(line(['**all**', `**${score(total)}**`, total.killed, total.timeout, total.survived, total.noCoverage]));
-  console.log(`\nHTML report: ${path.join('reports', 'mutation', 'mutation.html')}`);
+  console.log(`\nFrom ${file}; mutant by mutant: ${path.join(path.dirname(file), 'mutation.html')}`);
 }
