@@ -221,3 +221,15 @@ describe('feedback_record.jsonl: what a packet keeps of it', () => {
     });
   });
 });
+
+describe('feedback_record.jsonl: argv commands', () => {
+  it('tells argv apart by its words, not by the characters they join to', async () => {
+    const dir = await makeTempDir('feedback-pins-');
+    const abs = path.join(dir, 'feedback_record.jsonl');
+    await fs.writeFile(abs, [line({ command: ['pytest', 'x'], exit_code: 0 }), line({ command: ['pyte', 'stx'], exit_code: 0 }), line({ command: 'pytestx', exit_code: 0 })].join(''));
+    const r = await readFeedback(abs, 'feedback_record.jsonl', { feedbackK: 3, maxCommands: 30 });
+    assert.deepEqual(Object.keys(r!.feedback.lastRunOf), ['pytest x']);
+    assert.equal(r!.feedback.lastRunOf['pytest x']?.index, 0);
+    assert.equal(r!.feedback.lastTestRun?.index, 0);
+  });
+});
