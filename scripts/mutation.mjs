@@ -13,15 +13,20 @@ process.chdir(root);
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const REPORT = 'reports/mutation/mutation.json';
 
-// `--table [report.json]`: print the table of an earlier run again, without running anything.
+// `--table [report.json …]`: print the table of earlier runs again (several reports are merged, a later
+// one winning for a file both hold), without running anything.
 const args = process.argv.slice(2);
 if (args[0] === '--table') {
-  const file = args[1] ?? REPORT;
-  if (!fs.existsSync(file)) {
-    console.error(`test:mutation: no report at ${file}; run \`npm run test:mutation\` first.`);
-    process.exit(2);
+  const files = args.length > 1 ? args.slice(1) : [REPORT];
+  const merged = { files: {} };
+  for (const file of files) {
+    if (!fs.existsSync(file)) {
+      console.error(`test:mutation: no report at ${file}; run \`npm run test:mutation\` first.`);
+      process.exit(2);
+    }
+    Object.assign(merged.files, JSON.parse(fs.readFileSync(file, 'utf8')).files);
   }
-  printTable(JSON.parse(fs.readFileSync(file, 'utf8')), file);
+  printTable(merged, files.join(', '));
   process.exit(0);
 }
 
@@ -76,5 +81,5 @@ function printTable(report, file) {
   console.log(line(['---', '---:', '---:', '---:', '---:', '---:']));
   for (const [file, n] of rows) console.log(line([file, score(n), n.killed, n.timeout, n.survived, n.noCoverage]));
   console.log(line(['**all**', `**${score(total)}**`, total.killed, total.timeout, total.survived, total.noCoverage]));
-  console.log(`\nFrom ${file}; mutant by mutant: ${path.join(path.dirname(file), 'mutation.html')}`);
+  console.log(`\nFrom ${file}; mutant by mutant: the mutation.html beside it.`);
 }
