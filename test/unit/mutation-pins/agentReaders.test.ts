@@ -69,6 +69,8 @@ describe('Codex rollouts: the rules of the reading', () => {
       json({ type: 'event_msg', payload: { type: 'agent_message', info: { last_token_usage: { total_tokens: 1 }, model_context_window: 10 }, note: 'token_count' } }),
       'not json at all "token_count"\n',
       '[1,2,"token_count"]\n',
+      'null\n',
+      '7\n',
     ]);
     const r = known(await codexRolloutReader(file).read());
     assert.equal(r.usedTokens, 30_000);
@@ -144,6 +146,8 @@ describe('Claude Code transcripts: the rules of the reading', () => {
       claudeCall({ input: 90_000, model: '<synthetic>' }),
       json({ type: 'assistant', sessionId: 'main', message: { model: 'm', usage: null, text: '"usage"' } }),
       json({ type: 'user', message: { usage: { input_tokens: 90_000 } }, note: '"assistant"' }),
+      'null\n',
+      '["assistant", "usage", "compact_boundary"]\n',
     ]);
     const r = known(await claudeTranscriptReader(file).read());
     assert.equal(r.usedTokens, 20_000);
