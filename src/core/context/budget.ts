@@ -28,14 +28,14 @@ const pct = (f: number) => `${Math.round(f * 1000) / 10} %`;
  */
 export function checkBudget(budget: Budget, reading?: ContextResult): BudgetCheck {
   const { warnAt, urgeAt } = budget;
-  const finite = Number.isFinite(warnAt) && Number.isFinite(urgeAt);
-  if (!finite || !(warnAt > 0 && warnAt < urgeAt && urgeAt < 1)) {
+  // NaN and ±Infinity fail these comparisons too.
+  if (!(warnAt > 0 && warnAt < urgeAt && urgeAt < 1)) {
     return { ok: false, error: `wrap-up thresholds must satisfy 0 < warnAt < urgeAt < 1 (got warnAt ${warnAt}, urgeAt ${urgeAt})` };
   }
   const agents: { name: string; point: number }[] = [];
   if (reading?.known) {
-    const point = reading.compactAtPercent / 100;
-    if (point < 1) agents.push({ name: agentName(reading.agent ?? reading.source), point });
+    // An agent that never compacts says 100 %: urgeAt, below 1, never reaches it.
+    agents.push({ name: agentName(reading.agent ?? reading.source), point: reading.compactAtPercent / 100 });
   } else {
     agents.push({ name: 'Claude Code', point: compactionPoint('claude') as number });
     agents.push({ name: 'Codex CLI', point: compactionPoint('codex') as number });
@@ -106,8 +106,8 @@ export class LevelTracker {
     this.fired.set(key, fired);
     if (fired.has(level)) return undefined;
     fired.add(level);
-    // After the urgent prompt, a later dip into wrap-up is not news.
-    if (level === 'urgent') fired.add('wrap-up');
+    // After the urgent prompt, a later dip into wrap-up is not news (after a wrap-up prompt, it never was).
+    fired.add('wrap-up');
     const change: LevelChange = { level, previous, source: reading.source, sessionId: reading.sessionId, reading };
     for (const l of this.listeners) l(change);
     return change;

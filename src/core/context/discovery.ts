@@ -50,7 +50,8 @@ export function defaultCodexHome(env: NodeJS.ProcessEnv = process.env): string {
 export function isInsideFolder(folder: string, cwd: string): boolean {
   const norm = (p: string) => (process.platform === 'win32' ? path.resolve(p).toLowerCase() : path.resolve(p));
   const rel = path.relative(norm(folder), norm(cwd));
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  // `..` or `../…` leaves the folder; a folder inside it may well be named `..app`.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /** Claude Code's project folder name for a cwd: every non-alphanumeric character becomes `-`. */

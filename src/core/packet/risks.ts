@@ -53,7 +53,7 @@ export function collectRisks(
     if (doneWhen && /^accept/i.test(f.code)) risk.verify = doneWhen;
     risks.push(risk);
   }
-  if (v && !v.passed && (v.findings ?? []).length === 0) {
+  if (v && !v.passed && v.findings.length === 0) {
     risks.push({ id: 'verify:failed', severity: 'block', detail: 'verification failed without findings', source: v.file, ...(doneWhen ? { verify: doneWhen } : {}) });
   }
 
@@ -64,7 +64,7 @@ export function collectRisks(
 
   const r = snapshot.review;
   if (r && (r.verdict === 'hard_fail' || r.total < REVIEW_RISK_BELOW)) {
-    const weakest = [...(r.dimensions ?? [])].sort((a, b) => a.score - b.score)[0];
+    const weakest = [...r.dimensions].sort((a, b) => a.score - b.score)[0];
     const why = weakest ? `; weakest: ${weakest.name} ${weakest.score}${weakest.note ? ` (${weakest.note})` : ''}` : '';
     risks.push({
       id: r.verdict === 'hard_fail' ? 'review:hard_fail' : 'review:score',

@@ -52,5 +52,6 @@ export function assessFreshness(packet: Packet, now: FreshnessInputs): Freshness
   if (changed.length) {
     reasons.push(`${changed.length === 1 ? 'An input changed' : 'Inputs changed'} after the packet: ${changed.join(', ')}.`);
   }
-  return commitsBehind === undefined ? { stale: reasons.length > 0, reasons } : { stale: reasons.length > 0, reasons, commitsBehind };
+  const stale = reasons.length > 0;
+  return commitsBehind === undefined ? { stale, reasons } : { stale, reasons, commitsBehind };
 }
