@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { readAt } from '../context/lineScan';
 import { ClaudeHandler } from './claude';
 import { CodexHandler } from './codex';
 import { LineSplitter } from './lines';
@@ -139,18 +140,6 @@ function fallbackSessionId(file: string): string {
   const base = path.basename(file, '.jsonl');
   const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(base);
   return m?.[1] ?? base;
-}
-
-async function readAt(handle: fs.FileHandle, position: number, length: number): Promise<Buffer> {
-  if (length <= 0) return Buffer.alloc(0);
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const { bytesRead } = await handle.read(buf, got, length - got, position + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return got === length ? buf : buf.subarray(0, got);
 }
 
 /** Reads one session log once (the CLI's way). */
