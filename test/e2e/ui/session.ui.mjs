@@ -35,7 +35,8 @@ function packetFile(ui) {
 
 async function rowText(ui, view, label) {
   const row = await ui.treeRow(view, label);
-  return row.innerText();
+  // The row shows the verdict; what the check found is in its accessible label (and tooltip).
+  return `${await row.innerText()} ${(await row.getAttribute('aria-label')) ?? ''}`;
 }
 
 /** @type {{name: string, timeout?: number, fn: (ui: any) => Promise<void>}[]} */
