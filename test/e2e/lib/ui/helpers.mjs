@@ -84,11 +84,12 @@ export function createUi(page, ctx) {
       // commands can be missing from it, so reopen it until the row shows.
       const t0 = Date.now();
       for (;;) {
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('F1');
-        await input.waitFor({ state: 'visible' });
-        await input.fill(`>${label}`);
         try {
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('F1');
+          // Right after a command ran, the palette can open before it takes input: try again then.
+          await input.waitFor({ state: 'visible', timeout: 4000 });
+          await input.fill(`>${label}`, { timeout: 4000 });
           await row.waitFor({ state: 'visible', timeout: 4000 });
           return row;
         } catch (e) {
