@@ -46,8 +46,17 @@ async function ticked(ui, ...ids) {
 
 /** Clicks a palette command that opens a quick input of its own (runCommand waits for the palette to close). */
 async function startCommand(ui, label) {
-  const row = await ui.paletteRow(label);
-  await row.click();
+  // As ui.runCommand: the palette list can re-render under the pointer, so a click that cannot land is
+  // retried on a freshly opened palette (without waiting for the palette to close: a quick pick follows).
+  for (let attempt = 1; ; attempt++) {
+    const row = await ui.paletteRow(label);
+    try {
+      await row.click({ timeout: 5000 });
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
 }
 
 /** The packet folders written in the workspace. */
