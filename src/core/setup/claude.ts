@@ -1,5 +1,5 @@
 import type { JsonObject, PlanResult } from './plan';
-import { backupFileOf, isObject, parseObjectFile, restoredText, stringifyLike } from './plan';
+import { backupFileOf, connectPlan, isObject, parseObjectFile, restoredText, stringifyLike } from './plan';
 import { chainedCommand, isHandoffCommand, shellQuote } from './shell';
 
 /** The Claude Code hook events Session Handoff answers, with the matcher of its entry. */
@@ -65,21 +65,7 @@ export function planClaudeSetup(input: ClaudeSetupInput): PlanResult {
   }
   settings['hooks'] = hooks;
 
-  const after = stringifyLike(settings, input.text);
-  const change = after !== input.text;
-  return {
-    ok: true,
-    plan: {
-      file: input.file,
-      before: input.text,
-      after: change ? after : input.text,
-      backupFile: backupFileOf(input.file),
-      // The first set-up keeps the state before it; later runs never overwrite that.
-      writeBackup: change && input.text !== null && !input.backupExists ? input.text : null,
-      removeBackup: false,
-      notes: change ? notes : ['Claude Code is already connected; nothing to change.'],
-    },
-  };
+  return connectPlan(input, stringifyLike(settings, input.text), notes, 'Claude Code is already connected; nothing to change.');
 }
 
 export interface ClaudeRemoveInput {

@@ -1,5 +1,5 @@
 import type { PlanResult } from './plan';
-import { backupFileOf } from './plan';
+import { backupFileOf, connectPlan } from './plan';
 
 /** The comment line above our `notify` entry: how a person (and `--remove`) recognises it. */
 export const CODEX_MARKER = '# Session Handoff: regenerates the handoff after each turn past the wrap-up threshold (remove: handoff setup codex --remove)';
@@ -51,19 +51,7 @@ export function planCodexSetup(input: CodexSetupInput): PlanResult {
     }
     after = `${CODEX_MARKER}\n${entry}\n${text}`;
   }
-  const change = after !== input.text;
-  return {
-    ok: true,
-    plan: {
-      file: input.file,
-      before: input.text,
-      after: change ? after : input.text,
-      backupFile: backupFileOf(input.file),
-      writeBackup: change && input.text !== null && !input.backupExists ? input.text : null,
-      removeBackup: false,
-      notes: change ? [] : ['Codex CLI is already connected; nothing to change.'],
-    },
-  };
+  return connectPlan(input, after, [], 'Codex CLI is already connected; nothing to change.');
 }
 
 /** Takes our two lines out again; the file goes when set-up created it and nothing else was added. */

@@ -29,6 +29,31 @@ export const isNoop = (plan: SetupPlan): boolean => plan.before === plan.after &
 /** The backup of a config file: next to it, so a person finds it. */
 export const backupFileOf = (file: string): string => `${file}.handoff-backup`;
 
+/**
+ * The plan that connects an agent: `after` replaces `before`; the first change keeps the state before it
+ * in the backup, later runs never overwrite that. `unchanged` is said when there is nothing to do.
+ */
+export function connectPlan(
+  input: { file: string; text: string | null; backupExists: boolean },
+  after: string,
+  notes: string[],
+  unchanged: string,
+): PlanResult {
+  const change = after !== input.text;
+  return {
+    ok: true,
+    plan: {
+      file: input.file,
+      before: input.text,
+      after,
+      backupFile: backupFileOf(input.file),
+      writeBackup: change && input.text !== null && !input.backupExists ? input.text : null,
+      removeBackup: false,
+      notes: change ? notes : [unchanged],
+    },
+  };
+}
+
 export type JsonObject = Record<string, unknown>;
 
 export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
