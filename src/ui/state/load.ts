@@ -24,6 +24,11 @@ export interface LoadDeps {
   budget: (input: LoadInput) => WorkbenchUiState['budget'];
 }
 
+/** What a state holds before (or instead of) a full refresh: nothing read from the workbench. */
+function nothingRead(): Pick<WorkbenchUiState, 'snapshot' | 'diagnostics' | 'git' | 'clean' | 'packets' | 'activePacket' | 'risks'> {
+  return { snapshot: null, diagnostics: [], git: null, clean: null, packets: [], activePacket: null, risks: [] };
+}
+
 /**
  * The state to show while the first full refresh still runs (git can take seconds on a busy
  * machine): the context reading, nothing else yet. The views keep saying "Checking the workbench…".
@@ -37,13 +42,7 @@ export function loadingState(input: LoadInput, budget: WorkbenchUiState['budget'
     phaseMessage: null,
     workbenchDir: workbenchDirOf(folderPath, input.settings.options),
     outputDir: outputDirOf(folderPath, input.settings.options),
-    snapshot: null,
-    diagnostics: [],
-    git: null,
-    clean: null,
-    packets: [],
-    activePacket: null,
-    risks: [],
+    ...nothingRead(),
     context: input.context.result,
     candidates: input.context.candidates,
     session: input.context.session,
@@ -111,13 +110,7 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
       ...base,
       phase: 'error',
       phaseMessage: `Reading the workbench failed: ${err instanceof Error ? err.message : String(err)}`,
-      snapshot: null,
-      diagnostics: [],
-      git: null,
-      clean: null,
-      packets: [],
-      activePacket: null,
-      risks: [],
+      ...nothingRead(),
     };
   }
 }
