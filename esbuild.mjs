@@ -19,12 +19,25 @@ const node = {
   logLevel: 'warning',
 };
 
+/**
+ * The statusline leaves the redaction's upstream rule preset (secretlint) out of its bundle: it is
+ * required from dist/redactLibrary.js at run time, and only for a text that could hold a provider token.
+ */
+const libraryApart = {
+  name: 'redact-library-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/library$/ }, (args) =>
+      args.importer.endsWith(path.join('core', 'redact', 'index.ts')) ? { path: './redactLibrary.js', external: true } : undefined);
+  },
+};
+
 const builds = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // `handoff` (dist/cli.js) only picks a bundle: the statusline's small one, or the full command line.
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['src/cli/handoff.ts'], outfile: 'dist/handoff.js' },
-  { ...node, entryPoints: ['src/cli/statusline.ts'], outfile: 'dist/statusline.js' },
+  { ...node, entryPoints: ['src/cli/statusline.ts'], outfile: 'dist/statusline.js', plugins: [libraryApart] },
+  { ...node, entryPoints: ['src/core/redact/library.ts'], outfile: 'dist/redactLibrary.js' },
   // What the statusline loads on a cache miss (schemas, git): a bundle of its own, required at run time.
   { ...node, entryPoints: ['src/cli/commands/statuslineWords.ts'], outfile: 'dist/statuslineWords.js' },
 ];

@@ -2,6 +2,7 @@
 // loads no schema library and no git client; the workbench words are required only when the cache
 // cannot answer. Run directly (`node dist/statusline.js`) or through `handoff statusline`.
 import { readFileSync } from 'node:fs';
+import { useBlockingFileAccess } from '../core/fsx';
 import { redact } from '../core/redact';
 import { parseArgs } from './args';
 import { statuslineCommand } from './commands/statusline';
@@ -21,6 +22,9 @@ async function readStdin(): Promise<string> {
   }
 }
 
+// A one-shot process after every agent message: blocking reads and writes cost it nothing and skip
+// the thread pool (the cache-miss reader in statuslineWords.js keeps its own asynchronous ones).
+useBlockingFileAccess();
 const argv = process.argv.slice(2);
 if (argv[0] === 'statusline') argv.shift();
 const command = statuslineCommand();

@@ -1,8 +1,88 @@
-import type { Stats } from 'node:fs';
-import { constants as fsConstants, promises as fs } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
+// Named imports only: a namespace import of node:fs would copy the whole module at start-up.
+import {
+  closeSync, constants as fsConstants, createReadStream, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, promises as fsp,
+  readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import type { Redacted } from './redact';
+
+/** An open file, as the readers and writers here use it (the subset of `fs.promises.FileHandle`). */
+export interface FileHandle {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  stat(): Promise<Stats>;
+  writeFile(data: string | Uint8Array): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+  createReadStream(options: { highWaterMark: number }): AsyncIterable<Buffer>;
+}
+
+/** The file operations of the readers and writers here, shaped like `fs.promises`. */
+export interface FileAccess {
+  stat(file: string): Promise<Stats>;
+  lstat(file: string): Promise<Stats>;
+  realpath(file: string): Promise<string>;
+  readdir(dir: string): Promise<Dirent[]>;
+  open(file: string, flags: string | number): Promise<FileHandle>;
+  mkdir(dir: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  rm(file: string): Promise<void>;
+}
+
+/** The real asynchronous operations: what the extension host and every long-lived caller use. */
+const nonBlocking: FileAccess = {
+  stat: (f) => fsp.stat(f),
+  lstat: (f) => fsp.lstat(f),
+  realpath: (f) => fsp.realpath(f),
+  readdir: (d) => fsp.readdir(d, { withFileTypes: true }),
+  open: (f, flags) => fsp.open(f, flags),
+  mkdir: (d) => fsp.mkdir(d, { recursive: true }).then(() => undefined),
+  rename: (a, b) => fsp.rename(a, b),
+  rm: (f) => fsp.rm(f, { force: true }),
+};
+
+/**
+ * The same operations done synchronously behind the same promises: no thread-pool round trip per call.
+ * Only for a one-shot process that blocks nobody while it waits (see {@link useBlockingFileAccess}).
+ */
+const blocking: FileAccess = {
+  stat: async (f) => statSync(f),
+  lstat: async (f) => lstatSync(f),
+  realpath: async (f) => realpathSync(f),
+  readdir: async (d) => readdirSync(d, { withFileTypes: true }),
+  open: async (f, flags) => {
+    const fd = openSync(f, flags);
+    return {
+      read: async (buffer, offset, length, position) => ({ bytesRead: readSync(fd, buffer, offset, length, position) }),
+      stat: async () => fstatSync(fd),
+      writeFile: async (data) => writeFileSync(fd, data),
+      sync: async () => fsyncSync(fd),
+      close: async () => closeSync(fd),
+      // The caller closes the descriptor (never the stream: a second close could hit a reused number).
+      createReadStream: ({ highWaterMark }) => createReadStream('', { fd, highWaterMark, autoClose: false }),
+    };
+  },
+  mkdir: async (d) => void mkdirSync(d, { recursive: true }),
+  rename: async (a, b) => renameSync(a, b),
+  rm: async (f) => rmSync(f, { force: true }),
+};
+
+let access: FileAccess = nonBlocking;
+
+/** The file operations in effect: asynchronous unless the process chose blocking ones. */
+export function files(): FileAccess {
+  return access;
+}
+
+/**
+ * Switches this process to blocking file operations. The statusline runs as a fresh process after every
+ * agent message and waits on nothing but its own few reads and writes: each asynchronous call would cost
+ * a thread-pool round trip and the pool's start-up, most of its run time. Never for the extension host.
+ * `false` switches back.
+ */
+export function useBlockingFileAccess(on = true): void {
+  access = on ? blocking : nonBlocking;
+}
 
 /** Distinguishes the temp files of one process; the pid distinguishes processes. */
 let tmpCounter = 0;
@@ -14,10 +94,10 @@ let tmpCounter = 0;
  * file rewritten every few seconds whose loss in a crash costs nothing.
  */
 export async function atomicWrite(file: string, content: Redacted | Uint8Array, opts: { durable?: boolean } = {}): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  await files().mkdir(path.dirname(file));
   // Unique without the crypto module (the statusline writes through here after every message).
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${(tmpCounter++).toString(36)}.tmp`);
-  const handle = await fs.open(tmp, 'w');
+  const handle = await files().open(tmp, 'w');
   try {
     await handle.writeFile(content);
     if (opts.durable !== false) await handle.sync();
@@ -25,9 +105,9 @@ export async function atomicWrite(file: string, content: Redacted | Uint8Array, 
     await handle.close();
   }
   try {
-    await fs.rename(tmp, file);
+    await files().rename(tmp, file);
   } catch (err) {
-    await fs.rm(tmp, { force: true });
+    await files().rm(tmp);
     throw err;
   }
 }
@@ -94,20 +174,20 @@ export async function openRegular(abs: string, opts: OpenOptions = {}): Promise<
   const refused = (message: string) => ({ ok: false as const, refusal: { kind: 'refused' as const, message } });
   let lst: Stats;
   try {
-    lst = await fs.lstat(abs);
+    lst = await files().lstat(abs);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, refusal: { kind: 'missing' } };
     return refused(`cannot be read: ${errorText(err)}`);
   }
   if (opts.root !== undefined) {
-    const [realRoot, real] = await Promise.all([fs.realpath(opts.root).catch(() => path.resolve(opts.root!)), fs.realpath(abs).catch(() => null)]);
+    const [realRoot, real] = await Promise.all([files().realpath(opts.root).catch(() => path.resolve(opts.root!)), files().realpath(abs).catch(() => null)]);
     if (real === null) return refused(lst.isSymbolicLink() ? 'is a symbolic link to nothing; skipped' : 'cannot be resolved; skipped');
     // The target is not named: where a link points is the link author's choice of words, not ours.
     if (!within(realRoot, real)) return refused('is a symbolic link that leads outside the workspace; not followed');
   }
   let handle: FileHandle;
   try {
-    handle = await fs.open(abs, OPEN_FLAGS);
+    handle = await files().open(abs, OPEN_FLAGS);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, refusal: { kind: 'missing' } };

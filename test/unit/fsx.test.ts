@@ -4,63 +4,91 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { jsonMayHoldControl, stripControl, stripControlDeep, stripControlLine } from '../../src/core/controlChars';
-import { atomicWrite, readIfExists, readRegular } from '../../src/core/fsx';
+import { atomicWrite, readIfExists, readRegular, useBlockingFileAccess } from '../../src/core/fsx';
+import { TailReader } from '../../src/core/context/tailReader';
 import { redact } from '../../src/core/redact';
 
-describe('atomicWrite', () => {
-  it('replaces a file and leaves no temp file behind', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-'));
-    const file = path.join(dir, 'nested', 'a.json');
-    await atomicWrite(file, redact('one'));
-    await atomicWrite(file, redact('two'));
-    assert.equal(await readIfExists(file), 'two');
-    assert.deepEqual(await fs.readdir(path.dirname(file)), ['a.json']);
-    assert.equal(await readIfExists(path.join(dir, 'missing')), null);
-  });
-});
+// Every test here runs twice: with the asynchronous file operations of the extension and the CLI, and
+// with the blocking ones the statusline process switches to.
+for (const mode of ['asynchronous', 'blocking'] as const) describe(`${mode} file access`, () => {
+  before(() => useBlockingFileAccess(mode === 'blocking'));
+  after(() => useBlockingFileAccess(false));
 
-describe('openRegular / readRegular (hostile files)', () => {
-  it('refuses a FIFO at once instead of waiting for a writer', async function () {
-    if (process.platform === 'win32') this.skip();
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-'));
-    const fifo = path.join(dir, 'pipe');
-    execFileSync('mkfifo', [fifo]);
-    const r = await readRegular(fifo, { maxBytes: 1024 });
-    assert.ok(!r.ok && r.refusal.kind === 'refused');
-    assert.equal(r.refusal.message, 'is a named pipe (FIFO), not a regular file; not read');
-    await assert.rejects(readIfExists(fifo), /pipe \(FIFO\)/);
+  describe(`atomicWrite (${mode} file access)`, () => {
+    it('replaces a file and leaves no temp file behind', async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-'));
+      const file = path.join(dir, 'nested', 'a.json');
+      await atomicWrite(file, redact('one'));
+      await atomicWrite(file, redact('two'));
+      assert.equal(await readIfExists(file), 'two');
+      assert.deepEqual(await fs.readdir(path.dirname(file)), ['a.json']);
+      assert.equal(await readIfExists(path.join(dir, 'missing')), null);
+    });
   });
 
-  it('refuses a character device, which would never end', async function () {
-    if (process.platform === 'win32') this.skip();
-    const r = await readRegular('/dev/zero', { maxBytes: 1024 });
-    assert.ok(!r.ok && r.refusal.kind === 'refused' && /character device/.test(r.refusal.message));
+  describe(`openRegular / readRegular (hostile files, ${mode} file access)`, () => {
+    it('refuses a FIFO at once instead of waiting for a writer', async function () {
+      if (process.platform === 'win32') this.skip();
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-'));
+      const fifo = path.join(dir, 'pipe');
+      execFileSync('mkfifo', [fifo]);
+      const r = await readRegular(fifo, { maxBytes: 1024 });
+      assert.ok(!r.ok && r.refusal.kind === 'refused');
+      assert.equal(r.refusal.message, 'is a named pipe (FIFO), not a regular file; not read');
+      await assert.rejects(readIfExists(fifo), /pipe \(FIFO\)/);
+    });
+
+    it('refuses a character device, which would never end', async function () {
+      if (process.platform === 'win32') this.skip();
+      const r = await readRegular('/dev/zero', { maxBytes: 1024 });
+      assert.ok(!r.ok && r.refusal.kind === 'refused' && /character device/.test(r.refusal.message));
+    });
+
+    it('refuses a symlink whose real target leaves the root, without naming the target; follows one inside', async function () {
+      if (process.platform === 'win32') this.skip();
+      const root = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-root-'));
+      const outside = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-out-')), 'secret.json');
+      await fs.writeFile(outside, '{"token":"x"}');
+      await fs.symlink(outside, path.join(root, 'out.json'));
+      await fs.writeFile(path.join(root, 'real.json'), '{}');
+      await fs.symlink('real.json', path.join(root, 'in.json'));
+      const out = await readRegular(path.join(root, 'out.json'), { root, maxBytes: 1024 });
+      assert.ok(!out.ok && out.refusal.kind === 'refused');
+      assert.match(out.refusal.message, /leads outside the workspace; not followed/);
+      assert.ok(!out.refusal.message.includes(outside));
+      const inside = await readRegular(path.join(root, 'in.json'), { root, maxBytes: 1024 });
+      assert.ok(inside.ok && inside.bytes.toString() === '{}');
+      // Without a root the same link is read: containment is the caller's choice.
+      assert.ok((await readRegular(path.join(root, 'out.json'), { maxBytes: 1024 })).ok);
+    });
+
+    it('stops at the byte cap even when the size said otherwise', async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-'));
+      await fs.writeFile(path.join(dir, 'big'), 'x'.repeat(5000));
+      const r = await readRegular(path.join(dir, 'big'), { maxBytes: 4096 });
+      assert.ok(!r.ok && r.refusal.kind === 'refused' && /over the 4 KB limit/.test(r.refusal.message));
+      assert.deepEqual(await readRegular(path.join(dir, 'none'), { maxBytes: 1 }), { ok: false, refusal: { kind: 'missing' } });
+    });
   });
 
-  it('refuses a symlink whose real target leaves the root, without naming the target; follows one inside', async function () {
-    if (process.platform === 'win32') this.skip();
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-root-'));
-    const outside = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-out-')), 'secret.json');
-    await fs.writeFile(outside, '{"token":"x"}');
-    await fs.symlink(outside, path.join(root, 'out.json'));
-    await fs.writeFile(path.join(root, 'real.json'), '{}');
-    await fs.symlink('real.json', path.join(root, 'in.json'));
-    const out = await readRegular(path.join(root, 'out.json'), { root, maxBytes: 1024 });
-    assert.ok(!out.ok && out.refusal.kind === 'refused');
-    assert.match(out.refusal.message, /leads outside the workspace; not followed/);
-    assert.ok(!out.refusal.message.includes(outside));
-    const inside = await readRegular(path.join(root, 'in.json'), { root, maxBytes: 1024 });
-    assert.ok(inside.ok && inside.bytes.toString() === '{}');
-    // Without a root the same link is read: containment is the caller's choice.
-    assert.ok((await readRegular(path.join(root, 'out.json'), { maxBytes: 1024 })).ok);
-  });
-
-  it('stops at the byte cap even when the size said otherwise', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-'));
-    await fs.writeFile(path.join(dir, 'big'), 'x'.repeat(5000));
-    const r = await readRegular(path.join(dir, 'big'), { maxBytes: 4096 });
-    assert.ok(!r.ok && r.refusal.kind === 'refused' && /over the 4 KB limit/.test(r.refusal.message));
-    assert.deepEqual(await readRegular(path.join(dir, 'none'), { maxBytes: 1 }), { ok: false, refusal: { kind: 'missing' } });
+  describe(`the tail reader (${mode} file access)`, () => {
+    it('reads the last complete lines, then only what was appended', async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-'));
+      const file = path.join(dir, 'log.jsonl');
+      await fs.writeFile(file, '{"n":1}\n{"n":2}\n{"n":');
+      const reader = new TailReader<number[]>(file, {
+        initial: () => [],
+        decisive: () => false,
+        apply: (seen, line) => [...seen, (JSON.parse(line) as { n: number }).n],
+        result: (seen) => ({ known: false, reason: seen.join(',') }),
+      });
+      const first = await reader.read();
+      assert.ok(!first.known && first.reason === '1,2', JSON.stringify(first));
+      await fs.appendFile(file, '3}\n');
+      const after = await reader.read();
+      assert.ok(!after.known && after.reason === '1,2,3', JSON.stringify(after));
+      assert.equal(reader.stats.mode, 'append');
+    });
   });
 });
 

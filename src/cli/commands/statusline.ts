@@ -1,5 +1,4 @@
 import type * as childProcess from 'node:child_process';
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Budget } from '../../core/context/budget';
 import { budgetLevel, checkBudget, DEFAULT_BUDGET } from '../../core/context/budget';
@@ -9,9 +8,8 @@ import { formatGenericUsage, GENERIC_USAGE_FILE, usageReading } from '../../core
 import type { StatuslineInput } from '../../core/context/statuslineInput';
 import { parseStatuslineInput, usageFromStatusline } from '../../core/context/statuslineInput';
 import type { ContextResult } from '../../core/context/types';
-import { atomicWrite } from '../../core/fsx';
+import { atomicWrite, files } from '../../core/fsx';
 import type { Redacted } from '../../core/redact';
-import { redact } from '../../core/redact';
 import { outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
 import { optionsOf } from '../common';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
@@ -77,23 +75,23 @@ async function readingOf(input: StatuslineInput, workbench: string): Promise<Con
   // Only into an existing workbench: a statusline must not create folders. Rewritten after every
   // message, so not synced to disk: a crash loses one reading, never a torn file.
   const record = async (content: Redacted): Promise<void> => {
-    if (await fs.stat(workbench).then((s) => s.isDirectory(), () => false)) await atomicWrite(file, content, { durable: false });
+    if (await files().stat(workbench).then((s) => s.isDirectory(), () => false)) await atomicWrite(file, content, { durable: false });
   };
   if (usage) {
-    await record(redact(formatGenericUsage(usage)));
+    await record(formatGenericUsage(usage));
     return usageReading(usage, file);
   }
   if (input.transcript_path) {
     const fromTranscript = await claudeTranscriptReader(input.transcript_path).read();
     if (fromTranscript.known) {
-      await record(redact(formatGenericUsage({
+      await record(formatGenericUsage({
         source: 'claude',
         session_id: input.session_id ?? fromTranscript.sessionId,
         used_tokens: fromTranscript.usedTokens,
         context_window: fromTranscript.windowTokens,
         updated_at: new Date().toISOString(),
         ...(fromTranscript.model ? { model: fromTranscript.model } : {}),
-      })));
+      }));
     }
     return fromTranscript;
   }

@@ -1,7 +1,6 @@
-import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { atomicWrite, readIfExists, readRegular } from '../../core/fsx';
+import { atomicWrite, files, readIfExists, readRegular } from '../../core/fsx';
 import { redactedJson } from '../../core/redact';
 
 /** How long the clean/packet words stay valid when nothing they depend on visibly changed. */
@@ -54,7 +53,7 @@ function fnv1a(text: string): string {
 /** A small git file's text, or '' — a FIFO or device in its place is refused, never waited on. */
 const readText = (file: string): Promise<string> =>
   readRegular(file, { maxBytes: 64 * 1024 }).then((r) => (r.ok ? r.bytes.toString('utf8').trim() : ''), () => '');
-const statOf = (file: string): Promise<string> => fs.stat(file).then((s) => `${s.mtimeMs}/${s.size}`, () => '-');
+const statOf = (file: string): Promise<string> => files().stat(file).then((s) => `${s.mtimeMs}/${s.size}`, () => '-');
 
 /**
  * Where git keeps this checkout's HEAD and index (`git rev-parse --git-dir`) and the refs shared by
@@ -64,7 +63,7 @@ const statOf = (file: string): Promise<string> => fs.stat(file).then((s) => `${s
 export async function gitDirsOf(dir: string): Promise<{ gitDir: string; commonDir: string } | null> {
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     const dotGit = path.join(d, '.git');
-    const stat = await fs.stat(dotGit).catch(() => null);
+    const stat = await files().stat(dotGit).catch(() => null);
     if (stat?.isDirectory()) return { gitDir: dotGit, commonDir: dotGit };
     if (stat?.isFile()) {
       const m = /^gitdir:\s*(.+)$/m.exec(await readText(dotGit));
@@ -95,7 +94,7 @@ export async function statuslineFingerprint(dirs: CacheDirs): Promise<string> {
       parts.push(readText(path.join(base, ref)), statOf(path.join(git.commonDir, 'packed-refs')));
     }
   }
-  const packets = await fs.readdir(dirs.outputDir, { withFileTypes: true }).catch(() => []);
+  const packets = await files().readdir(dirs.outputDir).catch(() => []);
   for (const e of packets.filter((p) => p.isDirectory()).map((p) => p.name).sort()) {
     parts.push(statOf(path.join(dirs.outputDir, e, 'handoff.json')).then((s) => `${e}:${s}`));
   }

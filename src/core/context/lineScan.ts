@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import type { FileHandle } from '../fsx';
 
 // Line scanning over a file handle with memory bounded by the chunk size and a per-line cap: a line
 // over the cap is read through (to find where it ends or starts) but never held.

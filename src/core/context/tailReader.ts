@@ -1,5 +1,5 @@
-import { promises as fs } from 'node:fs';
-import { openRegular } from '../fsx';
+import type { FileHandle } from '../fsx';
+import { files, openRegular } from '../fsx';
 import type { BackLine } from './lineScan';
 import { backwardLines, forwardLines, readAt } from './lineScan';
 import type { ContextResult } from './types';
@@ -110,7 +110,7 @@ export class TailReader<S> {
   async read(): Promise<ContextResult> {
     let st;
     try {
-      st = await fs.stat(this.file);
+      st = await files().stat(this.file);
     } catch (err) {
       this.reset();
       this.lastStats = { bytesRead: 0, mode: 'missing', restarted: false };
@@ -203,7 +203,7 @@ export class TailReader<S> {
    * line over `maxLineBytes` is read through to find its start but never held, and is skipped with a
    * warning. Returns the bytes read.
    */
-  private async scan(handle: fs.FileHandle, size: number): Promise<number> {
+  private async scan(handle: FileHandle, size: number): Promise<number> {
     const from = this.offset;
     let bytes = 0;
     let lastNl = -1;

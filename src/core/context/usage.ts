@@ -1,4 +1,6 @@
 import { startedAtIso } from '../artifacts/commands';
+import type { Redacted } from '../redact';
+import { redactedJson } from '../redact';
 import { CLAUDE_COMPACT_MARGIN, round1 } from './claude';
 import { CODEX_COMPACT_AT_PERCENT } from './codex';
 import type { ContextResult } from './types';
@@ -47,7 +49,10 @@ export function usageReading(u: GenericUsage, file: string): ContextResult {
   };
 }
 
-/** Builds the content of a `context_usage.json` (stable key order, trailing newline). */
-export function formatGenericUsage(u: GenericUsage): string {
-  return `${JSON.stringify(u, null, 2)}\n`;
+/**
+ * Builds the content of a `context_usage.json` (stable key order, trailing newline). The session id
+ * and model come from the agent: every string is redacted, value by value.
+ */
+export function formatGenericUsage(u: GenericUsage): Redacted {
+  return redactedJson(u, 2, '\n');
 }

@@ -7,7 +7,7 @@
  * Every string that leaves the core is a {@link Redacted}: the brand can only be had from this module,
  * so an output function typed to take it cannot be handed raw text.
  */
-import { libraryHits } from './library';
+import type * as Library from './library';
 import type { RawHit } from './rules';
 import { ruleHits } from './rules';
 
@@ -32,17 +32,31 @@ const URL_WIDE = new Set(['secretlint/database-connection-string', 'secretlint/b
 const LIBRARY_URL_LABEL: Record<string, string> = { 'secretlint/database-connection-string': 'a database password' };
 
 // Anything the upstream rules can report contains one of these: a URL, a PEM header, or a long run of
-// token characters mixing letters and digits. Ordinary text (commands, paths, labels) skips them.
+// token characters in which some part (between `-`, `_` and `.`) mixes letters and digits — every
+// provider token has such a random part. Ordinary text skips them: commands, paths, labels, model ids
+// (`claude-sonnet-4-5-20250929`: every part is a word or a number) and canonical UUIDs (session ids,
+// which no upstream rule reports).
 const RUN = /[A-Za-z0-9_+/=.-]{16,}/g;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether the upstream rules could find anything in `text` (linear: one pass over its runs). */
 function libraryMayMatch(text: string): boolean {
   if (text.includes('://') || text.includes('-----BEGIN')) return true;
   RUN.lastIndex = 0;
   for (let m = RUN.exec(text); m; m = RUN.exec(text)) {
-    if (/\d/.test(m[0]) && /[A-Za-z]/.test(m[0])) return true;
+    if (UUID.test(m[0])) continue;
+    if (m[0].split(/[-_.]/).some((part) => /\d/.test(part) && /[A-Za-z]/.test(part))) return true;
   }
   return false;
+}
+
+// The upstream preset is loaded on the first text that needs it: most texts never do, and the
+// statusline (which runs after every message) keeps it out of its bundle and its start-up.
+let library: typeof Library | undefined;
+function libraryHits(text: string): RawHit[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  library ??= require('./library') as typeof Library;
+  return library.libraryHits(text);
 }
 
 /**

@@ -297,10 +297,13 @@ export function ruleHits(text: string): RawHit[] {
       out.push({ rule: rule.id, label: typeof rule.label === 'string' ? rule.label : rule.label(m[0]), start: span[0], end: span[1] });
     }
   }
-  if (KEY_WORDS.some((k) => lower.includes(k))) keyValueHits(text, out);
+  // The context rules need a keyword and, after it, a separator (`=`, `:`, `,` or a space): a single
+  // word such as a JSON key (`used_tokens`) cannot hold a value, and skips their large expressions.
+  const spaced = /\s/.test(text);
+  if (KEY_WORDS.some((k) => lower.includes(k)) && (spaced || /[=:,]/.test(text))) keyValueHits(text, out);
   if (lower.includes(':/')) regexHits(URL_CRED, text, 'url-credentials', 'a password in a URL', out, undefined, 2);
   if (lower.includes('authorization')) regexHits(AUTH_HEADER, text, 'authorization-header', 'an Authorization header credential', out);
-  if (/bearer|basic|token|bot/.test(lower)) regexHits(SCHEME, text, 'auth-scheme', 'a bearer token', out, (v) => /[A-Za-z]/.test(v));
+  if (spaced && /bearer|basic|token|bot/.test(lower)) regexHits(SCHEME, text, 'auth-scheme', 'a bearer token', out, (v) => /[A-Za-z]/.test(v));
   if (lower.includes('private key')) {
     PEM.lastIndex = 0;
     for (let m = PEM.exec(text); m; m = PEM.exec(text)) {
@@ -311,7 +314,7 @@ export function ruleHits(text: string): RawHit[] {
       out.push({ rule: 'private-key', label: /PGP/.test(m[1] ?? '') ? 'a PGP private key' : 'a private key', start: body[0], end: body[1] });
     }
   }
-  if (/token|secret|pass|key|credential/.test(lower)) {
+  if (spaced && /token|secret|pass|key|credential/.test(lower)) {
     regexHits(PROSE, text, 'keyword-entropy', 'a high-entropy secret', out, proseSecret);
   }
   return out;

@@ -61,6 +61,21 @@ describe('handoff statusline / status (bundled CLI)', function () {
     assert.equal(reading.sessionId, 'sess-42');
   });
 
+  it('masks a credential only the upstream rules know, loaded on demand outside its bundle', async () => {
+    // A Groq key: secretlint's preset finds it, the product's own rules do not.
+    const key = `${'gsk_'}${'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789'.repeat(2).slice(0, 52)}`;
+    const dir = await makeTempDir('ctx-cli-');
+    const r = cli(['statusline'], input(dir, { session_id: `sess ${key}` }));
+    assert.equal(r.code, 0, r.err);
+    const written = await fs.readFile(path.join(dir, 'context_usage.json'), 'utf8');
+    assert.ok(!written.includes(key), written);
+    assert.match(written, /"session_id": "sess \[REDACTED\]"/);
+    // The preset stays out of the statusline's own bundle (its start-up after every message).
+    const bundle = await fs.readFile(path.join(repoRoot(), 'dist', 'statusline.js'), 'utf8');
+    assert.ok(!bundle.includes('secretlint-rule-groq'), 'the secretlint preset is bundled into dist/statusline.js');
+    assert.match(bundle, /require\("\.\/redactLibrary\.js"\)/);
+  });
+
   it('adds the clean state and the packet from the workbench when ok', async () => {
     const dir = await makeTempDir('ctx-cli-repo-');
     await fs.writeFile(path.join(dir, 'feedback_record.jsonl'), '{"command":"npm test","exit_code":0,"started_at":"2026-11-20T09:00:00Z"}\n');
