@@ -1,5 +1,6 @@
 // `npm run test:mutation`: StrykerJS over src/core, the unit tier as the judge, then a per-file table.
-// Extra arguments go to `stryker run`, e.g. `npm run test:mutation -- --mutate src/core/packet/risks.ts`.
+// Extra arguments go to `stryker run`, e.g. `npm run test:mutation -- --mutate src/core/packet/risks.ts`;
+// `--table` and `--survivors` read the last report instead of running.
 // Incremental: results of unchanged code and tests are reused from reports/mutation/, so a re-run after a
 // small change only tests what it touched. The HTML report is reports/mutation/mutation.html.
 import { spawnSync } from 'node:child_process';
@@ -11,13 +12,30 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-const REPORT = 'reports/mutation/mutation.json';
+let REPORT = 'reports/mutation/mutation.json';
+
+/** The reports of the last whole run and of each folder run (`--folder`), oldest first. */
+function allReports() {
+  const dir = 'reports/mutation';
+  const found = fs.existsSync(REPORT) ? [REPORT] : [];
+  if (fs.existsSync(dir)) {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const f = path.join(dir, e.name, 'mutation.json');
+      if (e.isDirectory() && fs.existsSync(f)) found.push(f);
+    }
+  }
+  return found.sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs);
+}
 
 // `--table [report.json …]`: print the table of earlier runs again (several reports are merged, a later
 // one winning for a file both hold), without running anything.
 const args = process.argv.slice(2);
 if (args[0] === '--table') {
-  const files = args.length > 1 ? args.slice(1) : [REPORT];
+  const files = args.length > 1 ? args.slice(1) : allReports();
+  if (files.length === 0) {
+    console.error('test:mutation: no report yet; run `npm run test:mutation` first.');
+    process.exit(2);
+  }
   const merged = { files: {} };
   for (const file of files) {
     if (!fs.existsSync(file)) {
@@ -27,6 +45,33 @@ if (args[0] === '--table') {
     Object.assign(merged.files, JSON.parse(fs.readFileSync(file, 'utf8')).files);
   }
   printTable(merged, files.join(', '));
+  process.exit(0);
+}
+
+// `--survivors [report.json] [path-part]`: every mutant no test noticed (survived or not covered), with
+// its line and what it changed, for the files whose path contains `path-part`.
+if (args[0] === '--survivors') {
+  const reports = args[1]?.endsWith('.json') ? [args[1]] : allReports();
+  const part = args[1]?.endsWith('.json') ? (args[2] ?? '') : (args[1] ?? '');
+  if (reports.length === 0 || !reports.every((f) => fs.existsSync(f))) {
+    console.error('test:mutation: no report yet; run `npm run test:mutation` first.');
+    process.exit(2);
+  }
+  const files = {};
+  for (const f of reports) Object.assign(files, JSON.parse(fs.readFileSync(f, 'utf8')).files);
+  for (const [name, { source, mutants }] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
+    if (!name.includes(part)) continue;
+    const lines = source.split('\n');
+    const left = mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage').sort((a, b) => a.location.start.line - b.location.start.line);
+    if (left.length === 0) continue;
+    console.log(`\n${name}: ${left.length} not detected`);
+    for (const m of left) {
+      const { start } = m.location;
+      const code = (lines[start.line - 1] ?? '').trim().slice(0, 110);
+      const repl = String(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 70);
+      console.log(`  ${start.line}:${start.column} ${m.status === 'NoCoverage' ? 'no coverage' : 'survived'} ${m.mutatorName} → ${repl}\n      ${code}`);
+    }
+  }
   process.exit(0);
 }
 
@@ -45,10 +90,39 @@ if (!env.HANDOFF_FIXTURES) {
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-mutation-'));
 env.TMPDIR = tmp;
 
+// `--folder NAME` (a folder of src/core, e.g. packet): mutates that folder only, judged by its own unit
+// tests (test/unit/NAME) and the pinning tests — a lower bound, minutes instead of hours, since a mutant
+// in module-level code (a table, an expression) otherwise runs the whole tier. Reports and incremental
+// results go to reports/mutation/NAME/, so folders are measured one by one and `--table` merges them.
+let runArgs = args;
+const folderAt = args.indexOf('--folder');
+if (folderAt !== -1) {
+  const name = args[folderAt + 1];
+  if (!name || !fs.existsSync(path.join('src', 'core', name))) {
+    console.error(`test:mutation: --folder needs a folder of src/core (got ${name ?? 'nothing'}).`);
+    process.exit(2);
+  }
+  const config = JSON.parse(fs.readFileSync('stryker.config.json', 'utf8'));
+  const out = `reports/mutation/${name}`;
+  const tests = fs.existsSync(path.join('test', 'unit', name)) ? [`out/test/unit/${name}/**/*.test.js`] : [];
+  Object.assign(config, {
+    mutate: [`src/core/${name}/**/*.ts`],
+    mochaOptions: { ...config.mochaOptions, spec: ['out/test/unit/mutation-pins/**/*.test.js', ...tests] },
+    incrementalFile: `${out}/stryker-incremental.json`,
+    htmlReporter: { fileName: `${out}/mutation.html` },
+    jsonReporter: { fileName: `${out}/mutation.json` },
+  });
+  fs.mkdirSync(out, { recursive: true });
+  const file = `${out}/stryker.config.json`;
+  fs.writeFileSync(file, JSON.stringify(config, null, 2));
+  REPORT = `${out}/mutation.json`;
+  runArgs = [file, ...args.filter((_, i) => i !== folderAt && i !== folderAt + 1)];
+}
+
 const before = fs.existsSync(REPORT) ? fs.statSync(REPORT).mtimeMs : 0;
 let status;
 try {
-  const r = spawnSync(npx, ['stryker', 'run', ...args], { stdio: 'inherit', env });
+  const r = spawnSync(npx, ['stryker', 'run', ...runArgs], { stdio: 'inherit', env });
   status = r.status ?? 1;
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
