@@ -1,9 +1,12 @@
 // The `handoff` executable. Claude Code runs `handoff statusline` after every message, so that command
-// loads only its own small bundle; every other command loads the full command line.
+// loads only its own small bundle (through V8's code cache); every other command loads the full command
+// line.
 import * as path from 'node:path';
+import { requireWithCodeCache } from './codeCache';
 
 const [name, ...rest] = process.argv.slice(2);
 const statusline = name === 'statusline' && !rest.includes('--help') && !rest.includes('-h');
 // A path chosen at run time: each bundle stays separate and only one is loaded.
+if (statusline) requireWithCodeCache(path.join(__dirname, 'statusline.js'));
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-require(path.join(__dirname, statusline ? 'statusline.js' : 'handoff.js'));
+else require(path.join(__dirname, 'handoff.js'));

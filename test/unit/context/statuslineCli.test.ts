@@ -76,6 +76,23 @@ describe('handoff statusline / status (bundled CLI)', function () {
     assert.match(bundle, /require\("\.\/redactLibrary\.js"\)/);
   });
 
+  it('keeps V8\'s code cache beside its bundle, and replaces one V8 rejects', async () => {
+    const cache = path.join(repoRoot(), 'dist', '.statusline.js.v8cache');
+    await fs.rm(cache, { force: true });
+    const dir = await makeTempDir('ctx-cli-');
+    const first = cli(['statusline'], input(dir));
+    assert.equal(first.code, 0, first.err);
+    assert.ok((await fs.stat(cache)).size > 1000, 'no code cache written');
+    // A cache from another bundle or another Node is rejected by V8: the run still answers, and rewrites it.
+    await fs.writeFile(cache, Buffer.alloc(4096, 7));
+    const second = cli(['statusline'], input(dir));
+    assert.equal(second.code, 0, second.err);
+    assert.equal(second.out, first.out);
+    assert.notDeepEqual(await fs.readFile(cache), Buffer.alloc(4096, 7));
+    const third = cli(['statusline'], input(dir));
+    assert.equal(third.out, first.out);
+  });
+
   it('adds the clean state and the packet from the workbench when ok', async () => {
     const dir = await makeTempDir('ctx-cli-repo-');
     await fs.writeFile(path.join(dir, 'feedback_record.jsonl'), '{"command":"npm test","exit_code":0,"started_at":"2026-11-20T09:00:00Z"}\n');
