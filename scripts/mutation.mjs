@@ -104,7 +104,12 @@ if (folderAt !== -1) {
   }
   const config = JSON.parse(fs.readFileSync('stryker.config.json', 'utf8'));
   const out = `reports/mutation/${name}`;
-  const tests = fs.existsSync(path.join('test', 'unit', name)) ? [`out/test/unit/${name}/**/*.test.js`] : [];
+  // `--tests a,b`: only these files of test/unit/NAME (without .test.ts) besides the pins, e.g. to leave
+  // out an end-to-end test that runs the whole command line for every mutant.
+  const testsAt = args.indexOf('--tests');
+  const only = testsAt === -1 ? null : (args[testsAt + 1] ?? '').split(',').filter(Boolean);
+  const tests = !fs.existsSync(path.join('test', 'unit', name)) ? []
+    : only ? only.map((t) => `out/test/unit/${name}/${t}.test.js`) : [`out/test/unit/${name}/**/*.test.js`];
   Object.assign(config, {
     mutate: [`src/core/${name}/**/*.ts`],
     mochaOptions: { ...config.mochaOptions, spec: ['out/test/unit/mutation-pins/**/*.test.js', ...tests] },
@@ -116,7 +121,8 @@ if (folderAt !== -1) {
   const file = `${out}/stryker.config.json`;
   fs.writeFileSync(file, JSON.stringify(config, null, 2));
   REPORT = `${out}/mutation.json`;
-  runArgs = [file, ...args.filter((_, i) => i !== folderAt && i !== folderAt + 1)];
+  const testsAt2 = args.indexOf('--tests');
+  runArgs = [file, ...args.filter((_, i) => ![folderAt, folderAt + 1, ...(testsAt2 === -1 ? [] : [testsAt2, testsAt2 + 1])].includes(i))];
 }
 
 const before = fs.existsSync(REPORT) ? fs.statSync(REPORT).mtimeMs : 0;
