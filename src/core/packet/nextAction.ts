@@ -21,9 +21,10 @@ export function decideNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
   const recorded = snapshot.agentState?.next_action?.trim();
   if (recorded) return { ok: true, text: recorded, source: 'agent_state', from: 'agent_state.json' };
 
-  // A failure that a later run of the same command fixed is history, not the next step.
-  const fixedLater = (f: FailedAttempt): boolean => commands.some((c) => c.index > f.index && c.command === f.command && c.outcome === 'ok');
-  const open = [...failed].reverse().filter((f) => !fixedLater(f));
+  // The newest run of a command speaks for it: a failure that a later run of the same command fixed is
+  // history, not the next step, and one that a later run repeated is told by that newer failure.
+  const ranLater = (f: FailedAttempt): boolean => commands.some((c) => c.index > f.index && c.command === f.command);
+  const open = [...failed].reverse().filter((f) => !ranLater(f));
 
   const board = snapshot.featureList;
   const task = board?.derivedFrom ? board.features.find((f) => f.status === 'in_progress' && f.goal?.trim()) : undefined;

@@ -1,13 +1,8 @@
-/** How the kinds of fact in `packet.sources` read for people. */
-const KIND_NAMES: Record<string, string> = {
-  commands: 'commands',
-  task_list: 'task list',
-  changed_files: 'changed files',
-  decisions: 'declined commands',
-  session: 'session id',
-  branch: 'branch',
-  task: 'task',
-};
+/**
+ * How a kind of fact in `packet.sources` reads for people: its key in words ("changed_files" →
+ * "changed files"), except the session's declined commands, kept under `decisions`.
+ */
+const kindName = (kind: string): string => (kind === 'decisions' ? 'declined commands' : kind.replace(/_/g, ' '));
 
 /** `claude:<id>` → "Claude Code session 7f3e2a91"; file names and other labels stay as they are. */
 export function sourceName(label: string): string {
@@ -27,7 +22,7 @@ export function describeSources(sources: Record<string, string>): string {
     if (kind === 'next_action' || kind === 'session' || kind === 'branch') continue;
     for (const part of label.split(' + ')) {
       const name = sourceName(part.trim());
-      byOrigin.set(name, [...(byOrigin.get(name) ?? []), KIND_NAMES[kind] ?? kind.replace(/_/g, ' ')]);
+      byOrigin.set(name, [...(byOrigin.get(name) ?? []), kindName(kind)]);
     }
   }
   const sessionsFirst = [...byOrigin].sort((a, b) => Number(/ session /.test(b[0])) - Number(/ session /.test(a[0])));
