@@ -84,7 +84,7 @@ export function safeSegment(id: string): string {
 /** Newest `started_at` among the kept records, else the HEAD commit time, else a fixed epoch. */
 function generatedAt(commands: Packet['commands_run'], git: GitInput | null): string {
   const times = commands.map((c) => c.started_at).filter((t): t is string => !!t && !Number.isNaN(Date.parse(t)));
-  if (times.length) return times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+  if (times.length) return new Date(Math.max(...times.map((t) => Date.parse(t)))).toISOString();
   return git?.headTime && !Number.isNaN(Date.parse(git.headTime)) ? new Date(git.headTime).toISOString() : EPOCH;
 }
 

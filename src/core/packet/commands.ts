@@ -24,7 +24,9 @@ const text = (s: string | null | undefined): string => (s ?? '').trim();
 
 /** A failed command's excerpt: the lines of its output that carry the cause (error, stderr, stdout). */
 function failureExcerpt(record: IndexedRecord['record']): string {
-  const all = [record.error, record.stderr_tail, record.stdout_tail].map(text).filter(Boolean).join('\n');
+  // As written: the excerpt reads line by line and drops blank ones (a missing stream joins as one),
+  // and a stream's indentation is what tells a stack frame's source line.
+  const all = [record.error, record.stderr_tail, record.stdout_tail].join('\n');
   return salientExcerpt(all) || `exit ${record.exit_code} with no output recorded`;
 }
 
@@ -33,11 +35,9 @@ function failureExcerpt(record: IndexedRecord['record']): string {
  * the partial output it left — the evidence of how far it got (what it wrote, the prompt it hung on).
  */
 function uncertainExcerpt(record: IndexedRecord['record'], outcome: FailedAttempt['outcome']): string {
-  const reason =
-    text(record.error).split('\n')[0] ||
-    (outcome === 'timeout' ? 'timed out' : outcome === 'failed' ? `stopped by a signal (exit ${record.exit_code})` : 'did not complete');
+  // A timeout is recognised by its error text, so it always has a reason of its own here.
+  const reason = text(record.error).split('\n')[0] || (outcome === 'failed' ? `stopped by a signal (exit ${record.exit_code})` : 'did not complete');
   const streams = [record.stdout_tail, record.stderr_tail].map(text).filter(Boolean);
-  if (!streams.length) return `${reason}; no partial output recorded`;
   const budget = Math.floor((EXCERPT_MAX - reason.length - 20) / streams.length);
   const tail = streams.map((s) => tailExcerpt(s, budget)).filter(Boolean).join('\n');
   return tail ? `${reason}\npartial output:\n${tail}` : `${reason}; no partial output recorded`;
@@ -73,8 +73,9 @@ const base = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 function namesFile(said: string, p: string): boolean {
   const name = base(p);
   const stem = name.replace(/\.[^.]+$/, '');
-  const word = (w: string): RegExp => new RegExp(`(^|[\\s/'"=:])${escapeRe(w)}($|[\\s'".,:;)])`, 'm');
-  return word(name).test(said) || (stem.length >= 4 && stem !== name && word(stem).test(said));
+  // A line break is whitespace, so the bounds hold at every line of `said` without the multiline flag.
+  const word = (w: string): RegExp => new RegExp(`(^|[\\s/'"=:])${escapeRe(w)}($|[\\s'".,:;)])`);
+  return word(name).test(said) || (stem.length >= 4 && word(stem).test(said));
 }
 
 /**

@@ -14,7 +14,7 @@ export function collectDecisions(snapshot: WorkbenchSnapshot): Decision[] {
   const out: Decision[] = [];
   for (const d of snapshot.agentState?.decisions ?? []) {
     if (typeof d === 'string') {
-      const m = /^\s*rejected\s*[:\-–]\s*(.*)$/is.exec(d);
+      const m = /^\s*rejected\s*[:\-–]\s*(.*)/is.exec(d);
       const text = (m ? m[1]! : d).trim();
       if (text) out.push({ text, status: m ? 'rejected' : 'made' });
       continue;
@@ -22,7 +22,9 @@ export function collectDecisions(snapshot: WorkbenchSnapshot): Decision[] {
     const base = (d.decision ?? d.text ?? '').trim();
     if (!base) continue;
     const text = d.reason?.trim() ? `${base} — ${d.reason.trim()}` : base;
-    out.push({ text, status: /^reject/i.test(d.status ?? '') ? 'rejected' : 'made' });
+    // Stryker disable next-line StringLiteral: a missing status reads as made whatever stands in for it, unless that starts with "reject"
+    const rejected = /^reject/i.test(d.status ?? '');
+    out.push({ text, status: rejected ? 'rejected' : 'made' });
   }
   return out;
 }

@@ -6,7 +6,8 @@ import { severityRank } from './schema';
  * Anything unrecognised is a warning: unknown risk is still risk.
  */
 export function mapSeverity(input: string | null | undefined): Severity {
-  const s = (input ?? '').trim().toLowerCase();
+  if (!input) return 'warn';
+  const s = input.trim().toLowerCase();
   if (['block', 'blocker', 'blocking', 'critical', 'fatal', 'error'].includes(s)) return 'block';
   if (['high', 'major', 'severe'].includes(s)) return 'high';
   if (['info', 'low', 'minor', 'note', 'notice'].includes(s)) return 'info';
@@ -18,10 +19,8 @@ export function mapSeverity(input: string | null | undefined): Severity {
  * equal severity keep the order they were collected in, so a list never jumps between refreshes.
  */
 export function orderBySeverity<T>(items: readonly T[], severityOf: (item: T) => Severity): T[] {
-  return items
-    .map((item, i) => ({ item, i }))
-    .sort((a, b) => severityRank(severityOf(a.item)) - severityRank(severityOf(b.item)) || a.i - b.i)
-    .map(({ item }) => item);
+  // Array sort is stable, so equal severities keep their order without a tie-break.
+  return [...items].sort((a, b) => severityRank(severityOf(a)) - severityRank(severityOf(b)));
 }
 
 /** {@link orderBySeverity} for packet risks. */

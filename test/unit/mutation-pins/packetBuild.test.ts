@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import type { WorkbenchSnapshot } from '../../../src/core/artifacts/snapshot';
 import { ReviewReportSchema } from '../../../src/core/artifacts/schemas';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
-import { buildPacket, deriveSessionId, safeSegment, serializePacket } from '../../../src/core/packet/build';
+import { createHash } from 'node:crypto';
+import { buildPacket, deriveSessionId, goalOf, MAX_GOAL_CHARS, safeSegment, serializePacket } from '../../../src/core/packet/build';
 import type { GitInput, PacketInput } from '../../../src/core/packet/build';
 import type { Packet } from '../../../src/core/packet/schema';
 import { packetContentHash, writePacket } from '../../../src/core/packet/write';
@@ -43,6 +44,7 @@ describe('building a packet: where each field comes from', () => {
     assert.equal(safeSegment('a.b-c_d'), 'a.b-c_d');
     assert.equal(safeSegment(''), 'session');
     assert.equal(safeSegment('x'.repeat(150)).length, 100);
+    assert.equal(safeSegment('a / b'), 'a_b');
   });
 
   it('generated_at: the newest command start, else the HEAD commit time, else the epoch', () => {
@@ -106,6 +108,37 @@ describe('building a packet: where each field comes from', () => {
     assert.ok(noModel.context && !('model' in noModel.context));
   });
 
+  it('the next goal: one line with its whitespace collapsed, cut with an ellipsis past the limit, null when blank', () => {
+    assert.equal(goalOf('  Ship the\n\n refund   fix  '), 'Ship the refund fix');
+    for (const blank of [null, undefined, '', ' \n\t ']) assert.equal(goalOf(blank), null, String(blank));
+    const full = 'g'.repeat(MAX_GOAL_CHARS);
+    assert.equal(goalOf(full), full);
+    assert.equal(goalOf(`${full}h`), `${'g'.repeat(MAX_GOAL_CHARS - 1)}…`);
+    assert.equal(build(base(), { nextGoal: ' Ship\nit ' }).next_goal, 'Ship it');
+    assert.equal(build(base(), { nextGoal: '  ' }).next_goal, null);
+  });
+
+  it('sources: what the artifacts said, where the next action came from, and git for the changed files', () => {
+    const s = { ...base(), origins: { summary: 'agent_state.json' } };
+    assert.deepEqual(build(s).sources, { summary: 'agent_state.json', next_action: 'agent_state.json' });
+    assert.deepEqual(build(s, { git: git() }).sources, { summary: 'agent_state.json', next_action: 'agent_state.json', changed_files: 'git' });
+    const touched = { ...base(), origins: { changed_files: 'agent_state.json' } };
+    assert.deepEqual(build(touched, { git: git() }).sources, { changed_files: 'git + agent_state.json', next_action: 'agent_state.json' });
+    assert.deepEqual(build(touched).sources, { changed_files: 'agent_state.json', next_action: 'agent_state.json' });
+  });
+
+  it('changed file paths are one line without control characters, renames keep where they came from', () => {
+    const renamed = git({ changedFiles: [{ path: 'src/ne\u001bw.ts', kind: 'renamed', from: 'src/o\nld.ts' }, { path: 'src/b.ts', kind: 'modified' }] });
+    assert.deepEqual(build(base(), { git: renamed }).changed_files, [{ path: 'src/new.ts', kind: 'renamed', from: 'src/old.ts' }, { path: 'src/b.ts', kind: 'modified' }]);
+    const p = build(base({ touched_files: ['x\u0007.ts', '', '\u001b', 'x.ts', 'y\n.ts'] }));
+    assert.deepEqual(p.changed_files, [{ path: 'x.ts', kind: 'touched' }, { path: 'y.ts', kind: 'touched' }]);
+  });
+
+  it('without agent state or git, no changed files', () => {
+    const s = snapshotWith({ feedback: [{ command: 'npm test', exit_code: 1, stdout_tail: '1 failed' }] });
+    assert.deepEqual(build(s).changed_files, []);
+  });
+
   it('refuses, with the reason, when there is no next action', () => {
     const r = buildPacket({ snapshot: emptySnapshot(), options: DEFAULT_OPTIONS, packetId: 'p', git: null, clean: null, allowDirty: false, context: null });
     assert.equal(r.ok, false);
@@ -127,6 +160,43 @@ describe('writing a packet', () => {
     await fs.writeFile(path.join(out, 'w1', 'handoff.json'), '{}');
     assert.equal((await writePacket(out, p)).kind, 'written');
     assert.equal(await fs.readFile(path.join(out, 'w1', 'handoff.json'), 'utf8'), serializePacket(p));
+  });
+
+  it('with keepOther: writes into a new folder, but leaves a folder holding another packet alone', async () => {
+    const out = await makeTempDir('write-pins-');
+    const p = buildTestPacket({ packet_id: 'k1' });
+    assert.deepEqual(await writePacket(out, p, { keepOther: true }), { kind: 'written', packetDir: path.join(out, 'k1') });
+    assert.deepEqual(await writePacket(out, p, { keepOther: true }), { kind: 'unchanged', packetDir: path.join(out, 'k1') });
+    const other = buildTestPacket({ packet_id: 'k1', summary: 'another session' });
+    assert.deepEqual(await writePacket(out, other, { keepOther: true }), { kind: 'taken', packetDir: path.join(out, 'k1') });
+    assert.equal(await fs.readFile(path.join(out, 'k1', 'handoff.json'), 'utf8'), serializePacket(p));
+    assert.equal((await writePacket(out, other)).kind, 'written');
+    assert.equal(await fs.readFile(path.join(out, 'k1', 'handoff.json'), 'utf8'), serializePacket(other));
+  });
+
+  it('leaves the file that already holds its bytes in place (a watcher on it sees no change)', async () => {
+    const out = await makeTempDir('write-pins-');
+    const p = buildTestPacket({ packet_id: 'i1' });
+    await writePacket(out, p);
+    const inode = async (name: string): Promise<number> => (await fs.stat(path.join(out, 'i1', name))).ino;
+    const md = await inode('handoff.md');
+    await fs.writeFile(path.join(out, 'i1', 'handoff.json'), '{}');
+    const jsonEdited = await inode('handoff.json');
+    await writePacket(out, p);
+    assert.equal(await inode('handoff.md'), md);
+    assert.notEqual(await inode('handoff.json'), jsonEdited);
+    await fs.writeFile(path.join(out, 'i1', 'handoff.md'), 'edited');
+    const mdEdited = await inode('handoff.md');
+    const jsonNow = await inode('handoff.json');
+    await writePacket(out, p);
+    assert.equal(await inode('handoff.json'), jsonNow);
+    assert.notEqual(await inode('handoff.md'), mdEdited);
+  });
+
+  it('the content hash is the start of the SHA-256 of handoff.json with an empty id, so names stay stable', () => {
+    const p = buildTestPacket({ packet_id: 'named' });
+    const expected = createHash('sha256').update(serializePacket({ ...p, packet_id: '' })).digest('hex').slice(0, 8);
+    assert.equal(packetContentHash(p), expected);
   });
 
   it('the content hash ignores the packet id and changes with the content', () => {

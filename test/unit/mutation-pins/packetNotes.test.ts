@@ -20,6 +20,12 @@ describe('packet notes: decisions, assumptions, questions', () => {
     ]);
   });
 
+  it('only a leading "rejected" marks a plain decision rejected; no agent state, no decisions', () => {
+    const s = snapshotWith({ agentState: { decisions: ['we rejected: nothing yet', ' rejected:kept short'] } });
+    assert.deepEqual(collectDecisions(s), [{ text: 'we rejected: nothing yet', status: 'made' }, { text: 'kept short', status: 'rejected' }]);
+    assert.deepEqual(collectDecisions(emptySnapshot()), []);
+  });
+
   it('a rejected decision may run over lines', () => {
     const s = snapshotWith({ agentState: { decisions: ['rejected: first line\nsecond line'] } });
     assert.deepEqual(collectDecisions(s), [{ text: 'first line\nsecond line', status: 'rejected' }]);

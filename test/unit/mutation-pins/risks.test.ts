@@ -3,6 +3,8 @@ import type { WorkbenchSnapshot } from '../../../src/core/artifacts/snapshot';
 import { ReviewReportSchema } from '../../../src/core/artifacts/schemas';
 import type { CleanFinding } from '../../../src/core/clean/types';
 import { collectRisks, REVIEW_RISK_BELOW, textOf } from '../../../src/core/packet/risks';
+import type { Severity } from '../../../src/core/packet/schema';
+import { orderBySeverity } from '../../../src/core/packet/severity';
 import { snapshotWith } from '../helpers/workbenchSnapshot';
 
 function withReview(s: WorkbenchSnapshot, review: unknown): WorkbenchSnapshot {
@@ -173,6 +175,18 @@ describe('open risks: the rules behind each kind', () => {
     });
   });
 
+  describe('an unknown last known good commit', () => {
+    it('is a warning for the agent, from git, saying why and not to trust HEAD', () => {
+      const risks = collectRisks(snapshotWith({}), null, { lastKnownGoodCommit: null, lkgUnknownReason: 'no green test run recorded' });
+      assert.deepEqual(risks, [{
+        id: 'git:no-last-known-good', severity: 'warn', source: 'git', owner: 'agent',
+        detail: 'No last known good commit: no green test run recorded. Do not assume HEAD is safe to build on.',
+      }]);
+      assert.deepEqual(collectRisks(snapshotWith({}), null, { lastKnownGoodCommit: 'a'.repeat(40), lkgUnknownReason: 'stale' }), []);
+      assert.deepEqual(collectRisks(snapshotWith({}), null, { lastKnownGoodCommit: null }), []);
+    });
+  });
+
   describe('order and ids', () => {
     it('most severe first, and in the order collected within one severity', () => {
       const s = snapshotWith({
@@ -180,6 +194,15 @@ describe('open risks: the rules behind each kind', () => {
         verification: { passed: false, findings: [{ code: 'a', severity: 'info', detail: 'verify info' }, { code: 'b', severity: 'warn', detail: 'verify warn' }] },
       });
       assert.deepEqual(collectRisks(s, null).map((r) => r.detail), ['stuck', 'high one', 'verify warn', 'warn one', 'warn two', 'verify info', 'note']);
+    });
+
+    it('a long list of mixed severities keeps the collected order within each severity', () => {
+      const levels: Severity[] = ['info', 'warn', 'high', 'block'];
+      const items = Array.from({ length: 60 }, (_, i) => ({ n: i, severity: levels[(i * 7) % 4]! }));
+      const ordered = orderBySeverity(items, (x) => x.severity);
+      const expected = (['block', 'high', 'warn', 'info'] as const).flatMap((sev) => items.filter((x) => x.severity === sev));
+      assert.deepEqual(ordered, expected);
+      assert.deepEqual(items.map((x) => x.n), Array.from({ length: 60 }, (_, i) => i), 'the input is left as it was');
     });
 
     it('a repeated id gets #2, #3 in order, the first keeps its own', () => {
