@@ -23,12 +23,14 @@ const COMMAND_WORD = /(^|\s)(npm|npx|pnpm|yarn|bun|node|pytest|python3?|pip|uv|c
 const MASK = '[REDACTED]';
 
 const probe = (id: Probe['id'], title: string, status: Probe['status'], detail: string, fix: string): Probe => ({ id, title, status, detail, fix });
+/** Whitespace runs as one blank: the prompt joins a question's lines, and keeps the blanks within a line. */
+const flat = (s: string): string => s.replace(/\s+/g, ' ');
 const list = (xs: readonly (string | number)[], max = 4): string => `${xs.slice(0, max).join(', ')}${xs.length > max ? `, and ${xs.length - max} more` : ''}`;
 
 /** True when an excerpt carries a cause line: something other than a frame or "no output recorded". */
 function hasCause(excerpt: string): boolean {
   if (/no output recorded/.test(excerpt)) return false;
-  return excerpt.split('\n').some((l) => l.trim() && !isStackFrame(l) && !/^…?\s*$/.test(l));
+  return excerpt.split('\n').some((l) => !isStackFrame(l) && !/^…?\s*$/.test(l));
 }
 
 /** Runs the checklist on a packet. Pure: the same packet and context give the same audit. */
@@ -67,15 +69,16 @@ export function auditPacket(p: Packet, ctx: AuditContext = {}): Audit {
     'Record what was tried and dropped as decisions ("rejected: …") in agent_state.json, so the next session does not retry it.'));
 
   const questions = openQuestions(p);
-  const prompt = questions.length ? renderRestartPrompt(p, ctx.freshness ? { freshness: ctx.freshness } : {}) : '';
-  const dropped = questions.filter((q) => !prompt.includes(q.text.replace(/\s+/g, ' ').trim().slice(0, 60)));
+  const prompt = flat(renderRestartPrompt(p, ctx.freshness ? { freshness: ctx.freshness } : {}));
+  const dropped = questions.filter((q) => !prompt.includes(flat(q.text).slice(0, 60)));
   probes.push(probe('open-questions', 'Open questions and blockers are in the restart prompt',
     questions.length === 0 ? 'n/a' : dropped.length ? 'fail' : 'pass',
     questions.length === 0 ? 'no questions or blockers recorded' : dropped.length ? `${dropped.length} left out of the prompt` : `${questions.length} in the prompt, before the risks`,
     'Shorten the questions and blockers in agent_state.json so that all of them fit in the restart prompt.'));
 
   const files = p.next_session_prereqs;
-  const missing = ctx.exists ? files.filter((f) => !ctx.exists!(f)) : [];
+  // Everything counts as missing when nothing was checked; the probe is n/a then and does not list them.
+  const missing = files.filter((f) => !ctx.exists?.(f));
   probes.push(probe('read-first', 'The files to read first exist',
     files.length === 0 || !ctx.exists ? 'n/a' : missing.length ? 'fail' : 'pass',
     files.length === 0 ? 'no files listed' : !ctx.exists ? 'not checked' : missing.length ? `missing: ${list(missing)}` : `${files.length} of ${files.length} exist`,

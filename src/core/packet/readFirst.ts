@@ -7,16 +7,23 @@ export const READ_FIRST_MAX = 8;
 
 /** The workbench's own files: read last, after the code they describe. */
 const WORKBENCH_FILES = /(^|\/)(agent_state\.json|feedback_record\.jsonl|feature_list\.json|task_board\.json|verification_report\.json|review_report\.json|context_usage\.json|outputs\/(verification|review)\/[^/]+\.json)$/;
-const TEST_PATH = /(^|\/)(tests?|spec|__tests__)\/|(^|[/_.-])(test|spec)s?[_.-]|_test\.\w+$/i;
-/** A relative path with a file extension, optionally followed by `:line`, `(line,col)` or `::test`. */
-const PATH_TOKEN = /(?:^|[\s'"`(=[])((?:\.{0,2}\/)?(?:[\w@.-]+\/)*[\w@.-]+\.[A-Za-z]\w{0,5})(?=$|[\s'"`):;,[\]]|::|\(\d|\.(?:\s|$))/gm;
+// A test folder, or `test`/`spec` set off by a separator in the name (test_x.py, x.test.ts, x_test.go).
+const TEST_PATH = /(^|\/)(tests?|spec|__tests__)\/|(^|[/_.-])(test|spec)s?[_.-]/i;
+/**
+ * A relative path with a file extension, optionally followed by `:line`, `(line,col)` or `::test`.
+ * It starts at a word character or a dot, so an absolute path is never taken, nor any part of it.
+ */
+const PATH_TOKEN = /(?:^|[\s'"`(=[])((?:[\w@.-]+\/)*[\w@.-]+\.[A-Za-z]\w{0,5})(?=$|[\s'"`):;,[\]]|::|\(\d|\.(?:\s|$))/gm;
 
-/** Relative file paths a text names (absolute paths are outside the repository or library frames). */
+/**
+ * Relative file paths a text names: a path outside the repository (absolute, or up from it) is not
+ * one, nor a bare name that is not code (a version, a host name, README.md).
+ */
 export function pathsIn(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(PATH_TOKEN)) {
     const p = (m[1] as string).replace(/^\.\//, '');
-    if (p.startsWith('/') || p.startsWith('..') || /^\d+(\.\d+)+$/.test(p) || /^[\w-]+\.(com|org|net|io|example)$/.test(p)) continue;
+    if (p.startsWith('..')) continue;
     if (!/\//.test(p) && !/\.(py|[cm]?[jt]sx?|go|rs|rb|java|kt|cs|php|swift|c|cc|cpp|h|hpp|ya?ml|toml|json|sql|sh)$/.test(p)) continue;
     out.push(p);
   }
@@ -47,7 +54,7 @@ export function collectReadFirst(
   /** The repository form of a named path: itself, or the one changed/known file it is a suffix of. */
   const resolve = (p: string): string | null => {
     if (changedSet.has(p) || known?.has(p)) return p;
-    const suffix = live.find((c) => c.endsWith(`/${p}`)) ?? [...(known ?? [])].find((c) => c.endsWith(`/${p}`));
+    const suffix = live.find((c) => c.endsWith(`/${p}`)) ?? options.knownFiles?.find((c) => c.endsWith(`/${p}`));
     if (suffix) return suffix;
     return known ? null : p;
   };

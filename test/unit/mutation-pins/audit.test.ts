@@ -1,0 +1,171 @@
+import * as assert from 'node:assert/strict';
+import { auditLine, auditPacket, type Audit, type AuditContext, type Probe } from '../../../src/core/packet/audit';
+import type { FailedAttempt, Packet } from '../../../src/core/packet/schema';
+import { renderRestartPrompt } from '../../../src/core/render/prompt';
+import { buildTestPacket } from '../helpers/packetBuilder';
+
+const probeOf = (a: Audit, id: Probe['id']): Probe => a.probes.find((x) => x.id === id)!;
+/** Status and detail of one probe on a test packet with `over` applied. */
+const seen = (id: Probe['id'], over: Partial<Packet> = {}, ctx: AuditContext = {}): [string, string] => {
+  const x = probeOf(auditPacket(buildTestPacket(over), ctx), id);
+  return [x.status, x.detail];
+};
+const attempt = (index: number, over: Partial<FailedAttempt> = {}): FailedAttempt => ({
+  index, command: 'npm test', outcome: 'failed', exit_code: 1, note: null, excerpt: 'AssertionError: expected 1 to equal 2', uncertain: false, ...over,
+});
+const uncertain = (index: number, excerpt: string): FailedAttempt => attempt(index, { outcome: 'timeout', exit_code: null, excerpt, uncertain: true });
+
+describe('completeness audit: what each probe reports', () => {
+  it('nine probes in a fixed order, each with its title', () => {
+    assert.deepEqual(auditPacket(buildTestPacket()).probes.map((x) => [x.id, x.title]), [
+      ['task', 'The task is stated'],
+      ['next-action', 'The next action names a command or a file'],
+      ['failure-causes', 'Each failed attempt carries a cause line, not a stack frame'],
+      ['uncertain-evidence', 'Each uncertain outcome carries its evidence and an inspection step'],
+      ['rejected-approaches', 'Rejected approaches are carried when failures carry notes'],
+      ['open-questions', 'Open questions and blockers are in the restart prompt'],
+      ['read-first', 'The files to read first exist'],
+      ['secrets', 'Masked secrets are flagged as a risk'],
+      ['fresh', 'The packet is fresh'],
+    ]);
+  });
+
+  it('the task: a topic, or a goal that is more than blanks', () => {
+    assert.deepEqual(seen('task'), ['pass', 'topic T-1']);
+    assert.deepEqual(seen('task', { next_goal: 'ship refunds' }), ['pass', 'topic T-1, goal: ship refunds']);
+    assert.deepEqual(seen('task', { topic: 'default', next_goal: 'ship refunds' }), ['pass', 'topic default, goal: ship refunds']);
+    assert.deepEqual(seen('task', { topic: 'default', next_goal: '   ' }), ['fail', 'no active task id, board feature or goal']);
+  });
+
+  const actions: [string, 'pass' | 'fail'][] = [
+    ['npm test', 'pass'], // a command word at the very start
+    ['Then run npm test', 'pass'],
+    ['Run python -m unittest', 'pass'], // python without a version
+    ['Run make  check', 'pass'], // more than one blank after the command
+    ['Practise the tango dance', 'fail'], // "go" inside a word is not a command
+    ['Ask about npm', 'fail'], // a command word with nothing after it
+    ['Keep going with the refactor', 'fail'],
+  ];
+  for (const [action, status] of actions) {
+    it(`the next action "${action}": ${status}`, () => {
+      assert.equal(seen('next-action', { next_action: action })[0], status);
+    });
+  }
+
+  it('the next action detail: the action itself, cut at 120 characters', () => {
+    const long = `Run npm test ${'x'.repeat(200)}`;
+    assert.deepEqual(seen('next-action', { next_action: long }), ['pass', long.slice(0, 120)]);
+    const vague = `Keep going ${'y'.repeat(200)}`;
+    assert.deepEqual(seen('next-action', { next_action: vague }), ['fail', `"${vague.slice(0, 120)}" names neither`]);
+  });
+
+  it('failure causes: counted over the certain failures only', () => {
+    assert.deepEqual(seen('failure-causes', { failed_attempts: [] }), ['n/a', 'no failed attempts']);
+    assert.deepEqual(seen('failure-causes', { failed_attempts: [uncertain(3, 'timeout')] }), ['n/a', 'no failed attempts']);
+    assert.deepEqual(seen('failure-causes', { failed_attempts: [attempt(1), attempt(2)] }), ['pass', '2 of 2 with a cause']);
+  });
+
+  const excerpts: [string, string, boolean][] = [
+    ['a frame, then the cause', '    at run (src/a.ts:1:1)\nAssertionError: expected 1', true],
+    ['a one-word cause', 'AssertionError', true],
+    ['blank lines only', '\n   \n', false],
+    ['an empty excerpt', '', false],
+    ['a cut mark only', '…', false],
+    ['a cut mark and blanks', '… \n\n', false],
+    ['"no output recorded"', 'exit 1 with no output recorded', false],
+  ];
+  for (const [name, excerpt, cause] of excerpts) {
+    it(`a failure excerpt of ${name} ${cause ? 'carries' : 'lacks'} a cause`, () => {
+      assert.deepEqual(seen('failure-causes', { failed_attempts: [attempt(7, { excerpt })] }), cause ? ['pass', '1 of 1 with a cause'] : ['fail', 'no cause recorded for #7']);
+    });
+  }
+
+  it('the attempts without a cause: the first four by number, then how many more', () => {
+    const noCause = (n: number): FailedAttempt[] => Array.from({ length: n }, (_, i) => attempt(i + 1, { excerpt: '' }));
+    assert.equal(seen('failure-causes', { failed_attempts: noCause(4) })[1], 'no cause recorded for #1, #2, #3, #4');
+    assert.equal(seen('failure-causes', { failed_attempts: noCause(5) })[1], 'no cause recorded for #1, #2, #3, #4, and 1 more');
+    assert.equal(seen('failure-causes', { failed_attempts: noCause(7) })[1], 'no cause recorded for #1, #2, #3, #4, and 3 more');
+  });
+
+  it('uncertain evidence: partial output on every timed-out or killed command', () => {
+    assert.deepEqual(seen('uncertain-evidence', { failed_attempts: [attempt(1)] }), ['n/a', 'no timed-out, killed or unfinished commands']);
+    const partial = 'timeout after 30.0s\npartial output:\ncollected 12 items';
+    assert.deepEqual(seen('uncertain-evidence', { failed_attempts: [uncertain(2, partial)] }), ['pass', '1 with partial output; the prompt asks to inspect them first']);
+    assert.deepEqual(seen('uncertain-evidence', { failed_attempts: [uncertain(2, partial), uncertain(5, 'timeout after 30.0s')] }), ['fail', 'no partial output recorded for #5']);
+  });
+
+  it('rejected approaches: only decisions marked rejected count, once a failure carries a note', () => {
+    const noted = [attempt(1, { note: 'rounding is off by one' }), attempt(2, { note: 'still off' })];
+    assert.deepEqual(seen('rejected-approaches', { failed_attempts: [attempt(1)], decisions: [] }), ['n/a', 'no failure carries a note']);
+    assert.deepEqual(seen('rejected-approaches', { failed_attempts: noted, decisions: [{ text: 'use Decimal', status: 'made' }] }), ['fail', '2 failure notes, no rejected approach recorded']);
+    assert.deepEqual(seen('rejected-approaches', { failed_attempts: noted, decisions: [{ text: 'floats', status: 'rejected' }, { text: 'use Decimal', status: 'made' }] }), ['pass', '1 rejected approach']);
+    assert.deepEqual(seen('rejected-approaches', { failed_attempts: noted, decisions: [{ text: 'floats', status: 'rejected' }, { text: 'ints', status: 'rejected' }] }), ['pass', '2 rejected approaches']);
+  });
+
+  it('open questions: n/a without any; blockers and questions counted when all reach the prompt', () => {
+    assert.deepEqual(seen('open-questions', { open_risks: [] }), ['n/a', 'no questions or blockers recorded']);
+    const blocker = { id: 'blocker:1', severity: 'block' as const, detail: 'Need the refund policy from finance', source: 'agent_state.json' };
+    assert.deepEqual(seen('open-questions', { open_risks: [blocker], questions_for_human: ['Round half up or half even?'] }), ['pass', '2 in the prompt, before the risks']);
+  });
+
+  it('open questions: found in the prompt whatever their line breaks, blanks and length', () => {
+    const odd = [
+      'Which rounding rule\n   applies to refunds?', // the prompt joins lines with one blank
+      'Keep  the two-space  gap in the reason code?', // blanks inside a line stay as written
+      '  Should partial refunds notify the customer?  ',
+      `Is the ledger export ${'very '.repeat(60)}large?`, // longer than the prompt shows
+    ];
+    assert.deepEqual(seen('open-questions', { questions_for_human: odd }), ['pass', '4 in the prompt, before the risks']);
+  });
+
+  it('open questions: those the prompt leaves out are counted', () => {
+    const many = Array.from({ length: 9 }, (_, i) => `question number ${i} about the rounding rule`);
+    assert.deepEqual(seen('open-questions', { questions_for_human: many }), ['fail', '3 left out of the prompt']);
+  });
+
+  it('open questions: judged on the prompt as rendered with the freshness warning', () => {
+    const questions = Array.from({ length: 5 }, (_, i) => `question ${i}: ${'which rounding rule applies here '.repeat(6)}`);
+    const risks = Array.from({ length: 8 }, (_, i) => ({ id: `risk:${i}`, severity: 'warn' as const, detail: 'd'.repeat(190), source: 'verification_report.json' }));
+    const stale = { stale: true, reasons: ['r'.repeat(390)] };
+    const failed = [...Array.from({ length: 5 }, (_, i) => attempt(i, { excerpt: 'e'.repeat(200) })), uncertain(5, 'u'.repeat(300))];
+    let p: Packet | undefined;
+    // The summary grows until the stale warning, and only it, pushes the prompt to its tighter limits.
+    for (let n = 0; n <= 800 && !p; n += 10) {
+      const q = buildTestPacket({ questions_for_human: questions, open_risks: risks, failed_attempts: failed, summary: 's'.repeat(n) });
+      if (renderRestartPrompt(q).includes('question 4:') && !renderRestartPrompt(q, { freshness: stale }).includes('question 4:')) p = q;
+    }
+    assert.ok(p, 'a packet whose prompt fits only without the stale warning');
+    assert.equal(probeOf(auditPacket(p), 'open-questions').status, 'pass');
+    assert.deepEqual(seen('open-questions', p, { freshness: stale }), ['fail', '1 left out of the prompt']);
+  });
+
+  it('files to read first: n/a when none are listed or nothing was checked', () => {
+    assert.deepEqual(seen('read-first', { next_session_prereqs: [] }, { exists: () => false }), ['n/a', 'no files listed']);
+    assert.deepEqual(seen('read-first', { next_session_prereqs: ['src/a.ts'] }), ['n/a', 'not checked']);
+    assert.deepEqual(seen('read-first', { next_session_prereqs: ['src/a.ts', 'src/b.ts'] }, { exists: () => true }), ['pass', '2 of 2 exist']);
+    assert.deepEqual(seen('read-first', { next_session_prereqs: ['src/a.ts', 'src/b.ts'] }, { exists: (f) => f === 'src/a.ts' }), ['fail', 'missing: src/b.ts']);
+  });
+
+  it('masked secrets: flagged only by a block risk that names the secret', () => {
+    const masked = { summary: 'curl -H "Authorization: Bearer [REDACTED]"' };
+    assert.deepEqual(seen('secrets', { open_risks: [] }), ['n/a', 'nothing was masked']);
+    const secretRisk = (over: object) => ({ id: 'secret:1', severity: 'block' as const, detail: 'leaked in feedback_record.jsonl line 11', source: 'redaction', ...over });
+    assert.deepEqual(seen('secrets', { ...masked, open_risks: [secretRisk({})] }), ['pass', 'a block risk names the leaked credential']);
+    assert.deepEqual(seen('secrets', { ...masked, open_risks: [secretRisk({ detail: 'an API token in line 11', id: 'redaction:1' })] }), ['pass', 'a block risk names the leaked credential']);
+    assert.deepEqual(seen('secrets', { ...masked, open_risks: [secretRisk({ severity: 'warn' })] }), ['fail', 'a credential was masked but no risk says where it leaked']);
+    assert.deepEqual(seen('secrets', { ...masked, open_risks: [secretRisk({ id: 'leak:secret' })] }), ['fail', 'a credential was masked but no risk says where it leaked']);
+  });
+
+  it('freshness: n/a unless checked; stale with its reasons', () => {
+    assert.deepEqual(seen('fresh'), ['n/a', 'not checked against the repository']);
+    assert.deepEqual(seen('fresh', {}, { freshness: { stale: false, reasons: [] } }), ['pass', 'branch, HEAD and inputs match']);
+    assert.deepEqual(seen('fresh', {}, { freshness: { stale: true, reasons: ['HEAD moved', 'branch changed'] } }), ['fail', 'HEAD moved; branch changed']);
+    assert.deepEqual(seen('fresh', {}, { freshness: { stale: true, reasons: [] } }), ['fail', 'stale']);
+  });
+
+  it('the one-line summary names the failing probes, and none when all pass', () => {
+    const good = buildTestPacket({ failed_attempts: [], open_risks: [], next_action: 'Run `npm test`' });
+    assert.equal(auditLine(auditPacket(good)), 'completeness 2/2 probes pass');
+    assert.equal(auditLine(auditPacket({ ...good, topic: 'default', next_action: 'Keep going' })), 'completeness 0/2 probes pass — failing: task, next-action');
+  });
+});
