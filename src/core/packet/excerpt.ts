@@ -41,6 +41,7 @@ const NOISE: RegExp[] = [
   /^(platform|rootdir|plugins|cachedir|benchmark|collected|configfile|testpaths):? /,
   /^(Compiling|Finished|Running|Fresh|Downloaded|Downloading|Checking) /,
   /^running \d+ tests?$/,
+  /^=== (RUN|PAUSE|CONT|NAME)\s/, // go test -v progress (its `===` is no comparison)
   /^test \S+ \.\.\. (ok|ignored)$/,
   /^(✔|✓|√|ok \d+)\s/,
   /^(PASS|RUN|Start at|Duration|Snapshots|Time:|Ran all test suites)\b/,
