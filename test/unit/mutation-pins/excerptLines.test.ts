@@ -97,6 +97,7 @@ const LINES: Record<string, [string, Kind][]> = {
     ['--', 'plain'],
     ['==== FAILURES ====', 'noise'],
     ['⎯⎯⎯⎯ Failed Tests 2 ⎯⎯⎯⎯', 'noise'],
+    ['==== 2 failed ==== in 0.3s', 'cause'],
     ['=== RUN   TestPartialRefund', 'noise'],
     ['=== CONT  TestGatewayReply', 'noise'],
     ['=== diff: 1000.01 !== 1000', 'cause'],
@@ -146,6 +147,7 @@ const LINES: Record<string, [string, Kind][]> = {
     ['>  9 | expect(refund).toBe(1000)', 'noise'],
     ['Expected: 3 | undefined', 'cause'],
     ['|     ^', 'noise'],
+    ['|     ^ Unexpected token (1:4)', 'noise'],
     ['| ^', 'noise'],
     ['Expected pattern: /^refund|^ref/', 'cause'],
   ],
@@ -153,6 +155,7 @@ const LINES: Record<string, [string, Kind][]> = {
     ['FAILED tests/test_refund.py::test_partial - assert 1999.9 == 2000', 'cause'],
     ['+ grep -c \'not ok\' out.tap', 'plain'],
     ['+ echo \'___ section ___\'', 'plain'],
+    ['+ echo ___ section ___', 'plain'],
     ['___ test_partial ___ [100%]', 'plain'],
     ['--- FAIL: TestPartialRefund (0.00s)', 'cause'],
     ['+ grep -- \'--- FAIL:\' go.log', 'plain'],
@@ -212,4 +215,91 @@ describe('what an excerpt makes of each line of runner output', () => {
       assert.deepEqual(wrong, []);
     });
   }
+});
+
+describe('how an excerpt tidies, joins and cuts the lines it keeps', () => {
+  it('drops durations at the end of a line, whatever their unit, and keeps them elsewhere', () => {
+    const out = ['✕ refund computes (12 ms)', '✕ b (1.25 ms)', '✕ c (12ms)', '--- FAIL: TestPartialRefund (0.00s)', '× d 12ms', '× e 1.25ms', '✕ f (5 ms) retried', 'FAIL x > 3ms budget exceeded'];
+    assert.equal(salientExcerpt(out.join('\n'), WIDE),
+      ['✕ refund computes', '✕ b', '✕ c', '--- FAIL: TestPartialRefund', '× d', '× e', '✕ f (5 ms) retried', 'FAIL x > 3ms budget exceeded'].join('\n'));
+  });
+
+  it("names pytest's failure header `____ test ____` as FAILED test, and only a whole header", () => {
+    assert.equal(salientExcerpt('____________ test_partial ____________\nE   assert 1999.99 == 2000', WIDE), 'FAILED test_partial\nE assert 1999.99 == 2000');
+    assert.equal(salientExcerpt('___ test_x ___ AssertionError: bad', WIDE), '___ test_x ___ AssertionError: bad');
+    assert.equal(salientExcerpt('E   assert x == ___ y ___', WIDE), 'E assert x == ___ y ___');
+  });
+
+  it('cuts a line longer than 200 characters to 199 and an ellipsis; a line of 200 stays whole', () => {
+    const long = `E ${'x'.repeat(300)}`;
+    assert.equal(salientExcerpt(long, WIDE), `${long.slice(0, 199)}…`);
+    const exact = `E ${'y'.repeat(198)}`;
+    assert.equal(salientExcerpt(exact, WIDE), exact);
+  });
+
+  it('splits lines at CRLF and at a lone CR (progress bars redraw with it)', () => {
+    assert.equal(salientExcerpt('downloading\r\nError: a\rprogress 100%\rError: b', WIDE), 'Error: a\nError: b');
+  });
+
+  it('removes colour codes and terminal hyperlinks before reading a line', () => {
+    const link = '\u001b]8;;file:///home/dev/src/refund.ts\u0007src/refund.ts\u001b]8;;\u0007';
+    assert.equal(salientExcerpt(`${link}: error TS2322: Type number is not assignable`, WIDE), 'src/refund.ts: error TS2322: Type number is not assignable');
+    assert.ok(isStackFrame('\u001b[2m    at refund (/home/dev/refund.js:1:2)\u001b[22m'));
+    assert.ok(!isStackFrame(''));
+  });
+
+  it("drops a Python frame's own code line, and only that indented line", () => {
+    const tb = ['Traceback (most recent call last):', '  File "/app/migrate.py", line 12, in <module>', '    main()', '  File "/app/migrate.py", line 8, in main',
+      '    if total > limit:', 'sqlite3.OperationalError: duplicate column name: amount'].join('\n');
+    assert.equal(tailExcerpt(tb, WIDE), 'sqlite3.OperationalError: duplicate column name: amount');
+    assert.equal(tailExcerpt('  File "a.py", line 1, in f\n    f()\n    more indented output', WIDE), 'more indented output');
+    assert.equal(tailExcerpt('  File "a.py", line 1, in f\nValueError:  bad refund', WIDE), 'ValueError: bad refund');
+    assert.equal(tailExcerpt('  File "a.py", line 1, in f\n ValueError: bad refund', WIDE), 'ValueError: bad refund');
+    assert.equal(tailExcerpt('tests/test_gateway.py:4: in parse_reply\n    return json.loads(raw)\nE   json.decoder.JSONDecodeError: x', WIDE), 'E json.decoder.JSONDecodeError: x');
+    assert.equal(tailExcerpt('tests/test_gateway.py:14: in parse_reply\n    E   assert 1 == 2', WIDE), 'E assert 1 == 2');
+    assert.equal(tailExcerpt('tests/test_gateway.py:14: in parse_reply\n    >   assert 1 == 2', WIDE), '> assert 1 == 2');
+    assert.equal(tailExcerpt('    indented output first\nthen more', WIDE), 'indented output first\nthen more');
+  });
+
+  it("eslint: a file name right above a `line:col  error` row is kept with it; other lines are not", () => {
+    assert.equal(salientExcerpt('/home/dev/refund-js/src/gateway.js\n  12:10  error  \'fetchStatus\' is not defined  no-undef', WIDE),
+      "/home/dev/refund-js/src/gateway.js\n12:10 error 'fetchStatus' is not defined no-undef");
+    for (const above of ['building refund index', 'lint of src/gateway.js', 'src/gateway.js was linted']) {
+      assert.equal(salientExcerpt(`${above}\n  4:10  error  'x' is not defined  no-undef`, WIDE), "4:10 error 'x' is not defined no-undef", above);
+    }
+    assert.equal(salientExcerpt('src/gateway.js\nat 4:10  error  x\nError: y', WIDE), 'Error: y');
+  });
+
+  it("mocha: the test's own title under `1) suite` is kept, when it ends in a colon", () => {
+    const mocha = ['  refund', '    ✔ returns the total', '  1 passing (29ms)', '  2 failing', '', '  1) refund', '       computes a partial refund in paise:', '',
+      '      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:'].join('\n');
+    assert.equal(salientExcerpt(mocha, WIDE), '2 failing\n1) refund\ncomputes a partial refund in paise:\nAssertionError [ERR_ASSERTION]: Expected values to be strictly equal:');
+    assert.equal(salientExcerpt('12) refund\n   computes a partial refund:', WIDE), '12) refund\ncomputes a partial refund:');
+    assert.equal(salientExcerpt('1) refund\n   computes: a partial refund\nError: x', WIDE), '1) refund\nError: x');
+    assert.equal(salientExcerpt('step (3) done\n   computes a partial refund:\nError: x', WIDE), 'Error: x');
+  });
+
+  it('keeps a line once, even when a runner prints it again with another marker', () => {
+    assert.equal(salientExcerpt('Error: x\nError: x', WIDE), 'Error: x');
+    assert.equal(salientExcerpt('1000.01 !== 1000\n✖ 1000.01 !== 1000\n  › 1000.01 !== 1000', WIDE), '1000.01 !== 1000');
+    assert.equal(salientExcerpt('expected: 1000\nexpected 1000', WIDE), 'expected: 1000\nexpected 1000');
+  });
+
+  it('fills the budget exactly, skipping a line too long for what is left but not the shorter ones after it', () => {
+    assert.equal(salientExcerpt('Error: aaaa\nError: bbbb', 23), 'Error: aaaa\nError: bbbb');
+    assert.equal(salientExcerpt('Error: aaaa\nError: bbbb', 22), 'Error: aaaa');
+    assert.equal(salientExcerpt(`Error: a\nError: ${'z'.repeat(50)}\nError: c`, 30), 'Error: a\nError: c');
+  });
+
+  it('the tail takes whole last lines within the budget, and cuts only a last line that alone is too long', () => {
+    assert.equal(tailExcerpt('aaaa\nbbbb\ncccc', 13), 'bbbb\ncccc');
+    assert.equal(tailExcerpt('aaaa\nbbbb\ncccc', 9), 'bbbb\ncccc');
+    assert.equal(tailExcerpt('aaaa\nbbbb\ncccc', 8), 'cccc');
+    assert.equal(tailExcerpt('aaaaaaaaaa\nbbbb', 8), 'bbbb');
+    assert.equal(tailExcerpt('aaaaaaaaaa', 8), '…aaaaaaa');
+  });
+
+  it("go: panic's own frame `panic({…})` is a frame", () => {
+    assert.equal(kind('panic({0x51f0a0?, 0x6a1e30?})'), 'frame');
+  });
 });
