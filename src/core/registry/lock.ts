@@ -35,10 +35,11 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-function parseLock(text: string): LockContent | null {
+/** The holder and time of a lock another run wrote (its nonce matters only to that run). */
+function parseLock(text: string): Pick<LockContent, 'pid' | 'at'> | null {
   try {
     const v = JSON.parse(text) as Partial<LockContent>;
-    return typeof v.pid === 'number' && typeof v.at === 'number' ? { pid: v.pid, at: v.at, nonce: String(v.nonce ?? '') } : null;
+    return typeof v.pid === 'number' && typeof v.at === 'number' ? { pid: v.pid, at: v.at } : null;
   } catch {
     return null;
   }
@@ -53,10 +54,11 @@ async function recover(lockPath: string, seenText: string): Promise<void> {
   const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     await fs.rename(lockPath, aside);
+    // Stryker disable next-line BlockStatement: going on instead reads, links and removes an aside file that does not exist, each a harmless failure
   } catch {
     return; // someone else moved it first
   }
-  const moved = await fs.readFile(aside, 'utf8').catch(() => '');
+  const moved = await fs.readFile(aside, 'utf8').catch(() => undefined);
   if (moved !== seenText) await fs.link(aside, lockPath).catch(() => undefined);
   await fs.rm(aside, { force: true });
 }
@@ -86,27 +88,30 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, opts: LockO
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const text = await fs.readFile(lockPath, 'utf8').catch(() => null);
+    let held: Pick<LockContent, 'pid' | 'at'> | null = null;
     if (text !== null) {
-      const held = parseLock(text);
+      held = parseLock(text);
       // An empty or torn file may be a lock being written this instant: stale only once it is old.
       const age = held ? Date.now() - held.at : await fs.stat(lockPath).then((s) => Date.now() - s.mtimeMs, () => 0);
       if ((held && !pidAlive(held.pid)) || age > staleMs || (!held && age > 2_000)) {
         await recover(lockPath, text);
         continue;
       }
-      if (Date.now() > deadline) {
-        throw new LockTimeoutError(
-          `Another handoff run${held ? ` (pid ${held.pid})` : ''} holds ${lockPath}; try again in a moment.`,
-        );
-      }
     }
+    // Also when the lock cannot be read (a folder, another user's file): waiting would never end.
+    if (Date.now() > deadline) {
+      throw new LockTimeoutError(
+        `Another handoff run${held ? ` (pid ${held.pid})` : ''} holds ${lockPath}; try again in a moment.`,
+      );
+    }
+    // Stryker disable next-line ArithmeticOperator: the jitter only spreads the polls of waiting runs; any short delay waits alike
     await new Promise((r) => setTimeout(r, 15 + Math.floor(Math.random() * 35)));
   }
   try {
     return await fn();
   } finally {
     // Remove only our own lock (it may have been recovered from us if we overran staleMs).
-    const now = await fs.readFile(lockPath, 'utf8').catch(() => null);
+    const now = await fs.readFile(lockPath, 'utf8').catch(() => undefined);
     if (now === myText) await fs.rm(lockPath, { force: true });
   }
 }
