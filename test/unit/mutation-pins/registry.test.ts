@@ -72,11 +72,14 @@ describe('packet registry: keys, order, supersede, archive', () => {
     assert.deepEqual(status, { cur: ['active', null], old1: ['superseded', 'cur'], sup: ['superseded', 'x'], other: ['active', null] });
   });
 
-  it('archives by folder name too; an unknown id lists at most five known ids', async () => {
+  it('archives by packet id or by folder name; an unknown id lists at most five known ids', async () => {
     const out = await makeTempDir('reg-pins-');
     await store(out, { packet_id: 'p-id' }, 'folder-name');
     const byDir = await archivePacket(out, 'folder-name');
     assert.ok(byDir.ok && !byDir.already && byDir.packet.packet_id === 'p-id');
+    await store(out, { packet_id: 'q-id' }, 'other-folder');
+    const byId = await archivePacket(out, 'q-id');
+    assert.ok(byId.ok && !byId.already && byId.packet.packet_id === 'q-id');
     for (const id of ['b', 'c', 'd', 'e', 'f', 'g']) await store(out, { packet_id: id });
     const missing = await archivePacket(out, 'zzz');
     assert.ok(!missing.ok);
