@@ -91,6 +91,16 @@ describe('handoff statusline / status (bundled CLI)', function () {
     assert.notDeepEqual(await fs.readFile(cache), Buffer.alloc(4096, 7));
     const third = cli(['statusline'], input(dir));
     assert.equal(third.out, first.out);
+    // An hour-old cache is written again (it holds only what its run compiled); a fresh one is kept.
+    const kept = await fs.stat(cache);
+    cli(['statusline'], input(dir));
+    assert.equal((await fs.stat(cache)).mtimeMs, kept.mtimeMs);
+    const hourAgo = new Date(Date.now() - 61 * 60 * 1000);
+    await fs.utimes(cache, hourAgo, hourAgo);
+    cli(['statusline'], input(dir));
+    assert.ok((await fs.stat(cache)).mtimeMs > hourAgo.getTime() + 60_000, 'an hour-old cache was not written again');
+    // The benchmark and real runs start from a cache of their own.
+    await fs.rm(cache, { force: true });
   });
 
   it('adds the clean state and the packet from the workbench when ok', async () => {
