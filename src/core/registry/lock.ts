@@ -101,7 +101,9 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, opts: LockO
     // Also when the lock cannot be read (a folder, another user's file): waiting would never end.
     if (Date.now() > deadline) {
       throw new LockTimeoutError(
-        `Another handoff run${held ? ` (pid ${held.pid})` : ''} holds ${lockPath}; try again in a moment.`,
+        text === null
+          ? `${lockPath} is in the way and cannot be read as a lock (a folder, or another user's file); remove it if no handoff run is going on.`
+          : `Another handoff run${held ? ` (pid ${held.pid})` : ''} holds ${lockPath}; try again in a moment.`,
       );
     }
     // Stryker disable next-line ArithmeticOperator: the jitter only spreads the polls of waiting runs; any short delay waits alike

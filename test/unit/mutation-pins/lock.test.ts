@@ -107,7 +107,8 @@ describe('the output-dir lock: holders, staleness and release', () => {
     await fsp.mkdir(path.join(dir, LOCK_FILE));
     const err = await outcome(withLock(dir, async () => 'ran', { timeoutMs: 100 }));
     assert.ok(err instanceof LockTimeoutError, String(err));
-    assert.equal(err.message, `Another handoff run holds ${path.join(dir, LOCK_FILE)}; try again in a moment.`);
+    // Not "try again": waiting cannot help, the user has to remove it.
+    assert.equal(err.message, `${path.join(dir, LOCK_FILE)} is in the way and cannot be read as a lock (a folder, or another user's file); remove it if no handoff run is going on.`);
   });
 
   it('a live lock is stale only when older than staleMs, a torn one only when older than 2 s', async () => {
