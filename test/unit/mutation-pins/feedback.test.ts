@@ -135,6 +135,23 @@ describe('feedback_record.jsonl: what a packet keeps of it', () => {
       });
     }
 
+    const full = { command: 'x', exit_code: 0, started_at: 1_700_000_000, duration_ms: 5, agent_note: null, stdout_tail: null, stderr_tail: null, error: null };
+    for (const [what, change] of [
+      ['an argv of numbers', { command: [1, 2] }],
+      ['a text duration', { duration_ms: '3' }],
+      ['a boolean start time', { started_at: true }],
+      ['a numeric note', { agent_note: 4 }],
+      ['a numeric stdout tail', { stdout_tail: 4 }],
+      ['a numeric error', { error: 4 }],
+    ] as const) {
+      it(`are rejected even when every other field is present: ${what}`, async () => {
+        const r = await read([ok('first'), line({ ...full, ...change })].join(''));
+        assert.equal(r.feedback.total, 1);
+        assert.equal(r.diagnostics.length, 1);
+        assert.equal(r.diagnostics[0]?.line, 2);
+      });
+    }
+
     it('accept every field in its allowed forms', async () => {
       const r = await read([
         line({ command: ['a'], exit_code: null, started_at: '2026-01-01T00:00:00Z', duration_ms: null, agent_note: null, stdout_tail: 's', stderr_tail: null, error: 'e' }),
