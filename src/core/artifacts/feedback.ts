@@ -86,17 +86,17 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
       for (;;) {
         const nl = chunk.indexOf(10, start);
         const end = nl === -1 ? chunk.length : nl;
-        if (!overlong) {
-          pending.push(chunk.subarray(start, end));
-          pendingBytes += end - start;
-          if (pendingBytes > MAX_LINE_BYTES) {
-            overlong = true;
-            pending = [];
-            pendingBytes = 0;
-          }
+        // Past the limit the pieces are dropped again each time they add up to it: memory stays bounded.
+        pending.push(chunk.subarray(start, end));
+        pendingBytes += end - start;
+        if (pendingBytes > MAX_LINE_BYTES) {
+          overlong = true;
+          pending = [];
+          pendingBytes = 0;
         }
         if (nl === -1) break;
         if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB; line too long, skipped` });
+        // Stryker disable next-line ConditionalExpression: concatenating a single piece only copies the same bytes
         else take(index, pending.length === 1 ? pending[0]! : Buffer.concat(pending), false);
         index++;
         pending = [];
@@ -106,15 +106,14 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
       }
     }
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
     diagnostics.push({ file, message: `cannot be read: ${(err as Error).message}` });
   } finally {
     await opened.file.handle.close().catch(() => undefined);
   }
   if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB; line too long, skipped` });
-  else if (pendingBytes > 0) take(index, Buffer.concat(pending), true);
-  if (index === 0 && pendingBytes === 0 && trim.total === 0 && diagnostics.length === 0) {
+  else take(index, Buffer.concat(pending), true);
+  // No newline, no bytes left over and nothing wrong: the file has no bytes at all.
+  if (index === 0 && pendingBytes === 0 && diagnostics.length === 0) {
     diagnostics.push({ file, line: 1, message: 'is empty: no feedback records' });
   }
   if (suppressed > 0) diagnostics.push({ file, message: `${suppressed} more bad lines not listed` });

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readFeedback } from '../../../src/core/artifacts/feedback';
 import type { FeedbackOptions } from '../../../src/core/artifacts/feedback';
+import { useBlockingFileAccess } from '../../../src/core/fsx';
 import { makeTempDir } from '../helpers/fixtures';
 
 const line = (v: unknown) => `${JSON.stringify(v)}\n`;
@@ -183,7 +184,7 @@ describe('feedback_record.jsonl: what a packet keeps of it', () => {
       const r = await read(Buffer.concat([Buffer.from(ok('a')), Buffer.from([0x7b, 0x00, 0x7d, 0x0a])]));
       assert.equal(r.diagnostics.length, 1);
       assert.equal(r.diagnostics[0]?.line, 2);
-      assert.match(r.diagnostics[0]!.message, /a JSON line/);
+      assert.equal(r.diagnostics[0]?.message, 'binary content (NUL bytes), not a JSON line');
     });
 
     it('lists at most 50 bad lines and counts the rest', async () => {
@@ -209,6 +210,9 @@ describe('feedback_record.jsonl: what a packet keeps of it', () => {
       assert.match(r.diagnostics[0]!.message, /^line longer than 1 MB\b.*skipped$/);
       const last = await read([ok('a'), huge.trimEnd()].join(''));
       assert.deepEqual(last.diagnostics, r.diagnostics);
+      const muchLonger = await read([ok('a'), `{"command": "${'x'.repeat(3 * 1024 * 1024 + 300_000)}"}\n`, ok('b')].join(''));
+      assert.deepEqual(muchLonger.diagnostics, r.diagnostics);
+      assert.deepEqual(commandsOf(muchLonger.feedback.kept), ['a', 'b']);
     });
 
     it('a line of exactly 1 MB is still read', async () => {
@@ -219,6 +223,16 @@ describe('feedback_record.jsonl: what a packet keeps of it', () => {
       const r = await read(`${exact}\n${ok('b')}`);
       assert.equal(r.feedback.total, 2);
       assert.deepEqual(r.diagnostics, []);
+      const after = await read(`${ok('a')}${exact}\n`);
+      assert.equal(after.feedback.total, 2);
+      assert.deepEqual(after.diagnostics, []);
+    });
+
+    it('a file that is one over-long line is named for that line only, not as empty', async () => {
+      const r = await read(`{"command": "${'x'.repeat(1024 * 1024 + 10)}"}`);
+      assert.equal(r.diagnostics.length, 1);
+      assert.match(r.diagnostics[0]!.message, /^line longer than 1 MB\b/);
+      assert.equal(r.feedback.total, 0);
     });
 
     it('says an empty file holds no records; a file of blank lines is not "empty"', async () => {
@@ -227,6 +241,9 @@ describe('feedback_record.jsonl: what a packet keeps of it', () => {
       assert.equal(r.feedback.total, 0);
       const blanks = await read('\n\n');
       assert.deepEqual(blanks.diagnostics, []);
+      const spaces = await read('  \t ');
+      assert.deepEqual(spaces.diagnostics, []);
+      assert.equal(spaces.feedback.total, 0);
     });
 
     it('gives null for a missing file, and one message and no records for a folder in its place', async () => {
@@ -249,5 +266,79 @@ describe('feedback_record.jsonl: argv commands', () => {
     assert.deepEqual(Object.keys(r?.feedback?.lastRunOf ?? {}), ['pytest x']);
     assert.equal(r?.feedback?.lastRunOf['pytest x']?.index, 0);
     assert.equal(r?.feedback?.lastTestRun?.index, 0);
+  });
+});
+
+describe('feedback_record.jsonl: where it is read from and how', () => {
+  const opts = (root?: string): FeedbackOptions => ({ feedbackK: 3, maxCommands: 30, ...(root === undefined ? {} : { root }) });
+
+  it('refuses a log that is a symbolic link out of the root, and reads one that stays inside', async function () {
+    if (process.platform === 'win32') this.skip();
+    const root = await makeTempDir('feedback-pins-');
+    const outside = path.join(await makeTempDir('feedback-pins-'), 'elsewhere.jsonl');
+    await fs.writeFile(outside, ok('a'));
+    await fs.symlink(outside, path.join(root, 'feedback_record.jsonl'));
+    const refused = await readFeedback(path.join(root, 'feedback_record.jsonl'), 'feedback_record.jsonl', opts(root));
+    assert.ok(refused);
+    assert.equal(refused.feedback, null);
+    assert.equal(refused.source, null);
+    assert.equal(refused.diagnostics.length, 1);
+    await fs.writeFile(path.join(root, 'inside.jsonl'), ok('b'));
+    await fs.symlink(path.join(root, 'inside.jsonl'), path.join(root, 'linked.jsonl'));
+    const inside = await readFeedback(path.join(root, 'linked.jsonl'), 'linked.jsonl', opts(root));
+    assert.equal(inside?.feedback?.total, 1);
+    const noRoot = await readFeedback(path.join(root, 'feedback_record.jsonl'), 'feedback_record.jsonl', opts());
+    assert.equal(noRoot?.feedback?.total, 1);
+  });
+
+  it('a read that fails part-way keeps what was read, names the failure and closes the file', async () => {
+    const dir = await makeTempDir('feedback-pins-');
+    const abs = path.join(dir, 'feedback_record.jsonl');
+    await fs.writeFile(abs, [ok('a'), ok('b')].join(''));
+    let closed = false;
+    const realOpen = fs.open;
+    fs.open = (async (...args: Parameters<typeof fs.open>) => {
+      const handle = await realOpen(...args);
+      if (args[0] !== abs) return handle;
+      return {
+        stat: () => handle.stat(),
+        close: () => { closed = true; return handle.close(); },
+        createReadStream: () => (async function* () {
+          yield Buffer.from(ok('a'));
+          throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
+        })(),
+      };
+    }) as unknown as typeof fs.open;
+    let r: Awaited<ReturnType<typeof readFeedback>>;
+    try {
+      r = await readFeedback(abs, 'feedback_record.jsonl', opts());
+    } finally {
+      fs.open = realOpen;
+    }
+    assert.ok(r && r.feedback);
+    assert.deepEqual(commandsOf(r.feedback.kept), ['a']);
+    assert.deepEqual(r.diagnostics, [{ file: 'feedback_record.jsonl', message: 'cannot be read: EIO: i/o error, read' }]);
+    assert.ok(closed, 'the file is closed');
+  });
+
+  it('leaves no descriptor open on the log, with blocking file access too', async function () {
+    if (!existsSync('/proc/self/fd')) this.skip();
+    const dir = await makeTempDir('feedback-pins-');
+    const abs = path.join(dir, 'feedback_record.jsonl');
+    await fs.writeFile(abs, [ok('a'), ok('b')].join(''));
+    const openOnLog = async () => {
+      const targets = await Promise.all((await fs.readdir('/proc/self/fd')).map((fd) => fs.readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+      const real = await fs.realpath(abs);
+      return targets.filter((t) => t === real).length;
+    };
+    for (const blocking of [false, true]) {
+      useBlockingFileAccess(blocking);
+      try {
+        assert.equal((await readFeedback(abs, 'feedback_record.jsonl', opts()))?.feedback?.total, 2);
+      } finally {
+        useBlockingFileAccess(false);
+      }
+      assert.equal(await openOnLog(), 0, blocking ? 'blocking' : 'non-blocking');
+    }
   });
 });
