@@ -140,7 +140,7 @@ export class FeedbackTrim {
   constructor(opts: FeedbackOptions) {
     this.k = Math.max(0, Math.floor(opts.feedbackK));
     this.cap = Math.max(1, Math.floor(opts.maxCommands));
-    this.watch = new Set((opts.watchCommands ?? []).map((c) => normalizeCommand(c)));
+    this.watch = new Set<string>(opts.watchCommands?.map((c) => normalizeCommand(c)));
   }
 
   add(rec: IndexedRecord): void {
@@ -151,7 +151,7 @@ export class FeedbackTrim {
     if (outcomeOf(rec.record) !== 'ok') {
       failures.push(rec);
       // The newest failures are the most useful; drop the oldest beyond the cap.
-      if (failures.length > this.cap) failures.shift();
+      failures.splice(0, failures.length - this.cap);
     }
     const { key, isTest } = classify(rec.record.command);
     if (isTest) this.lastTestRun = rec;

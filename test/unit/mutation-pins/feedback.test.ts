@@ -43,6 +43,9 @@ describe('feedback_record.jsonl: what a packet keeps of it', () => {
     const capped = await read([bad('f1'), bad('f2'), bad('f3'), ok('a')].join(''), { feedbackK: 1, maxCommands: 2 });
     assert.deepEqual(commandsOf(capped.feedback.kept), ['f3', 'a']);
     assert.equal(capped.feedback.omitted, 2);
+    const onlyFailures = await read([bad('f1'), bad('f2'), bad('f3')].join(''), { feedbackK: 0, maxCommands: 2 });
+    assert.deepEqual(commandsOf(onlyFailures.feedback.kept), ['f2', 'f3']);
+    assert.equal(onlyFailures.feedback.omitted, 1);
   });
 
   it('never keeps more than maxCommands, the newest of them; the cap is at least one', async () => {
@@ -94,6 +97,16 @@ describe('feedback_record.jsonl: what a packet keeps of it', () => {
     assert.equal(r.feedback.lastRunOf['pytest t1']?.index, 200);
     assert.ok(keys.includes('make check'));
     assert.ok(!keys.includes('pytest t2'));
+  });
+
+  it('a watched command that needs room pushes out the oldest unwatched one, never an older watched one', async () => {
+    const lines = [ok('make check')];
+    for (let i = 1; i <= 199; i++) lines.push(ok(`pytest t${i}`));
+    lines.push(ok('make lint'));
+    const keys = Object.keys((await read(lines.join(''), { watchCommands: ['make check', 'make lint'] })).feedback.lastRunOf);
+    assert.equal(keys.length, 200);
+    assert.ok(keys.includes('make check') && keys.includes('make lint') && keys.includes('pytest t2'));
+    assert.ok(!keys.includes('pytest t1'));
   });
 
   it('a watched command is tracked even when 200 others already are', async () => {
