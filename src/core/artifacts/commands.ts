@@ -25,27 +25,29 @@ export function displayCommand(command: string | string[]): string {
 export function outcomeOf(record: FeedbackRecord): Outcome {
   const code = record.exit_code;
   if (typeof code === 'number') return code === 0 ? 'ok' : 'failed';
-  const err = `${record.error ?? ''}`.toLowerCase();
-  if (/time(d)?\s*-?out|timeout|deadline/.test(err)) return 'timeout';
+  if (record.error && /time(d)?\s*-?out|timeout|deadline/i.test(record.error)) return 'timeout';
   // No error text and a duration that hit a round limit is still most likely a timeout; without
   // evidence either way we say "error" — both are reported as uncertain.
   return 'error';
 }
 
+/**
+ * Matched against the normalized command (see `normalizeCommand`), whose only whitespace is single
+ * spaces. A runner's name counts only as a whole word: at the start, or after a space or a `/`.
+ */
 const TEST_RUNNERS: RegExp[] = [
-  /(^|[\s/])(py\.test|pytest|jest|vitest|mocha|ava|tap|rspec|tox|nox|phpunit|ctest|karma|playwright test|cypress run)(\s|$)/,
-  /(^|[\s/])(npm|yarn|pnpm|bun)(\s+run)?\s+test(:\S*)?(\s|$)/,
-  /(^|[\s/])(npx|pnpx|bunx)\s+(jest|vitest|mocha|playwright\s+test)(\s|$)/,
-  /(^|[\s/])python\d?(\.\d+)?\s+-m\s+(pytest|unittest|nose2?)(\s|$)/,
-  /(^|[\s/])go\s+test(\s|$)/,
-  /(^|[\s/])cargo\s+(test|nextest)(\s|$)/,
-  /(^|[\s/])mvnw?\s+(\S+\s+)*(test|verify)(\s|$)/,
-  /(^|[\s/])gradlew?\s+(\S+\s+)*(test|check)(\s|$)/,
-  /(^|[\s/])(bundle\s+exec\s+)?(rake|rails)\s+test(\s|$)/,
-  /(^|[\s/])dotnet\s+test(\s|$)/,
-  /(^|[\s/])make\s+(test|check)(\s|$)/,
-  /(^|[\s/])deno\s+test(\s|$)/,
-  /(^|[\s/])mix\s+test(\s|$)/,
+  /(^|[ /])(py\.test|pytest|jest|vitest|mocha|ava|tap|rspec|tox|nox|phpunit|ctest|karma|playwright test|cypress run)( |$)/,
+  /(^|[ /])(npm|yarn|pnpm|bun)( run)? test(:\S*)?( |$)/,
+  /(^|[ /])python\d?(\.\d+)? -m (pytest|unittest|nose2?)( |$)/,
+  /(^|[ /])go test( |$)/,
+  /(^|[ /])cargo (test|nextest)( |$)/,
+  /(^|[ /])mvnw? (\S+ )*(test|verify)( |$)/,
+  /(^|[ /])gradlew? (\S+ )*(test|check)( |$)/,
+  /(^|[ /])(bundle exec )?(rake|rails) test( |$)/,
+  /(^|[ /])dotnet test( |$)/,
+  /(^|[ /])make (test|check)( |$)/,
+  /(^|[ /])deno test( |$)/,
+  /(^|[ /])mix test( |$)/,
 ];
 
 /** True when the command looks like a test-runner invocation (pytest, npm test, go test, cargo test, …). */
@@ -58,7 +60,6 @@ export function isTestCommand(command: string | string[]): boolean {
 export function startedAtIso(value: number | string | null | undefined): string | null {
   if (value === null || value === undefined || value === '') return null;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return null;
     const ms = value > 1e12 ? value : value * 1000;
     const d = new Date(ms);
     return Number.isNaN(d.getTime()) ? null : d.toISOString();

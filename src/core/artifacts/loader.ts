@@ -65,10 +65,8 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
   const verification = withFile(await first(['verification_report.json', ...alt('verification')], VerificationReportSchema));
   const review = withFile(await first(['review_report.json', ...alt('review')], ReviewReportSchema));
 
-  const watchCommands = [
-    ...(opts.watchCommands ?? []),
-    ...(featureList?.features ?? []).map((f) => f.done_when).filter((c): c is string => !!c),
-  ];
+  const watchCommands = (featureList?.features ?? []).map((f) => f.done_when).filter((c): c is string => !!c);
+  if (opts.watchCommands) watchCommands.push(...opts.watchCommands);
   const fb = await readFeedback(path.join(root, 'feedback_record.jsonl'), 'feedback_record.jsonl', {
     feedbackK: opts.feedbackK,
     maxCommands: opts.maxCommands,

@@ -16,9 +16,7 @@ export type ReadResult<T> =
 
 /** 1-based line of a character offset. */
 export function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+  return text.slice(0, offset).split('\n').length;
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -33,22 +31,27 @@ export function decodeText(bytes: Uint8Array): { ok: true; text: string } | { ok
   }
 }
 
+/**
+ * The end of V8's located messages: "… in JSON at position 14", "… after JSON at position 9", since
+ * Node 22 followed by " (line 3 column 3)" (lines that also count a lone CR). Anchored at the end, so
+ * that input quoted in a message cannot pass for a location.
+ */
+const AT_POSITION = /(?: in JSON)? at position (\d+)(?: \(line (\d+) column \d+\))?$/;
+/**
+ * V8 quotes a few characters of the input ("Unexpected token 'x', ..."…"... is not valid JSON"): a cut
+ * piece of text no redaction can judge, so it is left out.
+ */
+const QUOTED_INPUT = /, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON/;
+
 /** JSON.parse with the error turned into a located message. */
 export function parseJsonLocated(text: string): { ok: true; value: unknown } | { ok: false; line?: number; message: string } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
     const msg = (err as Error).message;
-    const lc = /line (\d+) column \d+/.exec(msg);
-    const pos = /position (\d+)/.exec(msg);
-    const line = lc ? Number(lc[1]) : pos ? lineAt(text, Number(pos[1])) : undefined;
-    // V8 quotes a few characters of the input ("…" is not valid JSON): a cut piece of text no
-    // redaction can judge, so it is left out.
-    const short = msg
-      .replace(/\s*\(line \d+ column \d+\)/, '')
-      .replace(/ in JSON at position \d+.*$/, '')
-      .replace(/,\s*"[\s\S]*"\s*is not valid JSON$/, ' (not valid JSON)');
-    return { ok: false, line, message: `invalid JSON: ${short}` };
+    const at = AT_POSITION.exec(msg);
+    if (at) return { ok: false, line: at[2] ? Number(at[2]) : lineAt(text, Number(at[1])), message: `invalid JSON: ${msg.slice(0, at.index)}` };
+    return { ok: false, line: undefined, message: `invalid JSON: ${msg.replace(QUOTED_INPUT, ' (not valid JSON)')}` };
   }
 }
 
@@ -62,7 +65,7 @@ export function zodMessage(error: ZodError, text?: string): { line?: number; mes
   let line: number | undefined;
   if (text && lastKey) {
     const at = text.indexOf(`"${lastKey}"`);
-    if (at >= 0) line = lineAt(text, at);
+    if (at !== -1) line = lineAt(text, at);
   }
   return { line, message: `field \`${field}\`: ${issue.message}${more}` };
 }
@@ -76,7 +79,7 @@ export async function readJsonArtifact<T>(abs: string, file: string, schema: Zod
   const read = await readRegular(abs, { ...opts, maxBytes: MAX_JSON_BYTES });
   if (!read.ok) {
     if (read.refusal.kind === 'missing') return { kind: 'missing' };
-    const message = read.refusal.message.replace(/limit; skipped$/, 'limit for JSON artifacts; skipped');
+    const message = read.refusal.message.replace('limit; skipped', 'limit for JSON artifacts; skipped');
     return { kind: 'bad', diagnostic: { file, message } };
   }
   const bytes = read.bytes;
