@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Risk } from './packet/schema';
 import type { Diagnostic, Parsed } from './diagnostics';
 import { stripControl } from './controlChars';
+import { jsonErrorDetail, parseJsonLocated } from './artifacts/readJson';
 import { atomicWrite, MAX_OWN_FILE_BYTES, readRegular } from './fsx';
 import { redactedJson } from './redact';
 
@@ -44,13 +45,9 @@ export function ackFilePath(packetDir: string): string {
 
 /** Parses sidecar text; a bad file is a located diagnostic, never an exception. */
 export function parseAcks(text: string, file: string): Parsed<AckFile> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, error: { file, message: `not valid JSON (${(err as Error).message})` } };
-  }
-  const r = AckFileSchema.safeParse(json);
+  const json = parseJsonLocated(text);
+  if (!json.ok) return { ok: false, error: { file, line: json.line, message: `not valid JSON (${jsonErrorDetail({ message: json.message })})` } };
+  const r = AckFileSchema.safeParse(json.value);
   if (!r.success) {
     const issue = r.error.issues[0];
     return { ok: false, error: { file, message: `${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}` } };

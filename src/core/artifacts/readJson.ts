@@ -55,6 +55,12 @@ export function parseJsonLocated(text: string): { ok: true; value: unknown } | {
   }
 }
 
+/** The engine's words of a failed `parseJsonLocated`, with its line, for a message of the caller's own. */
+export function jsonErrorDetail(failed: { line?: number; message: string }): string {
+  const words = failed.message.replace(/^invalid JSON: /, '');
+  return failed.line === undefined ? words : `line ${failed.line}: ${words}`;
+}
+
 /** A zod error as one short message naming the field, located at the field's key where we can find it. */
 export function zodMessage(error: ZodError, text?: string): { line?: number; message: string } {
   const issue = error.issues[0];

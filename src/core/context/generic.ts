@@ -1,3 +1,4 @@
+import { jsonErrorDetail, parseJsonLocated } from '../artifacts/readJson';
 import { readRegular } from '../fsx';
 import { z } from 'zod';
 import type { ContextResult } from './types';
@@ -23,13 +24,9 @@ export const GenericUsageSchema = z
  * reason names the file and the field — never a number.
  */
 export function parseGenericUsage(text: string, file: string): ContextResult {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return { known: false, source: 'generic', reason: `${file}: not valid JSON (${(err as Error).message})`, file };
-  }
-  const parsed = GenericUsageSchema.safeParse(json);
+  const json = parseJsonLocated(text);
+  if (!json.ok) return { known: false, source: 'generic', reason: `${file}: not valid JSON (${jsonErrorDetail(json)})`, file };
+  const parsed = GenericUsageSchema.safeParse(json.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || '(root)';

@@ -21,6 +21,13 @@ describe('context_usage.json: the generic reading', () => {
     assert.ok(r.known && !('model' in r) && r.at === '2023-11-14T22:13:20.000Z' && r.percent === 0);
   });
 
+  it('a JSON error names its line but never quotes the file: a cut piece of a credential is not judged by the redaction', () => {
+    const text = `{\n  "used_tokens": 5,\n  "note": tok-${'a1b2c3d4'.repeat(4)}\n}`;
+    const r = reason(parseGenericUsage(text, 'cu.json'));
+    assert.match(r, /^cu\.json: not valid JSON \(/);
+    assert.ok(!r.includes('tok-') && !r.includes('a1b2'), r);
+  });
+
   it('compacts where the named agent does: Claude by its window, Codex at 90 %, others never', () => {
     assert.equal(compactAtPercentFor('Claude-Code', 1_000_000), 96.7);
     assert.equal(compactAtPercentFor('codex', 1_000_000), 90);
@@ -28,7 +35,7 @@ describe('context_usage.json: the generic reading', () => {
   });
 
   it('bad JSON or a bad field is unknown, naming the file and the field', () => {
-    assert.match(reason(parseGenericUsage('{', 'cu.json')), /^cu\.json: not valid JSON \(/);
+    assert.equal(reason(parseGenericUsage('{', 'cu.json')), `cu.json: not valid JSON (line 1: Expected property name or '}')`);
     assert.equal(reason(parseGenericUsage(JSON.stringify({ ...usage, used_tokens: -1 }), 'cu.json')).startsWith('cu.json: field "used_tokens": '), true);
     assert.equal(reason(parseGenericUsage(JSON.stringify({ ...usage, context_window: 0 }), 'cu.json')).startsWith('cu.json: field "context_window": '), true);
     assert.equal(reason(parseGenericUsage(JSON.stringify({ ...usage, source: '' }), 'cu.json')).startsWith('cu.json: field "source": '), true);

@@ -68,6 +68,15 @@ describe('risk acknowledgements sidecar', () => {
     assert.equal(r.diagnostics[0]?.file, ackFilePath(packetDir));
   });
 
+  it('reports bad JSON in the sidecar without quoting the file', async () => {
+    const dir = await makeTempDir();
+    await fs.writeFile(path.join(dir, 'acks.json'), `{\n  "schema_version": 1,\n  "acks": [tok-${'a1b2c3d4'.repeat(4)}]\n}`);
+    const r = await readPacketAcks(dir, dir);
+    assert.equal(r.diagnostics.length, 1);
+    assert.match(r.diagnostics[0]?.message ?? '', /^not valid JSON \(/);
+    assert.ok(!r.diagnostics[0]?.message.includes('a1b2'), r.diagnostics[0]?.message);
+  });
+
   it('keeps an acknowledgement of a risk that is still open unchanged, whatever happened to its packet', async () => {
     const outputDir = await makeTempDir();
     const archived = path.join(outputDir, 'sess-1');
