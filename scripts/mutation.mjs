@@ -110,9 +110,12 @@ if (folderAt !== -1) {
   const only = testsAt === -1 ? null : (args[testsAt + 1] ?? '').split(',').filter(Boolean);
   const tests = !fs.existsSync(path.join('test', 'unit', name)) ? []
     : only ? only.map((t) => `out/test/unit/${name}/${t}.test.js`) : [`out/test/unit/${name}/**/*.test.js`];
+  // `--no-pins`: the folder's own tests only — for a folder of module-level tables (the redaction rules),
+  // whose every mutant otherwise runs all the pins too.
+  const pins = args.includes('--no-pins') ? [] : ['out/test/unit/mutation-pins/**/*.test.js'];
   Object.assign(config, {
     mutate: [`src/core/${name}/**/*.ts`],
-    mochaOptions: { ...config.mochaOptions, spec: ['out/test/unit/mutation-pins/**/*.test.js', ...tests] },
+    mochaOptions: { ...config.mochaOptions, spec: [...pins, ...tests] },
     incrementalFile: `${out}/stryker-incremental.json`,
     htmlReporter: { fileName: `${out}/mutation.html` },
     jsonReporter: { fileName: `${out}/mutation.json` },
@@ -122,7 +125,7 @@ if (folderAt !== -1) {
   fs.writeFileSync(file, JSON.stringify(config, null, 2));
   REPORT = `${out}/mutation.json`;
   const testsAt2 = args.indexOf('--tests');
-  runArgs = [file, ...args.filter((_, i) => ![folderAt, folderAt + 1, ...(testsAt2 === -1 ? [] : [testsAt2, testsAt2 + 1])].includes(i))];
+  runArgs = [file, ...args.filter((a, i) => a !== '--no-pins' && ![folderAt, folderAt + 1, ...(testsAt2 === -1 ? [] : [testsAt2, testsAt2 + 1])].includes(i))];
 }
 
 const before = fs.existsSync(REPORT) ? fs.statSync(REPORT).mtimeMs : 0;
