@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { SessionSummary, WorkbenchSnapshot } from '../../../src/core/artifacts/snapshot';
 import { checkBranch } from '../../../src/core/clean/branchCheck';
+import { testTargets } from '../../../src/core/clean/command';
 import { fixOffer } from '../../../src/core/clean/fixOffer';
+import { globMatcher, globToRegExp, isUnder } from '../../../src/core/clean/glob';
 import { checkTempArtifacts } from '../../../src/core/clean/tempArtifacts';
 import type { CleanFinding } from '../../../src/core/clean/types';
 import { checkWorkingTree } from '../../../src/core/clean/workingTree';
@@ -104,5 +106,37 @@ describe('clean state: prints in the temp-artifacts check', () => {
     assert.equal(quote('console.log(``)'), '```console.log(``)```');
     assert.equal(quote('console.log(`'), '`` console.log(` ``');
     assert.equal(quote('console.log(x)'), '`console.log(x)`');
+  });
+});
+
+describe('clean state: glob and path edges', () => {
+  it('a glob without a slash matches whole file names, not their ends', () => {
+    assert.ok(globToRegExp('build').test('out/build'));
+    assert.ok(!globToRegExp('build').test('rebuild'));
+    assert.ok(!globToRegExp('build').test('src/rebuild'));
+  });
+
+  it('`**` inside a name spans folders but does not swallow the slash after it', () => {
+    assert.ok(globToRegExp('foo**/x').test('foo/a/x'));
+    assert.ok(!globToRegExp('foo**/x').test('foox'));
+  });
+
+  it('blank globs in the settings match nothing, not even a folder git lists as untracked', () => {
+    const m = globMatcher(['', '  ', '*.bak']);
+    assert.ok(!m('build/'));
+    assert.ok(!m('  '));
+    assert.ok(!m('src/  '));
+    assert.ok(m('x.bak'));
+  });
+
+  it('a folder setting with several trailing slashes still holds its files', () => {
+    assert.ok(isUnder('out/handoff/a.json', 'out/handoff//'));
+  });
+});
+
+describe('clean state: test targets of a command', () => {
+  it('strips only a trailing line number and only quotes around the word', () => {
+    assert.deepEqual(testTargets('pytest tests/v2:1/test_api.py'), ['tests/v2:1/test_api.py']);
+    assert.deepEqual(testTargets(`pytest "tests/test_o'brien.py"`), [`tests/test_o'brien.py`]);
   });
 });
