@@ -22,7 +22,7 @@ export function checkBranch(input: Pick<CleanInputs, 'facts' | 'snapshot' | 'act
   const expected = fromState || input.activePacketBranch || null;
   // A branch that did not come from agent_state.json came from the agent session (the merge).
   const session = input.snapshot.session;
-  const fromSession = !!fromState && !!session && input.snapshot.origins?.['branch'] === session.label;
+  const fromSession = fromState && session && input.snapshot.origins?.['branch'] === session.label;
   const source = fromSession ? `the ${session.displayName}` : fromState ? 'agent_state.json' : 'the active handoff packet';
   if (expected && facts.branch && facts.branch !== expected) {
     findings.push({

@@ -6,6 +6,6 @@ export function testTargets(command: string): string[] {
   return command
     .split(' ')
     .filter((w) => !w.startsWith('-') && (w.includes('/') || /\.\w{1,5}(::|:\d|$)/.test(w)))
-    .map((w) => w.replace(/::.*$/, '').replace(/:\d+$/, '').replace(/^["']|["']$/g, ''))
+    .map((w) => w.replace(/::.*/, '').replace(/:\d+$/, '').replace(/^["']|["']$/g, ''))
     .filter((w) => w.length > 2);
 }

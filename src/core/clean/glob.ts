@@ -13,11 +13,8 @@ export function globToRegExp(glob: string): RegExp {
       if (atStart && slashAfter) {
         re += '(?:.*/)?'; // `**/`: zero or more whole folders
         i += 2;
-      } else if (atStart && i + 2 === g.length) {
-        re += '.*'; // trailing `/**`: everything below
-        i += 1;
       } else {
-        re += '.*';
+        re += '.*'; // trailing `/**`: everything below; elsewhere any characters
         i += 1;
       }
     } else if (ch === '*') {

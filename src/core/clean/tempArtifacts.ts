@@ -42,7 +42,7 @@ export function checkTempArtifacts(
   }
   const added = input.addedLines.filter((l) => !isOwnPath(l.path, input.ownPaths));
   const { patterns, invalid } = compilePatterns(input.options.debugPatterns);
-  const prints = findDebugPrints(added, patterns, input.programFiles ?? []);
+  const prints = findDebugPrints(added, patterns, input.programFiles);
   const sure = prints.filter((h) => h.severity !== 'warn');
   const doubtful = prints.filter((h) => h.severity === 'warn');
   if (sure.length) {
