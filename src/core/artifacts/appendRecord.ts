@@ -13,8 +13,8 @@ export const TAIL_CHARS = 1500;
 export function tailOf(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(text.length - max);
-  const nl = cut.indexOf('\n');
-  return nl >= 0 && nl < max / 4 ? cut.slice(nl + 1) : cut;
+  const nl = cut.indexOf('\n'); // -1 without a break: slice(0) then keeps it all
+  return nl < max / 4 ? cut.slice(nl + 1) : cut;
 }
 
 /**
@@ -31,10 +31,15 @@ export function recordLine(record: FeedbackRecord): string {
       ...(clean.stderr_tail ? { stderr_tail: tailOf(clean.stderr_tail, max) } : {}),
     })}\n`;
   let line = cut(TAIL_CHARS);
-  for (let max = TAIL_CHARS / 2; Buffer.byteLength(line) > ATOMIC_APPEND_BYTES && max >= 50; max = Math.floor(max / 2)) line = cut(max);
+  // Halve the tails, at most four times (1500 → 93 characters); a line still too long is appended under the lock.
+  for (const d of [2, 4, 8, 16]) {
+    if (Buffer.byteLength(line) <= ATOMIC_APPEND_BYTES) break;
+    line = cut(Math.floor(TAIL_CHARS / d));
+  }
   return line;
 }
 
+// Stryker disable next-line LogicalOperator: without O_NONBLOCK/O_NOCTTY Linux acts alike here (O_RDWR never blocks on a FIFO, and the process leads no session)
 const APPEND_FLAGS = fsConstants.O_RDWR | fsConstants.O_APPEND | fsConstants.O_CREAT | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOCTTY ?? 0);
 
 /**
