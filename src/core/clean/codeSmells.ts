@@ -34,8 +34,11 @@ export function isProgramSource(text: string): boolean {
 const DEBUGGER = /^\s*debugger\s*;?\s*$|\bpdb\.set_trace\(|\bbreakpoint\(\)|\bdbg!\(|^\s*(binding\.pry|byebug)\b|\bconsole\.trace\s*\(/;
 /** Words and shapes people put in a print while debugging. */
 const DEBUG_MARKER = /\b(debug|DEBUG|here|HERE|XXX|xxx|wtf|WTF|TEMP|REMOVE ME)\b|>>>|<<<|!!!|\*\*\*|\{\w+(\.\w+)*=\}/;
-/** A print whose arguments are only names (`print(x)`, `console.log(a, b.c)`): a variable dump. */
-const BARE_DUMP = /\b(print|console\.(log|debug)|fmt\.Print(ln|f)?|System\.(out|err)\.print(ln)?|println!|pp)\s*[( ]\s*[A-Za-z_$][\w$.[\]'"]*(\s*,\s*[A-Za-z_$][\w$.[\]]*)*\s*\)?\s*;?\s*$/;
+/**
+ * A print whose arguments are only names (`print(x)`, `console.log(a, b.c)`): a variable dump.
+ * (`print` covers Java's `System.out.print` too.)
+ */
+const BARE_DUMP = /\b(print|console\.(log|debug)|fmt\.Print(ln|f)?|System\.(out|err)\.println|println!|pp)\s*[( ]\s*[A-Za-z_$][\w$.[\]'"]*(\s*,\s*[A-Za-z_$][\w$.[\]]*)*\s*\)?\s*;?\s*$/;
 const JS_FILE = /\.[cm]?[jt]sx?$/;
 
 /**
@@ -80,7 +83,7 @@ export function compilePatterns(sources: readonly string[]): CompiledPatterns {
  * debugging. `programFiles` are files known to be command-line programs (a shebang, a `__main__` guard,
  * the package's `bin`); files under scripts/, bin/ and cli/ count too. Their plain prints are output.
  */
-export function findDebugPrints(lines: readonly AddedLine[], patterns: readonly RegExp[], programFiles: readonly string[] = []): DebugHit[] {
+export function findDebugPrints(lines: readonly AddedLine[], patterns: readonly RegExp[], programFiles?: readonly string[]): DebugHit[] {
   const programs = new Set(programFiles);
   const hits: DebugHit[] = [];
   for (const l of lines) {
@@ -98,13 +101,15 @@ const CODE_START = /^(def |class |return\b|if\b|elif\b|else\b|for\b|while\b|impo
 function commentBody(l: AddedLine): string | null {
   const t = l.text.trim();
   if (t.startsWith('//') && !t.startsWith('///')) return t.slice(2).trim();
-  if (t.startsWith('#') && !t.startsWith('#!') && !HASH_IS_CODE.test(l.path)) return t.replace(/^#+/, '').trim();
-  return null;
+  if (HASH_IS_CODE.test(l.path)) return null;
+  // Stryker disable next-line ConditionalExpression,MethodExpression: a shebang never reads like code, so without this line nothing would change; it says what the line is
+  if (t.startsWith('#!')) return null;
+  const hash = /^#+(.*)/.exec(t);
+  return hash ? (hash[1] as string).trim() : null;
 }
 
 /** Whether a comment's text reads like code rather than prose. */
 export function looksLikeCode(body: string): boolean {
-  if (body === '') return false;
   if (CODE_START.test(body)) return true;
   if (/[;{}]$/.test(body) || /^[)}\]]/.test(body)) return true;
   if (/^[\w.[\]'"]+\s*(=|\+=|-=)\s*\S/.test(body) && !/^\w+\s*=\s*[A-Z][a-z]+ [a-z]/.test(body)) return true;
@@ -129,14 +134,11 @@ export function findCommentedOutBlocks(lines: readonly AddedLine[], minRun = 3):
   };
   for (const l of lines) {
     const body = NON_CODE.test(l.path) || l.text.includes(IGNORE_MARKER) ? null : commentBody(l);
+    if (body === null || !looksLikeCode(body)) continue;
+    // Any other line between two (prose, code, a blank) leaves a gap in the numbering, and so ends the run.
     const prev = run.at(-1);
-    const continues = prev !== undefined && prev.path === l.path && prev.line + 1 === l.line;
-    if (body !== null && looksLikeCode(body)) {
-      if (!continues) flush();
-      run.push(l);
-    } else {
-      flush();
-    }
+    if (!(prev !== undefined && prev.path === l.path && prev.line + 1 === l.line)) flush();
+    run.push(l);
   }
   flush();
   return hits;

@@ -35,20 +35,15 @@ export function offerFor(command: string): OfferedCommand {
   const trimmed = command.trim();
   const placeholder = PLACEHOLDER.test(trimmed);
   const bare = trimmed.replace(new RegExp(PLACEHOLDER.source, 'g'), 'x');
-  const tool = bare.split(/\s+/)[0] ?? '';
-  const simple = bare.length > 0 && !SHELL_OPERATORS.test(bare) && TOOLS.has(tool);
+  // The first word (split always yields one, '' for an empty command, which is no tool).
+  const tool = bare.split(/\s/)[0] as string;
+  const simple = !SHELL_OPERATORS.test(bare) && TOOLS.has(tool);
   return { command: trimmed, how: !simple ? 'copy' : placeholder ? 'type' : 'run' };
 }
 
 /** What Apply Fix offers for a finding, decided on its kind and structured data, never on its text. */
 export function fixOffer(finding: CleanFinding): FixOffer {
-  switch (finding.kind) {
-    case 'temp-files':
-      if (finding.paths?.length) return { kind: 'delete-temp-files', paths: [...finding.paths] };
-      break;
-    default:
-      break;
-  }
+  if (finding.kind === 'temp-files' && finding.paths?.length) return { kind: 'delete-temp-files', paths: [...finding.paths] };
   const commands = (finding.commands ?? []).filter((c) => c.trim()).map(offerFor);
   return commands.length ? { kind: 'commands', commands } : { kind: 'advice', text: finding.fix };
 }
