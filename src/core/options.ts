@@ -33,7 +33,7 @@ export const DEFAULT_TEMP_GLOBS = [
 /** Debug prints for JS/TS, Python, Go, Rust, Java, Ruby. */
 export const DEFAULT_DEBUG_PATTERNS = [
   String.raw`\bconsole\.(log|debug|trace)\s*\(`,
-  String.raw`^\s*debugger\s*;?\s*$`,
+  String.raw`^\s*debugger\s*;?\s*(?:\/[/*].*)?$`,
   String.raw`(^|[^\w.])print\(`,
   String.raw`\bpdb\.set_trace\(|\bbreakpoint\(\)`,
   String.raw`\bfmt\.Print(ln|f)?\(`,

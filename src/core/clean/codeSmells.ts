@@ -31,7 +31,7 @@ export function isProgramSource(text: string): boolean {
 }
 
 /** Statements that only a debugging session adds: never program output, wherever they are. */
-const DEBUGGER = /^\s*debugger\s*;?\s*$|\bpdb\.set_trace\(|\bbreakpoint\(\)|\bdbg!\(|^\s*(binding\.pry|byebug)\b|\bconsole\.trace\s*\(/;
+const DEBUGGER = /^\s*debugger\s*;?\s*(?:\/[/*].*)?$|\bpdb\.set_trace\(|\bbreakpoint\(\)|\bdbg!\(|^\s*(binding\.pry|byebug)\b|\bconsole\.trace\s*\(/;
 /** Words and shapes people put in a print while debugging. */
 const DEBUG_MARKER = /\b(debug|DEBUG|here|HERE|XXX|xxx|wtf|WTF|TEMP|REMOVE ME)\b|>>>|<<<|!!!|\*\*\*|\{\w+(\.\w+)*=\}/;
 /**

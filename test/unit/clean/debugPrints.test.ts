@@ -30,6 +30,12 @@ describe('debug prints: no false alarms for program output', () => {
     ]) assert.equal(classifyDebugLine(text!, file!, false), 'block', text);
   });
 
+  it('a debugger statement with a comment after it is still found and blocks', () => {
+    const lines = [line('src/app.ts', 'debugger; // eslint-disable-line no-debugger', 1), line('src/app.ts', '  debugger /* step into refund */', 2)];
+    assert.deepEqual(hits(lines, ['src/app.ts']), ['src/app.ts:block', 'src/app.ts:block']);
+    assert.deepEqual(hits([line('src/app.ts', 'debugger = true; // flag', 1)]), []);
+  });
+
   it('doubtful → warn: a plain message printed from library code', () => {
     assert.equal(classifyDebugLine('print("Refund saved for order", order_id)', 'payments/refund.py', false), 'warn');
     assert.equal(classifyDebugLine('fmt.Printf("refunded %d paise\\n", n)', 'refund.go', false), 'warn');
