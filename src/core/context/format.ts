@@ -1,6 +1,10 @@
 import type { BudgetLevel, ContextResult } from './types';
 
-const AGENT_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI' };
+/** A Map, not an object: a writer named `constructor` is not looked up on the prototype. */
+const AGENT_NAMES = new Map<string | undefined, string>([
+  ['claude', 'Claude Code'],
+  ['codex', 'Codex CLI'],
+]);
 
 /**
  * The reading as people see it: a whole percent. Levels are judged on this value too, so the meter
@@ -18,8 +22,8 @@ export function shortPercent(r: ContextResult): string {
 
 /** The agent behind a reading, for people: `Claude Code`, `Codex CLI`, or the generic file's source. */
 export function agentLabel(r: ContextResult): string {
-  if (r.known && r.source === 'generic') return `${AGENT_NAMES[r.agent ?? ''] ?? r.agent ?? 'agent'} (context_usage.json)`;
-  return r.source ? (AGENT_NAMES[r.source] ?? 'context_usage.json') : 'no agent';
+  if (r.known && r.source === 'generic') return `${AGENT_NAMES.get(r.agent) ?? r.agent ?? 'agent'} (context_usage.json)`;
+  return r.source ? (AGENT_NAMES.get(r.source) ?? 'context_usage.json') : 'no agent';
 }
 
 const thousands = (n: number) => n.toLocaleString('en-US');
