@@ -28,9 +28,10 @@ export function parseGenericUsage(text: string, file: string): ContextResult {
   if (!json.ok) return { known: false, source: 'generic', reason: `${file}: not valid JSON (${jsonErrorDetail(json)})`, file };
   const parsed = GenericUsageSchema.safeParse(json.value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || '(root)';
-    return { known: false, source: 'generic', reason: `${file}: field "${field}": ${issue?.message ?? 'invalid'}`, file };
+    // A failed parse always has at least one issue.
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.') || '(root)';
+    return { known: false, source: 'generic', reason: `${file}: field "${field}": ${issue.message}`, file };
   }
   return usageReading(parsed.data, file);
 }
