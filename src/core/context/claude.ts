@@ -47,16 +47,16 @@ interface ClaudeLine {
   message?: { model?: unknown; usage?: Usage };
 }
 
+/** A line as an object; undefined when it is not JSON. A null, a number or an array has none of the fields. */
 function parse(line: string): ClaudeLine | undefined {
   try {
-    const v: unknown = JSON.parse(line);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as ClaudeLine) : undefined;
+    return Object(JSON.parse(line)) as ClaudeLine;
   } catch {
     return undefined;
   }
 }
 
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.max(0, v) : 0);
 
 /** The prompt size of a main-chain call, or undefined when the line is not one. */
 function callTokens(l: ClaudeLine): number | undefined {
@@ -102,6 +102,7 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
   return {
     initial: () => ({ proven1m: false }),
     decisive(line) {
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a fast path before parsing; the full check follows, so letting more lines through only costs time
       if (!line.includes('compact_boundary') && !(line.includes('"assistant"') && line.includes('"usage"'))) return false;
       const l = parse(line);
       return !!l && (callTokens(l) !== undefined || isCompactBoundary(l));
@@ -109,6 +110,7 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
     skipped(state, line) {
       // A compaction followed by a call in the same read: the call settles the reading, the boundary
       // is still the session's last compaction.
+      // Stryker disable next-line ConditionalExpression,StringLiteral: a fast path before parsing; the full check follows, so letting more lines through only costs time
       if (!line.includes('compact_boundary')) return state;
       const l = parse(line);
       return l && isCompactBoundary(l) ? { ...state, compacted: compactedOf(l) } : state;
@@ -135,10 +137,10 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
     result(state, file) {
       const sessionId = state.sessionId ?? path.basename(file, '.jsonl');
       const r = state.reading;
-      const override = options.windowOverride && options.windowOverride > 0 ? options.windowOverride : undefined;
+      const override = (options.windowOverride ?? 0) > 0 ? options.windowOverride : undefined;
       const c = state.compacted;
       const compaction = c?.at
-        ? { compaction: { at: c.at, ...(c.preTokens ? { percent: round1((c.preTokens / (override ?? claudeWindow(state.model, c.preTokens, state.proven1m))) * 100) } : {}) } }
+        ? { compaction: { at: c.at, ...(c.preTokens !== undefined ? { percent: round1((c.preTokens / (override ?? claudeWindow(state.model, c.preTokens, state.proven1m))) * 100) } : {}) } }
         : {};
       if (!r) return { known: false, source: 'claude', sessionId, reason: 'no main-chain assistant call with usage in the transcript yet', file };
       if (r.used === undefined) {
