@@ -5,6 +5,7 @@ import { claudeTranscriptReader } from '../../../src/core/context/claude';
 import { codexRolloutReader } from '../../../src/core/context/codex';
 import { agentLabel } from '../../../src/core/context/format';
 import { parseGenericUsage } from '../../../src/core/context/generic';
+import { parseStatuslineInput } from '../../../src/core/context/statuslineInput';
 import type { ContextReading, ContextResult } from '../../../src/core/context/types';
 import { compactAtPercentFor } from '../../../src/core/context/usage';
 import { claudeCall, claudeUser, codexMeta, codexTokens } from '../helpers/agentLines';
@@ -155,6 +156,46 @@ describe('Codex rollouts: counts, session and model', () => {
       json({ timestamp: 't', type: 'event_msg', payload: { type: 'agent_message', message: 'done', model: 'gpt-4o' } }),
     ]);
     assert.equal(known(await codexRolloutReader(after).read()).model, 'gpt-5.1-codex');
+  });
+});
+
+describe('the statusLine input: each field is checked, and the reason names it', () => {
+  const problem = (v: unknown) => {
+    const r = parseStatuslineInput(JSON.stringify(v));
+    return r.ok ? 'ok' : r.reason;
+  };
+
+  it('names the type it received for the whole input', () => {
+    assert.equal(problem(null), 'statusLine input: field "(root)": Expected object, received null');
+    assert.equal(problem([{ cwd: '/c' }]), 'statusLine input: field "(root)": Expected object, received array');
+    assert.equal(problem('/c'), 'statusLine input: field "(root)": Expected object, received string');
+  });
+
+  it('rejects a wrong type in every known field, naming the field and what it received', () => {
+    const cases: [unknown, string][] = [
+      [{ session_id: 7 }, 'field "session_id": Expected string, received number'],
+      [{ transcript_path: ['/t.jsonl'] }, 'field "transcript_path": Expected string, received array'],
+      [{ workspace: '/w' }, 'field "workspace": Expected object, received string'],
+      [{ workspace: { current_dir: 1 } }, 'field "workspace.current_dir": Expected string, received number'],
+      [{ workspace: { project_dir: false } }, 'field "workspace.project_dir": Expected string, received boolean'],
+      [{ model: 'claude-opus-4' }, 'field "model": Expected object, received string'],
+      [{ model: { id: 4 } }, 'field "model.id": Expected string, received number'],
+      [{ model: { display_name: {} } }, 'field "model.display_name": Expected string, received object'],
+      [{ context_window: [] }, 'field "context_window": Expected object, received array'],
+      [{ context_window: { context_window_size: '200000' } }, 'field "context_window.context_window_size": Expected number, received string'],
+      [{ context_window: { used_percentage: -1 } }, 'field "context_window.used_percentage": Number must be from 0 to 100'],
+      [{ context_window: { used_percentage: 100.5 } }, 'field "context_window.used_percentage": Number must be from 0 to 100'],
+      [{ context_window: { current_usage: 5 } }, 'field "context_window.current_usage": Expected object, received number'],
+      [{ context_window: { current_usage: { output_tokens: -3 } } }, 'field "context_window.current_usage.output_tokens": Number must be greater than or equal to 0'],
+    ];
+    for (const [fields, why] of cases) assert.equal(problem({ cwd: '/c', ...(fields as object) }), `statusLine input: ${why}`);
+  });
+
+  it('accepts the edges: 0 and 100 percent, zero token counts', () => {
+    assert.equal(problem({ cwd: '/c', context_window: { used_percentage: 0 } }), 'ok');
+    assert.equal(problem({ cwd: '/c', context_window: { used_percentage: 100 } }), 'ok');
+    const zeros = { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 };
+    assert.equal(problem({ cwd: '/c', context_window: { current_usage: zeros } }), 'ok');
   });
 });
 
