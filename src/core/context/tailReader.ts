@@ -210,7 +210,6 @@ export class TailReader<S> {
     let end = from;
     // Where applying starts: the newest decisive line, the oldest line the scan reached, or `from`.
     let start = from;
-    let fragment: BackLine | null = null;
     // Lines from `start` on, newest first, while they fit in RETAIN_BYTES; else re-read forward.
     let retained: BackLine[] | null = [];
     let retainedBytes = 0;
@@ -221,6 +220,9 @@ export class TailReader<S> {
       knownOverlongTo: this.overlongTo,
       onRead: (n) => (bytes += n),
     });
+    this.fragment = null;
+    this.overlongTo = -1;
+    this.unfinished = null;
     // Older lines the scan already holds in memory once the decisive line is found (no further read):
     // facts a later decisive line does not replace, such as a compaction just before the settling call.
     const older: string[] = [];
@@ -237,8 +239,13 @@ export class TailReader<S> {
         break;
       }
       if (item.kind === 'fragment') {
-        fragment = item;
+        // The unfinished last line, after the last newline: kept for the next read unless already over the cap.
         end = item.start;
+        if (item.bytes) this.fragment = item.bytes.toString('utf8');
+        else {
+          this.overlongTo = item.end;
+          this.unfinished = this.tooLong(`last line (from byte ${item.start}) is ${mib1(item.end - item.start)} so far without an end`);
+        }
         continue;
       }
       if (retained) {
@@ -262,17 +269,6 @@ export class TailReader<S> {
     if (retained) for (let i = retained.length - 1; i >= 0; i--) apply(retained[i]!);
     else bytes += await forwardLines(handle, start, end, this.maxLineBytes, apply);
     this.offset = end;
-    // The unfinished last line (it starts at the new offset): kept for the next read unless already over the cap.
-    this.fragment = null;
-    this.overlongTo = -1;
-    this.unfinished = null;
-    if (fragment) {
-      if (fragment.bytes) this.fragment = fragment.bytes.toString('utf8');
-      else {
-        this.overlongTo = fragment.end;
-        this.unfinished = this.tooLong(`last line (from byte ${fragment.start}) is ${mib1(fragment.end - fragment.start)} so far without an end`);
-      }
-    }
     return bytes;
   }
 }
