@@ -65,12 +65,13 @@ export class TailReader<S> {
   private state: S;
   /** Byte offset just past the last complete line applied. */
   private offset = 0;
+  /** -1 until a read: no file matches it. `mtimeMs` and `ino` are compared only once it is known. */
   private size = -1;
-  private mtimeMs = -1;
-  private ino = -1;
+  private mtimeMs = 0;
+  private ino = 0;
   private head: Buffer = Buffer.alloc(0);
   /** A trailing line without its newline: applied tentatively, re-read next time. */
-  private fragment = '';
+  private fragment: string | null = null;
   private scannedAll = true;
   /** Bytes [offset, overlongTo) are one unfinished line already known to be over the cap: not read again. */
   private overlongTo = -1;
@@ -116,7 +117,8 @@ export class TailReader<S> {
       this.lastStats = { bytesRead: 0, mode: 'missing', restarted: false };
       return { known: false, reason: `cannot read ${this.file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, file: this.file };
     }
-    if (st.isFile() && this.size >= 0 && st.size === this.size && st.mtimeMs === this.mtimeMs && st.ino === this.ino) {
+    // Same size, time and inode as the regular file read last (an inode never changes its type).
+    if (st.size === this.size && st.mtimeMs === this.mtimeMs && st.ino === this.ino) {
       this.lastStats = { bytesRead: 0, mode: 'unchanged', restarted: false };
       return this.current();
     }
@@ -161,10 +163,8 @@ export class TailReader<S> {
     this.state = this.parser.initial();
     this.offset = 0;
     this.size = -1;
-    this.mtimeMs = -1;
-    this.ino = -1;
     this.head = Buffer.alloc(0);
-    this.fragment = '';
+    this.fragment = null;
     this.scannedAll = true;
     this.overlongTo = -1;
     this.skipped = [];
@@ -206,9 +206,10 @@ export class TailReader<S> {
   private async scan(handle: FileHandle, size: number): Promise<number> {
     const from = this.offset;
     let bytes = 0;
-    let lastNl = -1;
-    let start = -1;
-    let fragment: BackLine | null = null;
+    // Just past the last complete line found: where the next read starts.
+    let end = from;
+    // Where applying starts: the newest decisive line, the oldest line the scan reached, or `from`.
+    let start = from;
     // Lines from `start` on, newest first, while they fit in RETAIN_BYTES; else re-read forward.
     let retained: BackLine[] | null = [];
     let retainedBytes = 0;
@@ -219,12 +220,15 @@ export class TailReader<S> {
       knownOverlongTo: this.overlongTo,
       onRead: (n) => (bytes += n),
     });
+    this.fragment = null;
+    this.overlongTo = -1;
+    this.unfinished = null;
     // Older lines the scan already holds in memory once the decisive line is found (no further read):
     // facts a later decisive line does not replace, such as a compaction just before the settling call.
     const older: string[] = [];
-    let readAtDecisive = -1;
+    let readAtDecisive: number | null = null;
     for await (const item of lines) {
-      if (readAtDecisive >= 0) {
+      if (readAtDecisive !== null) {
         if (item.kind !== 'line' || bytes !== readAtDecisive) break;
         if (item.bytes) older.push(item.bytes.toString('utf8'));
         continue;
@@ -235,8 +239,13 @@ export class TailReader<S> {
         break;
       }
       if (item.kind === 'fragment') {
-        fragment = item;
-        if (item.start > from) lastNl = item.start - 1;
+        // The unfinished last line, after the last newline: kept for the next read unless already over the cap.
+        end = item.start;
+        if (item.bytes) this.fragment = item.bytes.toString('utf8');
+        else {
+          this.overlongTo = item.end;
+          this.unfinished = this.tooLong(`last line (from byte ${item.start}) is ${mib1(item.end - item.start)} so far without an end`);
+        }
         continue;
       }
       if (retained) {
@@ -246,34 +255,20 @@ export class TailReader<S> {
       }
       if (item.bytes && this.parser.decisive(item.bytes.toString('utf8'))) {
         start = item.start;
-        if (!this.parser.skipped || start <= from) break;
+        if (!this.parser.skipped) break;
         readAtDecisive = bytes;
       }
     }
-    if (start < 0) start = from;
     for (let i = older.length - 1; i >= 0; i--) if (older[i]!.trim()) this.state = this.parser.skipped!(this.state, older[i]!);
-    if (lastNl >= 0) {
-      const apply = (line: BackLine): void => {
-        if (line.start < start) return;
-        if (!line.bytes) return this.noteSkipped(line.start, line.end - line.start);
-        const text = line.bytes.toString('utf8');
-        if (text.trim()) this.state = this.parser.apply(this.state, text);
-      };
-      if (retained) for (let i = retained.length - 1; i >= 0; i--) apply(retained[i]!);
-      else bytes += await forwardLines(handle, start, lastNl + 1, this.maxLineBytes, apply);
-      this.offset = lastNl + 1;
-    }
-    // The unfinished last line: kept for the next read unless it is already over the cap.
-    this.fragment = '';
-    this.overlongTo = -1;
-    this.unfinished = null;
-    if (fragment && fragment.start >= this.offset) {
-      if (fragment.bytes) this.fragment = fragment.bytes.toString('utf8');
-      else {
-        this.overlongTo = fragment.end;
-        this.unfinished = this.tooLong(`last line (from byte ${fragment.start}) is ${mib1(fragment.end - fragment.start)} so far without an end`);
-      }
-    }
+    // The lines from `start` to `end`: all retained (newest first), or read again.
+    const apply = (line: BackLine): void => {
+      if (!line.bytes) return this.noteSkipped(line.start, line.end - line.start);
+      const text = line.bytes.toString('utf8');
+      if (text.trim()) this.state = this.parser.apply(this.state, text);
+    };
+    if (retained) for (let i = retained.length - 1; i >= 0; i--) apply(retained[i]!);
+    else bytes += await forwardLines(handle, start, end, this.maxLineBytes, apply);
+    this.offset = end;
     return bytes;
   }
 }
