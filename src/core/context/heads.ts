@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { openRegular } from '../fsx';
 
 /** What discovery needs from the top of an agent log. */
@@ -26,6 +27,8 @@ export async function scanHead<T>(file: string, accept: (line: string) => T | un
   if (!opened.ok) return undefined;
   const { handle } = opened.file;
   try {
+    // A character cut between two steps is decoded whole once its last bytes are read.
+    const decoder = new StringDecoder(); // UTF-8
     let pending = '';
     let pos = 0;
     // Stryker disable next-line EqualityOperator: at maxBytes the next step asks for 0 bytes, reads none and ends the loop alike
@@ -34,7 +37,7 @@ export async function scanHead<T>(file: string, accept: (line: string) => T | un
       const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
-      const lines = (pending + buf.toString('utf8', 0, bytesRead)).split('\n');
+      const lines = (pending + decoder.write(buf.subarray(0, bytesRead))).split('\n');
       pending = lines.pop() as string; // split gives at least one piece; the last may be cut
       for (const line of lines) {
         const v = line.trim() ? accept(line) : undefined;
