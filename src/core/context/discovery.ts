@@ -155,8 +155,8 @@ export class SessionDiscovery {
     const slug = claudeProjectSlug(this.options.folder);
     const dirs = await listDir(projects);
     // A transcript inside the folder lives in a project dir whose name starts with the folder's slug;
-    // Claude Code shortens very long names, so those fall back to every project dir.
-    const wanted = slug.length >= 200 ? dirs : dirs.filter((d) => d.startsWith(slug));
+    // Claude Code shortens names longer than 200 characters, so those fall back to every project dir.
+    const wanted = slug.length > 200 ? dirs : dirs.filter((d) => d.startsWith(slug));
     const files = (
       await Promise.all(wanted.map(async (d) => (await listDir(path.join(projects, d))).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(projects, d, f))))
     ).flat();

@@ -86,8 +86,9 @@ export async function claudeHead(file: string, maxBytes = 256 * 1024): Promise<H
   );
   if (main) return main;
   if (!side) return {};
-  // Only sub-agent lines so far: settled when the name or the size says it will stay that way.
-  const settled = path.basename(file).startsWith('agent-') || (await fs.stat(file)).size > maxBytes;
+  // Only sub-agent lines so far: settled when the name or the size says it will stay that way (bytes
+  // past maxBytes are never read).
+  const settled = path.basename(file).startsWith('agent-') || (await fs.stat(file)).size >= maxBytes;
   return { ...side, subAgent: true, settled };
 }
 
