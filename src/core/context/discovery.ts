@@ -50,8 +50,8 @@ export function defaultCodexHome(env: NodeJS.ProcessEnv = process.env): string {
 export function isInsideFolder(folder: string, cwd: string): boolean {
   const norm = (p: string) => (process.platform === 'win32' ? path.resolve(p).toLowerCase() : path.resolve(p));
   const rel = path.relative(norm(folder), norm(cwd));
-  // `..` or `../…` leaves the folder; a folder inside it may well be named `..app`.
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+  // `..` or `../…` leaves the folder; a folder inside it may well be named `..app`. The folder itself is `''`.
+  return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 /** Claude Code's project folder name for a cwd: every non-alphanumeric character becomes `-`. */
@@ -71,6 +71,7 @@ async function listDir(dir: string): Promise<string[]> {
   try {
     return await fs.readdir(dir);
   } catch {
+    // Stryker disable next-line ArrayDeclaration: a stand-in name never becomes a candidate: logs are kept by their suffix, and a dir by that name lists nothing
     return [];
   }
 }
@@ -154,8 +155,8 @@ export class SessionDiscovery {
     const slug = claudeProjectSlug(this.options.folder);
     const dirs = await listDir(projects);
     // A transcript inside the folder lives in a project dir whose name starts with the folder's slug;
-    // Claude Code shortens very long names, so those fall back to every project dir.
-    const wanted = slug.length >= 200 ? dirs : dirs.filter((d) => d.startsWith(slug));
+    // Claude Code shortens names longer than 200 characters, so those fall back to every project dir.
+    const wanted = slug.length > 200 ? dirs : dirs.filter((d) => d.startsWith(slug));
     const files = (
       await Promise.all(wanted.map(async (d) => (await listDir(path.join(projects, d))).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(projects, d, f))))
     ).flat();

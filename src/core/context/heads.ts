@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { openRegular } from '../fsx';
 
 /** What discovery needs from the top of an agent log. */
@@ -26,15 +27,18 @@ export async function scanHead<T>(file: string, accept: (line: string) => T | un
   if (!opened.ok) return undefined;
   const { handle } = opened.file;
   try {
+    // A character cut between two steps is decoded whole once its last bytes are read.
+    const decoder = new StringDecoder(); // UTF-8
     let pending = '';
     let pos = 0;
+    // Stryker disable next-line EqualityOperator: at maxBytes the next step asks for 0 bytes, reads none and ends the loop alike
     while (pos < maxBytes) {
       const buf = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes - pos));
       const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
-      const lines = (pending + buf.toString('utf8', 0, bytesRead)).split('\n');
-      pending = lines.pop() ?? ''; // the last piece may be cut
+      const lines = (pending + decoder.write(buf.subarray(0, bytesRead))).split('\n');
+      pending = lines.pop() as string; // split gives at least one piece; the last may be cut
       for (const line of lines) {
         const v = line.trim() ? accept(line) : undefined;
         if (v !== undefined) return v;
@@ -46,10 +50,13 @@ export async function scanHead<T>(file: string, accept: (line: string) => T | un
   }
 }
 
-function parseObject(line: string): Record<string, unknown> | undefined {
+/**
+ * A line's JSON value, undefined when it is not JSON. Any value but null is read as an object: a field
+ * of a string, a number or an array is undefined, like a field the line does not have.
+ */
+function parseObject(line: string): Record<string, unknown> | null | undefined {
   try {
-    const v: unknown = JSON.parse(line);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return JSON.parse(line) as Record<string, unknown> | null;
   } catch {
     return undefined;
   }
@@ -66,6 +73,7 @@ export async function claudeHead(file: string, maxBytes = 256 * 1024): Promise<H
   const main = await scanHead(
     file,
     (line): Head | undefined => {
+      // Stryker disable next-line ConditionalExpression,StringLiteral: only saves parsing a line without a cwd, which the next line turns down too (short of a key spelt with escapes, which no agent writes)
       if (!line.includes('"cwd"')) return undefined;
       const o = parseObject(line);
       if (!o || typeof o['cwd'] !== 'string') return undefined;
@@ -78,8 +86,9 @@ export async function claudeHead(file: string, maxBytes = 256 * 1024): Promise<H
   );
   if (main) return main;
   if (!side) return {};
-  // Only sub-agent lines so far: settled when the name or the size says it will stay that way.
-  const settled = path.basename(file).startsWith('agent-') || (await fs.stat(file)).size > maxBytes;
+  // Only sub-agent lines so far: settled when the name or the size says it will stay that way (bytes
+  // past maxBytes are never read).
+  const settled = path.basename(file).startsWith('agent-') || (await fs.stat(file)).size >= maxBytes;
   return { ...side, subAgent: true, settled };
 }
 

@@ -89,12 +89,13 @@ export class ContextMeter {
  */
 function withKnownWindow(candidates: CandidateReading[], windowOverride: number | undefined): CandidateReading[] {
   if (windowOverride) return candidates;
-  const bridge = candidates.find((c) => c.result.known && c.result.source === 'generic' && c.result.agent === 'claude');
+  // Only a context_usage.json reading names the agent that wrote it.
+  const bridge = candidates.find((c) => c.result.known && c.result.agent === 'claude');
   if (!bridge?.result.known) return candidates;
   const { sessionId, windowTokens } = bridge.result;
   return candidates.map((c) => {
     const r = c.result;
-    if (c.source !== 'claude' || !r.known || r.sessionId !== sessionId || r.windowTokens === windowTokens) return c;
+    if (c.source !== 'claude' || !r.known || r.sessionId !== sessionId) return c;
     return {
       ...c,
       result: { ...r, windowTokens, percent: round1((r.usedTokens / windowTokens) * 100), compactAtPercent: claudeCompactAtPercent(windowTokens) },
