@@ -128,6 +128,11 @@ if (folderAt !== -1) {
   runArgs = [file, ...args.filter((a, i) => a !== '--no-pins' && ![folderAt, folderAt + 1, ...(testsAt2 === -1 ? [] : [testsAt2, testsAt2 + 1])].includes(i))];
 }
 
+// Every mutant that survived last time is tested again: Stryker's incremental mode keeps the verdict of a
+// module-level mutant (a table, a regular expression) even when tests added since would kill it. Killed
+// verdicts stay reused — a change to the code or to the test that killed them re-tests them anyway.
+retestSurvivors(REPORT.replace(/mutation\.json$/, 'stryker-incremental.json'));
+
 const before = fs.existsSync(REPORT) ? fs.statSync(REPORT).mtimeMs : 0;
 let status;
 try {
@@ -141,6 +146,19 @@ if (status !== 0 || !fs.existsSync(REPORT) || fs.statSync(REPORT).mtimeMs === be
   process.exit(status || 1);
 }
 printTable(JSON.parse(fs.readFileSync(REPORT, 'utf8')), REPORT);
+
+/** Drops the survived and uncovered mutants from an incremental file, so that the next run tests them. */
+function retestSurvivors(file) {
+  if (!fs.existsSync(file)) return;
+  const incremental = JSON.parse(fs.readFileSync(file, 'utf8'));
+  let dropped = 0;
+  for (const entry of Object.values(incremental.files ?? {})) {
+    const kept = entry.mutants.filter((m) => m.status !== 'Survived' && m.status !== 'NoCoverage');
+    dropped += entry.mutants.length - kept.length;
+    entry.mutants = kept;
+  }
+  if (dropped > 0) fs.writeFileSync(file, JSON.stringify(incremental));
+}
 
 /** Mutation score as Stryker counts it: detected (killed, timeout) over valid (detected, survived, no coverage). */
 function printTable(report, file) {
