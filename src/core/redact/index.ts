@@ -176,21 +176,21 @@ export function redactArgv(argv: readonly string[]): string[] {
  * A value as JSON text, every string in it redacted first: the form `--json` output and JSON files
  * take. Redacting value by value (not the text) keeps the JSON valid.
  */
-export function redactedJson(value: unknown, indent?: number, suffix = ''): Redacted {
+export function redactedJson(value: unknown, indent?: number | string, suffix = ''): Redacted {
   return `${JSON.stringify(redactDeep(value), null, indent)}${redact(suffix)}` as Redacted;
 }
 
 /**
  * A whole document for output: a JSON document is redacted value by value and printed again in the
  * same layout (so it stays valid JSON, and an already-redacted one comes back byte for byte); any
- * other text is redacted as a whole.
+ * other text is redacted as a whole. The layout is compact, or indented as its second line is.
  */
 export function redactDocument(text: string): Redacted {
   const t = text.trimStart();
   if (t.startsWith('{') || t.startsWith('[')) {
     try {
       const value: unknown = JSON.parse(text);
-      const indent = /^[[{]\n {2}["[{\d]/.test(t) ? 2 : undefined;
+      const indent = /^[[{]\n([ \t]+)/.exec(t)?.[1];
       const tail = /\n$/.test(text) ? '\n' : '';
       return redactedJson(value, indent, tail);
     } catch {

@@ -171,6 +171,10 @@ describe('redactArgv: detection on the command line, masking element by element'
     assert.deepEqual(redactArgv([...argv, 'done']), ['echo', '-----BEGIN', 'RSA', 'PRIVATE', 'KEY-----', MASK, MASK, MASK, MASK, MASK, 'done']);
   });
 
+  it('an unterminated quoted secret runs to the end of the line; an empty last element stays empty', () => {
+    assert.deepEqual(redactArgv(['--password', '"abc', '']), ['--password', `"${MASK}`, '']);
+  });
+
   it('returns a new array of the same elements when nothing is found', () => {
     const argv = ['ls', '-la', ''];
     const out = redactArgv(argv);
@@ -240,10 +244,25 @@ describe('redactDocument', () => {
       const text = JSON.stringify(value, null, indent) + tail;
       assert.equal(redactDocument(text), JSON.stringify(redacted, null, indent) + tail, JSON.stringify(text));
     }
-    for (const doc of [[{ a: token }], [[token]], [7, token], [`x ${token}`]]) {
+    for (const doc of [[{ a: token }], [[token]], [7, token], [`x ${token}`], [true, token], [-1, token], [null, token]]) {
       const text = `${JSON.stringify(doc, null, 2)}\n`;
       assert.equal(redactDocument(text), `${JSON.stringify(redactDeep(doc), null, 2)}\n`, text);
     }
+  });
+
+  it('keeps an indentation other than two: four spaces, a tab', () => {
+    const token = gh();
+    const value = { summary: `pushed with ${token}`, steps: [{ ok: true }] };
+    for (const indent of [4, '\t']) {
+      const text = `${JSON.stringify(value, null, indent)}\n`;
+      assert.equal(redactDocument(text), text.replace(token, MASK), JSON.stringify(text));
+    }
+  });
+
+  it('a document laid out otherwise comes back as valid compact JSON', () => {
+    const token = gh();
+    const text = `{"summary": "pushed with ${token}",\n  "list": [\n    1\n  ]}`;
+    assert.equal(redactDocument(text), `{"summary":"pushed with ${MASK}","list":[1]}`);
   });
 
   it('an already-redacted document comes back byte for byte', () => {
