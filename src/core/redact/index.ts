@@ -76,7 +76,6 @@ export function detectSecrets(text: string): SecretHit[] {
       else if (!(URL_WIDE.has(h.rule) && text.slice(h.start, h.end).includes(MASK))) raw.push(h);
     }
   }
-  if (raw.length === 0) return [];
   raw.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: SecretHit[] = [];
   for (const h of raw) {
@@ -116,11 +115,9 @@ export function redact(text: string): Redacted {
 }
 
 function mask(text: string): Redacted {
-  const hits = detectSecrets(text);
-  if (hits.length === 0) return text as Redacted;
   let out = '';
   let at = 0;
-  for (const h of hits) {
+  for (const h of detectSecrets(text)) {
     out += text.slice(at, h.start) + MASK;
     at = h.end;
   }
@@ -134,7 +131,7 @@ function mask(text: string): Redacted {
 export function redactDeep<T>(value: T): T {
   if (typeof value === 'string') return redact(value) as T;
   if (Array.isArray(value)) {
-    if (value.length > 1 && value.every((v) => typeof v === 'string')) return redactArgv(value as string[]) as T;
+    if (value.every((v) => typeof v === 'string')) return redactArgv(value as string[]) as T;
     return value.map((v) => redactDeep(v)) as T;
   }
   if (value && typeof value === 'object') {
@@ -152,7 +149,6 @@ export function redactDeep<T>(value: T): T {
 export function redactArgv(argv: readonly string[]): string[] {
   const line = argv.join(' ');
   const hits = detectSecrets(line);
-  if (hits.length === 0) return [...argv];
   const out: string[] = [];
   let offset = 0;
   for (const arg of argv) {
