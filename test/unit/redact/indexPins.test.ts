@@ -31,6 +31,12 @@ describe('detectSecrets: how the detections of both rule sets are merged', () =>
     assert.equal(redact(`groq ${groq()} end`), `groq ${MASK} end`);
   });
 
+  it('a token glued to a session id is still found', () => {
+    const id = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+    assert.equal(redact(`run ${groq()}-${id}`), `run ${MASK}-${id}`);
+    assert.equal(redact(`run ${id}-${groq()}`), `run ${id}-${MASK}`);
+  });
+
   it('overlapping detections become one span covering all of them, named by the provider rule', () => {
     const token = gh();
     // Each generic rule reads a longer value than the provider token it starts with.
@@ -141,6 +147,7 @@ describe('the upstream rule preset is loaded only for text that could hold what 
       'request 123E4567-E89B-12D3-A456-426614174000 failed',
       'mysql --password hunter2 -u root',
       'archived to backup.2024.tar.gz and build_artifacts_2024_final',
+      'a://b',
       'ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnop 0123456789012345678',
     ];
     assert.equal(loadsUpstream((r) => ordinary.forEach((t) => r.redact(t))), false);
