@@ -70,6 +70,7 @@ export function detectSecrets(text: string): SecretHit[] {
     for (const h of libraryHits(text)) {
       // A whole connection string reported upstream is narrowed to its password when the URL rule
       // found it, so the host and database stay readable; the upstream label is kept.
+      // Stryker disable next-line EqualityOperator: a password in a URL never starts or ends the connection string (the scheme is before it, the host after)
       const inner = URL_WIDE.has(h.rule) ? raw.find((r) => r.rule === 'url-credentials' && r.start >= h.start && r.end <= h.end) : undefined;
       if (inner) inner.label = LIBRARY_URL_LABEL[h.rule] ?? inner.label;
       // …and once masked, the connection string is not reported again (redaction stays idempotent).

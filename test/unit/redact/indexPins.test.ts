@@ -103,6 +103,11 @@ describe('detectSecrets: how the detections of both rule sets are merged', () =>
     assert.equal(redact(redact(`connect ${url}`)), `connect ${MASK}`, 'idempotent');
   });
 
+  it('a connection string the URL rule cannot read, before one it can: both are masked', () => {
+    const text = "postgres://app:pa'ss9@db.internal/app then postgres://b:s3cr3tpw@db2.example.com/x";
+    assert.equal(redact(text), `${MASK} then postgres://b:${MASK}@db2.example.com/x`);
+  });
+
   it('a masked connection string is not reported again', () => {
     const once = redact('postgres://app:s3cr3tpw@db.internal:5432/app');
     assert.equal(once, `postgres://app:${MASK}@db.internal:5432/app`);
