@@ -252,8 +252,8 @@ function keyValueHits(text: string, out: RawHit[]): void {
   }
 }
 
-/** `scheme://user:pass@host`, also after path normalisation collapsed the slashes. */
-const URL_CRED = /\b[a-z][a-z0-9+.-]{1,20}:\/{1,3}([^\s:/@'"`]+):([^\s@/'"`]+)@(?=[\w[.-])/gdi;
+/** `scheme://user:pass@host` (the user may be empty: `redis://:pass@host`), also after path normalisation collapsed the slashes. */
+const URL_CRED = /\b[a-z][a-z0-9+.-]{1,20}:\/{1,3}([^\s:/@'"`]*):([^\s@/'"`]+)@(?=[\w[.-])/gdi;
 
 /** `Authorization: Bearer …` and bare `Bearer …` / `Basic …` / `Token …` credentials. */
 const AUTH_HEADER = /\b(?:proxy-)?authorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Digest|Bot|Negotiate)\s+)?([^\s"'`]+)/dgi;
