@@ -54,7 +54,9 @@ const PROVIDERS: PatternRule[] = [
     id: 'openai',
     label: (m) => (m.startsWith('sk-ant-') ? 'an Anthropic API key' : m.startsWith('sk-or-') ? 'an OpenRouter API key' : 'an OpenAI API key'),
     keywords: ['sk-'],
-    re: /(?<![A-Za-z0-9-])sk-(?:(?:live|test|proj|ant|svcacct|admin|or)-(?:api\d\d-|v1-)?)?(?:(?=[\w-]{0,80}\d)[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{20,})/g,
+    // Project, service-account, admin, Anthropic (`sk-ant-api03-`) and OpenRouter (`sk-or-v1-`) keys are all
+    // `sk-` and a run of these characters; a short run needs a digit (`sk-learn-models` is a word).
+    re: /(?<![A-Za-z0-9-])sk-(?:(?=[\w-]{0,80}\d)[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{20,})/g,
   },
   { id: 'github', label: 'a GitHub token', keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}(?![A-Za-z0-9])/g },
   { id: 'github-pat', label: 'a GitHub token', keywords: ['github_pat_'], re: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{22,}/g },
@@ -103,7 +105,8 @@ const PROVIDERS: PatternRule[] = [
     label: 'a Twilio API key',
     keywords: ['sk'],
     re: /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])/g,
-    valid: (s) => hasDigit(s) && /[a-fA-F]/.test(s.slice(2)),
+    // Digits and hex letters both (`SK` itself is no hex letter).
+    valid: (s) => hasDigit(s) && /[a-fA-F]/.test(s),
   },
   {
     id: 'jwt',
@@ -162,7 +165,7 @@ function keyLabel(key: string): string {
   const k = key.toLowerCase();
   if (/pass|pwd/.test(k)) return 'a password';
   if (/private[_-]?key/.test(k)) return 'a private key';
-  if (/api[_-]?key|apikey/.test(k)) return 'an API key';
+  if (/api[_-]?key/.test(k)) return 'an API key';
   if (/access[_-]?key/.test(k)) return 'an access key';
   if (/token/.test(k)) return 'a token';
   if (/secret/.test(k)) return 'a secret';
@@ -207,7 +210,7 @@ function valueAt(text: string, i: number, enclosingQuote: string): { start: numb
   if (!m) return null;
   // A trailing period ends a sentence, not the secret.
   const v = m[0].replace(/[.:]+$/, '');
-  return v ? { start: i, end: i + v.length } : null;
+  return { start: i, end: i + v.length };
 }
 
 /** `password=…`, `"api_key": "…"`, `{'secret': '…'}`, `--token …`, `token: …`, `TOKEN := …`. */
@@ -219,7 +222,7 @@ function keyValueHits(text: string, out: RawHit[]): void {
     // `a::b` (test ids, scopes) and `x.token` member access are not assignments.
     const before = text[m.index - 1] ?? '';
     if (open === '' && /[:/]/.test(before) && !dash) continue;
-    if (open !== close && !(open && !close)) continue;
+    if (open && close && open !== close) continue;
     const rest = text.slice(keyEnd, keyEnd + 8);
     const sep = /^\s*(?::=|=>|=(?![=~>])|:(?!:)|\?=)\s*/.exec(rest);
     let at: number;
@@ -229,10 +232,10 @@ function keyValueHits(text: string, out: RawHit[]): void {
     if (sep && !(bareColon && !(open && open === close))) {
       at = keyEnd + sep[0].length;
     } else if (dash === '--' && /^\s+[^\s-]/.test(rest) && open === close) {
-      at = keyEnd + (/^\s+/.exec(rest)?.[0].length ?? 0);
+      at = keyEnd + rest.length - rest.trimStart().length;
     } else if (/^\s*,\s*["']/.test(rest) && open) {
       // ("password", "hunter2") tuples and argv arrays: ["--password", "hunter2"]
-      at = keyEnd + (/^\s*,\s*/.exec(rest)?.[0].length ?? 0);
+      at = keyEnd + rest.search(/["']/);
     } else {
       continue;
     }
@@ -246,7 +249,7 @@ function keyValueHits(text: string, out: RawHit[]): void {
     if (isPlaceholder(value) || value.startsWith('-') || /^(?:old)?pwd$/i.test(key)) continue;
     // A call (`password = get_password()`), an index (`os.environ["TOKEN"]`) or a plain member path
     // (`token = settings.api.token`) is code, not a value.
-    if (!enclosing && v.end === at + value.length && /^[([]/.test(text[v.end] ?? '')) continue;
+    if (!enclosing && v.end === at + value.length && /^[([]/.test(text.slice(v.end))) continue;
     if (/^(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*$/.test(value) && !/\d/.test(value)) continue;
     out.push({ rule: 'key-value', label: keyLabel(key), start: v.start, end: v.end });
   }

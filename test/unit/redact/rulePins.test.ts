@@ -214,6 +214,7 @@ describe('provider token rules with more than one part', () => {
     notBy(`run ${bot('M', 23, 6, 41)} now`, 'discord-bot');
     notBy(`run ${bot('P', 23, 6, 27)} now`, 'discord-bot');
     notBy(`run x-${bot('M', 23, 6, 27)} now`, 'discord-bot');
+    notBy(`run ${bot('M', 23, 6, 27).replace(/[0-9]/g, 'q')} now`, 'discord-bot');
     // Dotted identifiers of that shape without digits or randomness are not tokens.
     notBy(`run ${j('M', 'a'.repeat(23), '.', 'b'.repeat(6), '.', 'c'.repeat(30))} now`, 'discord-bot');
   });
@@ -397,6 +398,31 @@ describe('key = value', () => {
     kv(`psql '--password=nu"' -h db`, 'a password', 'nu"');
   });
 
+  it('a quoted value: double, single, back quotes, escaped JSON; escapes inside double quotes only; cut-off ones run to the end', () => {
+    kv('password: "ab\\"cd" x', 'a password', 'ab\\"cd');
+    kv("password: 'ab\\' x", 'a password', 'ab\\');
+    kv('password=`abc` x', 'a password', 'abc');
+    kv('{\\"password\\": \\"abc123\\", \\"user\\": \\"me\\"}', 'a password', 'abc123');
+    kv('{\\"password\\": \\"abc123', 'a password', 'abc123');
+    kv('password: "abc\\', 'a password', 'abc\\');
+    kv("psql '--password=abc", 'a password', 'abc');
+    kv('password: "abc', 'a password', 'abc');
+  });
+
+  it('no value: nothing after the key, a separator, an empty argv element, only quotes', () => {
+    none('password= ');
+    none('password=;');
+    none('password=.. ok');
+    none("psql '--password=' -h db");
+    none('password: "\'"');
+    none(`password: "'null'"`);
+  });
+
+  it('a JSON text cut inside its key still has the value masked', () => {
+    kv('b_password": "hunter2"}', 'a password', 'hunter2');
+    kv("x password': 'hunter2'", 'a password', 'hunter2');
+  });
+
   it('a trailing period or colon ends the sentence, not the value; inner ones belong to it', () => {
     kv('password=hunter2.. Then', 'a password', 'hunter2');
     kv('password=hunter2: next', 'a password', 'hunter2');
@@ -412,6 +438,8 @@ describe('key = value', () => {
     kv('password = open.sesame! x', 'a password', 'open.sesame!');
     kv('password = v1.api.key2', 'a password', 'v1.api.key2');
     kv("psql '--password=get(x)' -h db", 'a password', 'get(x)');
+    kv('password=hunter2 (see the docs)', 'a password', 'hunter2');
+    kv('password=hunter2, token[0]', 'a password', 'hunter2');
   });
 
   it('a flag and its value: one or more spaces between them', () => {
@@ -428,6 +456,7 @@ describe('key = value', () => {
     kv('("password",  "hunter2")', 'a password', 'hunter2');
     kv("['--token', 'abc123']", 'a token', 'abc123');
     none('("password", hunter2)');
+    none('print("token", x, "abc")');
     none('(password, "hunter2")');
   });
 });
