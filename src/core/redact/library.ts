@@ -13,10 +13,12 @@ interface LintRule {
   create(context: unknown, options: unknown): { file?: (source: unknown) => unknown };
 }
 
-/** Human names of what each upstream rule finds (the hit's `label`). */
+/**
+ * Human names of what each upstream rule finds (the hit's `label`). The `gcp` rule has none: it reads
+ * only `.json` and `.p12` files, never a text (a service-account JSON's key is a PEM block, found as one).
+ */
 const LABELS: Record<string, string> = {
   aws: 'an AWS secret access key',
-  gcp: 'a Google Cloud service account key',
   privatekey: 'a private key',
   npm: 'an npm access token',
   basicauth: 'a password in a URL',
@@ -102,7 +104,9 @@ function load(): { id: string; file: Handler }[] {
 export function libraryHits(text: string): RawHit[] {
   hits = [];
   current = text;
-  const source = { content: text, filePath: 'input.txt', ext: '.txt', contentType: 'text' };
+  // A file name that is neither an .npmrc nor a package.json: the npm rule's whole-line checks for
+  // those files stay off (the key = value rule masks such values, and only them).
+  const source = { content: text, filePath: 'input.txt' };
   for (const h of load()) {
     try {
       const r = h.file(source) as { then?: unknown } | undefined;

@@ -219,9 +219,8 @@ function keyValueHits(text: string, out: RawHit[]): void {
   for (let m = KEY_RE.exec(text); m; m = KEY_RE.exec(text)) {
     const [whole, open = '', dash = '', key = '', close = ''] = m;
     const keyEnd = m.index + whole.length;
-    // `a::b` (test ids, scopes) and `x.token` member access are not assignments.
-    const before = text[m.index - 1] ?? '';
-    if (open === '' && /[:/]/.test(before) && !dash) continue;
+    // `a::b` (test ids, scopes) and `a/token` paths are not assignments; an .npmrc's `/:_authToken=` is.
+    if (open === '' && !dash && text.startsWith('::', m.index - 2)) continue;
     if (open && close && open !== close) continue;
     const rest = text.slice(keyEnd, keyEnd + 8);
     const sep = /^\s*(?::=|=>|=(?![=~>])|:(?!:)|\?=)\s*/.exec(rest);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { detectSecrets, redact } from '../../../src/core/redact';
+import { libraryHits } from '../../../src/core/redact/library';
 import { ruleHits } from '../../../src/core/redact/rules';
 import { fake } from './corpus';
 
@@ -418,6 +419,15 @@ describe('key = value', () => {
     none(`password: "'null'"`);
   });
 
+  it("an .npmrc's /:_authToken= is a key; a::b scopes are not", () => {
+    kv('//registry.example/:_authToken=00000000-aaaa-1111-bbbb-222222222222', 'a token', '00000000-aaaa-1111-bbbb-222222222222');
+    kv('//registry.example/:_password=cGFzc3dvcmQ=', 'a password', 'cGFzc3dvcmQ=');
+    none('tests/test_a.py::test_token = x1');
+    kv('tests/test_a.py::test_token -- token = x1', 'a token', 'x1');
+    kv('run::--token=abc123', 'a token', 'abc123');
+    kv('scope:token=abc123', 'a token', 'abc123');
+  });
+
   it('a JSON text cut inside its key still has the value masked', () => {
     kv('b_password": "hunter2"}', 'a password', 'hunter2');
     kv("x password': 'hunter2'", 'a password', 'hunter2');
@@ -558,5 +568,80 @@ describe('a keyword in prose followed by a random value', () => {
     none('the api key is abcdefghijklmnopqrstuvwxyz');
     none('the api key is 1111111111aaaaaaaaaa');
     none('the api key is Ab3dE5gH7jK9mN1pQ3s');
+  });
+});
+
+describe('the maintained rules (secretlint), driven on a text', () => {
+  const base64Json = (o: object): string => Buffer.from(JSON.stringify(o)).toString('base64');
+  /** A 1Password service-account token: `ops_` and base64 JSON whose encoding ends in `fQ` (a lone `}`). */
+  function onePassword(): string {
+    for (let pad = 0; ; pad++) {
+      const b = base64Json({ email: 'x@example.invalid', secretKey: fake(60, 80), p: 'p'.repeat(pad) });
+      if (b.endsWith('fQ==')) return j('op', 's_', b);
+    }
+  }
+  const SAMPLES: [id: string, label: string, token: string][] = [
+    ['npm', 'an npm access token', j('np', 'm_', fake(61, 36))],
+    ['slack', 'a Slack token', j('xo', 'xb-', fake(62, 12, '0123456789'), '-', fake(63, 24))],
+    ['sendgrid', 'a SendGrid API key', j('S', 'G.', fake(64, 22), '.', fake(65, 43))],
+    ['shopify', 'a Shopify access token', j('shp', 'at_', fake(66, 32))],
+    ['github', 'a GitHub token', j('gh', 'p_', fake(67, 36))],
+    ['gitlab', 'a GitLab token', j('gl', 'pat-', fake(68, 20))],
+    ['grafana', 'a Grafana token', j('gl', 'c_', fake(69, 40))],
+    ['openai', 'an OpenAI API key', j('sk-', 'proj-', fake(70, 74, URLSAFE), 'T3Blbk', 'FJ', fake(71, 74, URLSAFE))],
+    ['anthropic', 'an Anthropic API key', j('sk-', 'ant-api03-', fake(72, 93, URLSAFE), 'AA')],
+    ['groq', 'a Groq API key', j('gs', 'k_', fake(73, 52))],
+    ['huggingface', 'a Hugging Face token', j('hf', '_', fake(74, 34, 'abcdefghijklmnopqrstuvwxyzABCDEFGH'))],
+    ['linear', 'a Linear API key', j('lin', '_api_', fake(75, 40))],
+    ['notion', 'a Notion token', j('nt', 'n_', fake(76, 11, '0123456789'), fake(77, 35))],
+    ['1password', 'a 1Password service account token', onePassword()],
+    ['hashicorp-vault', 'a HashiCorp Vault token', j('hv', 's.', fake(78, 95, URLSAFE))],
+    ['vercel', 'a Vercel token', j('vc', 'p_', fake(79, 24))],
+    ['databricks', 'a Databricks token', j('da', 'pi', fake(80, 32, HEX))],
+    ['docker', 'a Docker registry password', j('dck', 'r_pat_', fake(81, 27, URLSAFE))],
+    ['figma', 'a Figma token', j('fi', 'gd_', fake(82, 40, URLSAFE))],
+    ['privatekey', 'a private key', j('-----BEGIN RSA PRIVATE KEY-----\nMII', fake(83, 150, B64), '\n-----END RSA PRIVATE KEY-----')],
+    ['database-connection-string', 'a database password', `mongodb://app:${fake(84, 12)}@db.example:27017/app`],
+    ['basicauth', 'a password in a URL', `https://user:${fake(85, 12)}@example.com`],
+  ];
+
+  for (const [id, label, token] of SAMPLES) {
+    it(`${id}: reports the token's span and names it ${label}`, () => {
+      const text = `see ${token} here`;
+      assert.deepEqual(
+        libraryHits(text).map((h) => [h.rule, h.label, text.slice(h.start, h.end)]),
+        [[`secretlint/${id}`, label, token]],
+      );
+    });
+  }
+
+  it('an AWS secret access key: the range is the key itself, not the key name before it', () => {
+    const key = fake(86, 40);
+    for (const text of [`aws_secret_access_key = ${key}`, `export AWS_SECRET_ACCESS_KEY="${key}" && run`, `{"secret_access_key": "${key}"}`]) {
+      assert.deepEqual(
+        libraryHits(text).map((h) => [h.rule, h.label, text.slice(h.start, h.end)]),
+        [['secretlint/aws', 'an AWS secret access key', key]],
+        text,
+      );
+    }
+  });
+
+  it('is read as text, not as an .npmrc or package.json: an _authToken value ends where the value ends', () => {
+    const text = `//registry.example/:_authToken=${fake(87, 12)} # set by CI`;
+    assert.deepEqual(libraryHits(text), []);
+    assert.equal(redact(text), '//registry.example/:_authToken=[REDACTED] # set by CI');
+    const oauth = `https://${fake(88, 20)}:x-oauth-basic@github.com/o/r`;
+    assert.deepEqual(
+      libraryHits(oauth).map((h) => h.rule),
+      ['secretlint/basicauth'],
+    );
+  });
+
+  it('nothing in ordinary text, and each text on its own (no hit carried over)', () => {
+    assert.deepEqual(libraryHits('npm run build && git push'), []);
+    const gh = j('gh', 'p_', fake(89, 36));
+    assert.equal(libraryHits(`a ${gh}`).length, 1);
+    assert.deepEqual(libraryHits('b'), []);
+    assert.deepEqual(libraryHits(''), []);
   });
 });
