@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { detectSecrets, redact } from '../../../src/core/redact';
 import { libraryHits } from '../../../src/core/redact/library';
-import { ruleHits } from '../../../src/core/redact/rules';
+import { OWN_RULE_IDS, ruleHits } from '../../../src/core/redact/rules';
 import { fake } from './corpus';
 
 /**
@@ -147,6 +147,24 @@ describe('provider token rules, at their edges', () => {
   }
 });
 
+/** Deterministic shuffle (the order of characters does not change their entropy). */
+function shuffled(chars: string[], seed: number): string {
+  const out = [...chars];
+  const order = fake(seed, out.length * 4, '0123456789');
+  for (let i = out.length - 1; i > 0; i--) {
+    const k = Number(order.slice((i % (order.length / 4)) * 4, (i % (order.length / 4)) * 4 + 4)) % (i + 1);
+    [out[i], out[k]] = [out[k]!, out[i]!];
+  }
+  return out.join('');
+}
+
+/** A Discord-bot-shaped token of exactly 4 bits of entropy per character (4 symbols twice, 12 four times, one 8 times). */
+function fourBitBot(): string {
+  const rest = [...'M'.repeat(7), ...'xxyyzz', ...[...'abcdefgh1234'].flatMap((c) => [c, c, c, c])];
+  const body = shuffled(rest, 7);
+  return j('M', body.slice(0, 23), '.', body.slice(23, 29), '.', body.slice(29));
+}
+
 describe('provider token rules with more than one part', () => {
   it('OpenAI-style keys: every prefix, named by vendor; a short one needs a digit, a long one does not', () => {
     const proj = j('sk', '-proj-', fake(1, 40, URLSAFE));
@@ -216,6 +234,9 @@ describe('provider token rules with more than one part', () => {
     notBy(`run ${bot('P', 23, 6, 27)} now`, 'discord-bot');
     notBy(`run x-${bot('M', 23, 6, 27)} now`, 'discord-bot');
     notBy(`run ${bot('M', 23, 6, 27).replace(/[0-9]/g, 'q')} now`, 'discord-bot');
+    // A digit alone does not make it random: exactly 4 bits per character is not enough.
+    notBy(`run ${j('M', 'a'.repeat(22), '1.bbbbbb.', 'c'.repeat(30))} now`, 'discord-bot');
+    notBy(`run ${fourBitBot()} now`, 'discord-bot');
     // Dotted identifiers of that shape without digits or randomness are not tokens.
     notBy(`run ${j('M', 'a'.repeat(23), '.', 'b'.repeat(6), '.', 'c'.repeat(30))} now`, 'discord-bot');
   });
@@ -288,7 +309,7 @@ describe('provider token rules with more than one part', () => {
       ['&', '%3D'],
       [';', '%3D%3D'],
       ['&', '='],
-    ]) {
+    ] as const) {
       const sig = j(fake(24, 43, `${ALNUM}%`), pad);
       only(`https://a.blob.core.windows.net/c/b?sv=1${sep}sig=${sig} ok`, 'azure-sas', 'an Azure SAS signature', sig);
     }
@@ -433,6 +454,31 @@ describe('key = value', () => {
     kv("x password': 'hunter2'", 'a password', 'hunter2');
   });
 
+  it('a backslash starts an escaped-JSON value only before a double quote', () => {
+    kv('password=\\abc1 x', 'a password', '\\abc1');
+  });
+
+  it("the shell's '\\'' joins single-quoted parts only", () => {
+    kv(`password="ab"\\''cd' x`, 'a password', 'ab');
+  });
+
+  it('a quoted key is a key after anything; mismatched quotes around a key are prose', () => {
+    kv('std::"token": "abc123"', 'a token', 'abc123');
+    none(`say "password' = abc123`);
+  });
+
+  it('key:value without a space is a label, unless the value or the key is quoted', () => {
+    none('password:abc123');
+    kv('password:"abc123"', 'a password', 'abc123');
+    kv('{"pin_password":12345678}', 'a password', '12345678');
+  });
+
+  it('a quoted argv element holding a flag and its value, also in escaped JSON', () => {
+    kv("psql '--password hunter2' -h db", 'a password', 'hunter2');
+    kv('x "--password hunter2" y', 'a password', 'hunter2');
+    kv('[\\"--password=abc123\\", \\"-h\\"]', 'a password', 'abc123');
+  });
+
   it('a trailing period or colon ends the sentence, not the value; inner ones belong to it', () => {
     kv('password=hunter2.. Then', 'a password', 'hunter2');
     kv('password=hunter2: next', 'a password', 'hunter2');
@@ -527,6 +573,8 @@ describe('private keys', () => {
   });
 
   it('a block with no key material in it is not a key', () => {
+    none('-----BEGIN RSA PRIVATE KEY-----');
+    none('x -----BEGIN RSA PRIVATE KEY-----\n');
     none('-----BEGIN ENCRYPTED PRIVATE KEY-----\n-----END ENCRYPTED PRIVATE KEY-----');
     none('-----BEGIN OPENSSH PRIVATE KEY-----\n[REDACTED]\n-----END OPENSSH PRIVATE KEY-----');
   });
@@ -558,6 +606,11 @@ describe('a keyword in prose followed by a random value', () => {
     prose('the token Ab3dE5.gH7jK9mN1pQ3sT works', 'Ab3dE5.gH7jK9mN1pQ3sT');
     prose('the token Zq8Xw3/k9m2p7r4t1v6b works', 'Zq8Xw3/k9m2p7r4t1v6b');
     prose('the token k9m2p7r4/ZQ8XW3JT5BNab works', 'k9m2p7r4/ZQ8XW3JT5BNab');
+  });
+
+  it('exactly 3.5 bits per character is random enough', () => {
+    const v = shuffled([...'aaaabbbbccccdddd', ...'1122334455667788'], 3);
+    prose(`the token ${v} works`, v);
   });
 
   it('not a file name, a lower-case path, a number, a word or a short value', () => {
@@ -643,5 +696,36 @@ describe('the maintained rules (secretlint), driven on a text', () => {
     assert.equal(libraryHits(`a ${gh}`).length, 1);
     assert.deepEqual(libraryHits('b'), []);
     assert.deepEqual(libraryHits(''), []);
+  });
+});
+
+describe('the rule list', () => {
+  it('names every rule a hit can come from', () => {
+    const texts = [
+      ...SHAPES.map((sh) => j(...sh.prefixes[0]!, fake(1, sh.min, sh.alphabet))),
+      j('sk', '-proj-', fake(1, 40, URLSAFE)),
+      j('https://hooks.slack.com/services/', fake(2, 30)),
+      j('https://discord.com/api/webhooks/12345/', fake(3, 40, URLSAFE)),
+      j('M', fake(12, 23, URLSAFE), '.', fake(13, 6, URLSAFE), '.', fake(14, 27, URLSAFE)),
+      j(fake(15, 10, '123456789'), ':A', 'A', fake(16, 33, URLSAFE)),
+      j('S', 'G.', fake(17, 22, URLSAFE), '.', fake(18, 43, URLSAFE)),
+      j('S', 'K', fake(19, 32, HEX)),
+      j('ey', 'JhbGciOiJ.', 'ey', 'JzdWIiOiJ.'),
+      j('AccountKey=', fake(21, 40, B64)),
+      j('?sig=', fake(24, 43)),
+      j(fake(25, 32, HEX), '-us1'),
+      j('PM', 'AK-', fake(26, 24, HEX), '-', fake(27, 34, HEX)),
+      j('hv', 's.', fake(29, 24, URLSAFE)),
+      j('gl', 'sa_', fake(31, 32), '_', fake(32, 8, HEX)),
+      'password=hunter2x',
+      'postgres://app:pa55w0rd@db',
+      'Authorization: Negotiate YIIabc123',
+      'sent Bearer abcdef12 up',
+      j('-----BEGIN RSA PRIVATE KEY-----\n', fake(40, 64, B64)),
+      j('the api key is ', fake(50, 24)),
+    ];
+    const seen = new Set(texts.flatMap((t) => ruleHits(`see ${t} here`).map((h) => h.rule)));
+    assert.deepEqual([...seen].filter((id) => !OWN_RULE_IDS.includes(id)), []);
+    assert.deepEqual(OWN_RULE_IDS.filter((id) => !seen.has(id)), []);
   });
 });
