@@ -184,7 +184,7 @@ function keyLabel(key: string): string {
  */
 function valueAt(text: string, i: number, enclosingQuote: string): { start: number; end: number } | null {
   const c = text[i];
-  if (enclosingQuote && c === enclosingQuote) return null;
+  if (c === enclosingQuote) return null;
   if (c === '\\' && text[i + 1] === '"') {
     const close = text.indexOf('\\"', i + 2);
     return { start: i + 2, end: close === -1 ? text.length : close };
@@ -227,7 +227,8 @@ function keyValueHits(text: string, out: RawHit[]): void {
     // `a::b` (test ids, scopes) and `a/token` paths are not assignments; an .npmrc's `/:_authToken=` is.
     if (open === '' && !dash && text.startsWith('::', m.index - 2)) continue;
     if (open && close && open !== close) continue;
-    const rest = text.slice(keyEnd, keyEnd + 8);
+    // What follows the key: long enough for the padding of an aligned config file (`password      = x`).
+    const rest = text.slice(keyEnd, keyEnd + 64);
     const sep = /^\s*(?::=|=>|=(?![=~>])|:(?!:)|\?=)\s*/.exec(rest);
     let at: number;
     // A bare `key:value` (no space, no quote) is a label or an id (`secret:foo`), unless the key itself

@@ -498,6 +498,12 @@ describe('key = value', () => {
     kv('password=hunter2, token[0]', 'a password', 'hunter2');
   });
 
+  it('an aligned config file: any padding between the key and its separator', () => {
+    kv(`password${' '.repeat(12)}= hunter2`, 'a password', 'hunter2');
+    kv(`api_token${' '.repeat(40)}: "abc123"`, 'a token', 'abc123');
+    kv(`DB_PASSWORD\t\t\t\t\t\t\t\t\t= hunter2`, 'a password', 'hunter2');
+  });
+
   it('a flag and its value: one or more spaces between them', () => {
     kv('mysql --password  hunter2 -u root', 'a password', 'hunter2');
     kv('mysql --password\thunter2 -u root', 'a password', 'hunter2');
@@ -668,15 +674,17 @@ describe('the maintained rules (secretlint), driven on a text', () => {
     });
   }
 
-  it('an AWS secret access key: the range is the key itself, not the key name before it', () => {
+  it('an AWS secret access key: the range is the key itself, not the key name before it, however far apart', () => {
     const key = fake(86, 40);
-    for (const text of [`aws_secret_access_key = ${key}`, `export AWS_SECRET_ACCESS_KEY="${key}" && run`, `{"secret_access_key": "${key}"}`]) {
+    const aligned = `AWS_SECRET_ACCESS_KEY${' '.repeat(30)}= ${key}`;
+    for (const text of [`aws_secret_access_key = ${key}`, `export AWS_SECRET_ACCESS_KEY="${key}" && run`, `{"secret_access_key": "${key}"}`, aligned]) {
       assert.deepEqual(
         libraryHits(text).map((h) => [h.rule, h.label, text.slice(h.start, h.end)]),
         [['secretlint/aws', 'an AWS secret access key', key]],
         text,
       );
     }
+    assert.equal(redact(aligned), aligned.replace(key, '[REDACTED]'));
   });
 
   it('is read as text, not as an .npmrc or package.json: an _authToken value ends where the value ends', () => {
