@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { detectSecrets, redact } from '../../../src/core/redact';
-import { libraryHits } from '../../../src/core/redact/library';
+import { libraryHits, libraryRuleIds } from '../../../src/core/redact/library';
 import { OWN_RULE_IDS, ruleHits } from '../../../src/core/redact/rules';
 import { fake } from './corpus';
 
@@ -673,6 +673,10 @@ describe('the maintained rules (secretlint), driven on a text', () => {
       );
     });
   }
+
+  it('uses exactly the rules sampled here, each naming its kind: not filter-comments, nor gcp (files only)', () => {
+    assert.deepEqual([...libraryRuleIds()].sort(), [...SAMPLES.map(([id]) => `secretlint/${id}`), 'secretlint/aws'].sort());
+  });
 
   it('an AWS secret access key: the range is the key itself, not the key name before it, however far apart', () => {
     const key = fake(86, 40);
