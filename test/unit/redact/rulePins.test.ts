@@ -456,6 +456,7 @@ describe('key = value', () => {
 
   it('a backslash starts an escaped-JSON value only before a double quote', () => {
     kv('password=\\abc1 x', 'a password', '\\abc1');
+    kv('sh -c "export PIN_PASSWORD=7"', 'a password', '7');
   });
 
   it("the shell's '\\'' joins single-quoted parts only", () => {
