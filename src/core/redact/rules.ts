@@ -17,8 +17,8 @@ export interface RawHit {
 interface PatternRule {
   id: string;
   label: string | ((match: string) => string);
-  /** At least one must occur in the lower-cased text. */
-  keywords: string[];
+  /** Must match the lower-cased text before the regex runs (a pre-filter: it only spares the run). */
+  keywords: RegExp;
   /** Global, with the `d` flag when `group` is set. */
   re: RegExp;
   /** The capture group holding the secret; the whole match otherwise. */
@@ -28,6 +28,10 @@ interface PatternRule {
 }
 
 const hasDigit = (s: string): boolean => /\d/.test(s);
+const hasLetter = (s: string): boolean => /[A-Za-z]/.test(s);
+
+/** The span of capture group `group` (each group read here takes part in every match). */
+const groupSpan = (m: RegExpExecArray, group: number): [number, number] => m.indices![group]!;
 
 /** Shannon entropy in bits per character. */
 export function entropy(s: string): number {
@@ -46,95 +50,98 @@ const PROVIDERS: PatternRule[] = [
   {
     id: 'stripe',
     label: (m) => (/_live_/.test(m) ? 'a Stripe live key' : 'a Stripe test key'),
-    keywords: ['_live_', '_test_'],
+    keywords: /_live_|_test_/,
     re: /(?<![A-Za-z0-9])[spr]k_(?:live|test)_[A-Za-z0-9]{10,}(?![A-Za-z0-9])/g,
   },
-  { id: 'stripe-webhook', label: 'a Stripe webhook secret', keywords: ['whsec_'], re: /(?<![A-Za-z0-9])whsec_[A-Za-z0-9]{24,}(?![A-Za-z0-9])/g },
+  { id: 'stripe-webhook', label: 'a Stripe webhook secret', keywords: /whsec_/, re: /(?<![A-Za-z0-9])whsec_[A-Za-z0-9]{24,}(?![A-Za-z0-9])/g },
   {
     id: 'openai',
     label: (m) => (m.startsWith('sk-ant-') ? 'an Anthropic API key' : m.startsWith('sk-or-') ? 'an OpenRouter API key' : 'an OpenAI API key'),
-    keywords: ['sk-'],
-    re: /(?<![A-Za-z0-9-])sk-(?:(?:live|test|proj|ant|svcacct|admin|or)-(?:api\d\d-|v1-)?)?(?:(?=[\w-]{0,80}\d)[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{20,})/g,
+    keywords: /sk-/,
+    // Project, service-account, admin, Anthropic (`sk-ant-api03-`) and OpenRouter (`sk-or-v1-`) keys are all
+    // `sk-` and a run of these characters; a short run needs a digit (`sk-learn-models` is a word).
+    re: /(?<![A-Za-z0-9-])sk-(?:(?=[\w-]{0,80}\d)[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{20,})/g,
   },
-  { id: 'github', label: 'a GitHub token', keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}(?![A-Za-z0-9])/g },
-  { id: 'github-pat', label: 'a GitHub token', keywords: ['github_pat_'], re: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{22,}/g },
-  { id: 'gitlab', label: 'a GitLab token', keywords: ['glpat-', 'glptt-', 'gldt-'], re: /(?<![A-Za-z0-9])gl(?:pat|ptt|dt)-[A-Za-z0-9_-]{20,}/g },
-  { id: 'slack-token', label: 'a Slack token', keywords: ['xox', 'xapp-'], re: /(?<![A-Za-z0-9])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g },
+  { id: 'github', label: 'a GitHub token', keywords: /ghp_|gho_|ghu_|ghs_|ghr_/, re: /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}(?![A-Za-z0-9])/g },
+  { id: 'github-pat', label: 'a GitHub token', keywords: /github_pat_/, re: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{22,}/g },
+  { id: 'gitlab', label: 'a GitLab token', keywords: /glpat-|glptt-|gldt-/, re: /(?<![A-Za-z0-9])gl(?:pat|ptt|dt)-[A-Za-z0-9_-]{20,}/g },
+  { id: 'slack-token', label: 'a Slack token', keywords: /xox|xapp-/, re: /(?<![A-Za-z0-9])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g },
   {
     id: 'slack-webhook',
     label: 'a Slack webhook URL',
-    keywords: ['hooks.slack.com'],
+    keywords: /hooks\.slack\.com/,
     re: /hooks\.slack\.com\/((?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,})/dg,
     group: 1,
   },
   {
     id: 'discord-webhook',
     label: 'a Discord webhook URL',
-    keywords: ['discord'],
+    keywords: /discord/,
     re: /discord(?:app)?\.com\/api\/webhooks\/(\d{5,}\/[A-Za-z0-9_-]{30,})/dg,
     group: 1,
   },
   {
     id: 'discord-bot',
     label: 'a Discord bot token',
-    keywords: ['.'],
+    keywords: /\./,
     re: /(?<![A-Za-z0-9-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9-])/g,
     valid: (s) => hasDigit(s) && entropy(s) > 4,
   },
-  { id: 'telegram-bot', label: 'a Telegram bot token', keywords: [':aa'], re: /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{32,34}(?![A-Za-z0-9-])/g },
+  { id: 'telegram-bot', label: 'a Telegram bot token', keywords: /:aa/, re: /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{32,34}(?![A-Za-z0-9-])/g },
   {
     id: 'aws-access-key',
     label: 'an AWS access key id',
-    keywords: ['akia', 'asia', 'abia', 'acca', 'a3t'],
+    keywords: /akia|asia|abia|acca|a3t/,
     re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g,
   },
-  { id: 'google-api-key', label: 'a Google API key', keywords: ['aiza'], re: /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9-])/g },
-  { id: 'huggingface', label: 'a Hugging Face token', keywords: ['hf_', 'api_org_'], re: /(?<![A-Za-z0-9])(?:hf_|api_org_)[A-Za-z0-9]{30,}(?![A-Za-z0-9])/g },
-  { id: 'npm', label: 'an npm access token', keywords: ['npm_'], re: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g },
-  { id: 'pypi', label: 'a PyPI upload token', keywords: ['pypi-'], re: /(?<![A-Za-z0-9])pypi-AgE[A-Za-z0-9_-]{40,}/g },
+  { id: 'google-api-key', label: 'a Google API key', keywords: /aiza/, re: /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9-])/g },
+  { id: 'huggingface', label: 'a Hugging Face token', keywords: /hf_|api_org_/, re: /(?<![A-Za-z0-9])(?:hf_|api_org_)[A-Za-z0-9]{30,}(?![A-Za-z0-9])/g },
+  { id: 'npm', label: 'an npm access token', keywords: /npm_/, re: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g },
+  { id: 'pypi', label: 'a PyPI upload token', keywords: /pypi-/, re: /(?<![A-Za-z0-9])pypi-AgE[A-Za-z0-9_-]{40,}/g },
   {
     id: 'sendgrid',
     label: 'a SendGrid API key',
-    keywords: ['sg.'],
+    keywords: /sg\./,
     re: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}/g,
   },
   {
     id: 'twilio',
     label: 'a Twilio API key',
-    keywords: ['sk'],
+    keywords: /sk/,
     re: /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])/g,
-    valid: (s) => hasDigit(s) && /[a-fA-F]/.test(s.slice(2)),
+    // Digits and hex letters both (`SK` itself is no hex letter).
+    valid: (s) => hasDigit(s) && /[a-fA-F]/.test(s),
   },
   {
     id: 'jwt',
     label: 'a JSON Web Token',
-    keywords: ['eyj'],
+    keywords: /eyj/,
     re: /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
   },
   {
     id: 'azure-storage-key',
     label: 'an Azure storage account key',
-    keywords: ['accountkey=', 'sharedaccesskey=', 'sharedaccesssignature'],
+    keywords: /accountkey=|sharedaccesskey=|sharedaccesssignature/,
     re: /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{30,}={0,2})/dgi,
     group: 1,
   },
-  { id: 'azure-sas', label: 'an Azure SAS signature', keywords: ['sig='], re: /[?&;]sig=([A-Za-z0-9%+/]{30,}={0,2}(?:%3D){0,2})/dg, group: 1 },
-  { id: 'digitalocean', label: 'a DigitalOcean token', keywords: ['do'], re: /(?<![A-Za-z0-9])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g },
-  { id: 'shopify', label: 'a Shopify access token', keywords: ['shp'], re: /(?<![A-Za-z0-9])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/g },
-  { id: 'mailgun', label: 'a Mailgun API key', keywords: ['key-'], re: /(?<![A-Za-z0-9])key-[0-9a-f]{32}(?![A-Za-z0-9])/g },
-  { id: 'mailchimp', label: 'a Mailchimp API key', keywords: ['-us'], re: /(?<![A-Za-z0-9])[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])/g },
-  { id: 'square', label: 'a Square access token', keywords: ['sq0'], re: /(?<![A-Za-z0-9])sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,60}/g },
-  { id: 'newrelic', label: 'a New Relic key', keywords: ['nrak-', 'nrjs-', 'nrii-'], re: /(?<![A-Za-z0-9])NR(?:AK|JS|II)-[A-Za-z0-9]{19,32}(?![A-Za-z0-9])/g },
-  { id: 'postman', label: 'a Postman API key', keywords: ['pmak-'], re: /(?<![A-Za-z0-9])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])/g },
-  { id: 'databricks', label: 'a Databricks token', keywords: ['dapi'], re: /(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/g },
-  { id: 'vault', label: 'a HashiCorp Vault token', keywords: ['hvs.', 'hvb.', 's.'], re: /(?<![A-Za-z0-9])(?:hv[sb]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24}\b)/g, valid: hasDigit },
-  { id: 'linear', label: 'a Linear API key', keywords: ['lin_api_'], re: /(?<![A-Za-z0-9])lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])/g },
-  { id: 'doppler', label: 'a Doppler token', keywords: ['dp.'], re: /(?<![A-Za-z0-9])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9])/g },
-  { id: 'age', label: 'an age secret key', keywords: ['age-secret-key-'], re: /(?<![A-Za-z0-9])AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}(?![A-Za-z0-9])/g },
-  { id: 'grafana', label: 'a Grafana token', keywords: ['glsa_', 'glc_'], re: /(?<![A-Za-z0-9])(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g },
-  { id: 'sentry', label: 'a Sentry token', keywords: ['sntrys_', 'sntryu_'], re: /(?<![A-Za-z0-9])sntry[su]_[A-Za-z0-9+/=_]{40,}/g },
-  { id: 'gcp-oauth', label: 'a Google OAuth client secret', keywords: ['gocspx-'], re: /(?<![A-Za-z0-9])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9])/g },
-  { id: 'atlassian', label: 'an Atlassian API token', keywords: ['atatt'], re: /(?<![A-Za-z0-9])ATATT3[A-Za-z0-9_=-]{180,}/g },
+  { id: 'azure-sas', label: 'an Azure SAS signature', keywords: /sig=/, re: /[?&;]sig=([A-Za-z0-9%+/]{30,}={0,2}(?:%3D){0,2})/dg, group: 1 },
+  { id: 'digitalocean', label: 'a DigitalOcean token', keywords: /do/, re: /(?<![A-Za-z0-9])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g },
+  { id: 'shopify', label: 'a Shopify access token', keywords: /shp/, re: /(?<![A-Za-z0-9])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/g },
+  { id: 'mailgun', label: 'a Mailgun API key', keywords: /key-/, re: /(?<![A-Za-z0-9])key-[0-9a-f]{32}(?![A-Za-z0-9])/g },
+  { id: 'mailchimp', label: 'a Mailchimp API key', keywords: /-us/, re: /(?<![A-Za-z0-9])[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])/g },
+  { id: 'square', label: 'a Square access token', keywords: /sq0/, re: /(?<![A-Za-z0-9])sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,60}/g },
+  { id: 'newrelic', label: 'a New Relic key', keywords: /nrak-|nrjs-|nrii-/, re: /(?<![A-Za-z0-9])NR(?:AK|JS|II)-[A-Za-z0-9]{19,32}(?![A-Za-z0-9])/g },
+  { id: 'postman', label: 'a Postman API key', keywords: /pmak-/, re: /(?<![A-Za-z0-9])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])/g },
+  { id: 'databricks', label: 'a Databricks token', keywords: /dapi/, re: /(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/g },
+  { id: 'vault', label: 'a HashiCorp Vault token', keywords: /hvs\.|hvb\.|s\./, re: /(?<![A-Za-z0-9])(?:hv[sb]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24}\b)/g, valid: hasDigit },
+  { id: 'linear', label: 'a Linear API key', keywords: /lin_api_/, re: /(?<![A-Za-z0-9])lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])/g },
+  { id: 'doppler', label: 'a Doppler token', keywords: /dp\./, re: /(?<![A-Za-z0-9])dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9])/g },
+  { id: 'age', label: 'an age secret key', keywords: /age-secret-key-/, re: /(?<![A-Za-z0-9])AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}(?![A-Za-z0-9])/g },
+  { id: 'grafana', label: 'a Grafana token', keywords: /glsa_|glc_/, re: /(?<![A-Za-z0-9])(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g },
+  { id: 'sentry', label: 'a Sentry token', keywords: /sntrys_|sntryu_/, re: /(?<![A-Za-z0-9])sntry[su]_[A-Za-z0-9+/=_]{40,}/g },
+  { id: 'gcp-oauth', label: 'a Google OAuth client secret', keywords: /gocspx-/, re: /(?<![A-Za-z0-9])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9])/g },
+  { id: 'atlassian', label: 'an Atlassian API token', keywords: /atatt/, re: /(?<![A-Za-z0-9])ATATT3[A-Za-z0-9_=-]{180,}/g },
 ];
 
 const MASK = '[REDACTED]';
@@ -156,13 +163,13 @@ const SUFFIX = String.raw`(?:[_.-](?:key|base|value|b64|base64|hex|str|string|te
 // The look-behind makes a key start at the start of a word only: without it a long token-like run
 // would be re-scanned from every position (quadratic).
 const KEY_RE = new RegExp(String.raw`(\\?["'\`]?)(--?)?(?<![A-Za-z0-9_.])([A-Za-z0-9_.-]*?${KEYWORD}${SUFFIX})(?![A-Za-z0-9_])(\\?["'\`]?)`, 'gi');
-const KEY_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'auth'];
+const KEY_WORDS = /pass|pwd|secret|token|key|credential|auth/;
 
 function keyLabel(key: string): string {
   const k = key.toLowerCase();
   if (/pass|pwd/.test(k)) return 'a password';
   if (/private[_-]?key/.test(k)) return 'a private key';
-  if (/api[_-]?key|apikey/.test(k)) return 'an API key';
+  if (/api[_-]?key/.test(k)) return 'an API key';
   if (/access[_-]?key/.test(k)) return 'an access key';
   if (/token/.test(k)) return 'a token';
   if (/secret/.test(k)) return 'a secret';
@@ -177,7 +184,7 @@ function keyLabel(key: string): string {
  */
 function valueAt(text: string, i: number, enclosingQuote: string): { start: number; end: number } | null {
   const c = text[i];
-  if (enclosingQuote && c === enclosingQuote) return null;
+  if (c === enclosingQuote) return null;
   if (c === '\\' && text[i + 1] === '"') {
     const close = text.indexOf('\\"', i + 2);
     return { start: i + 2, end: close === -1 ? text.length : close };
@@ -207,53 +214,54 @@ function valueAt(text: string, i: number, enclosingQuote: string): { start: numb
   if (!m) return null;
   // A trailing period ends a sentence, not the secret.
   const v = m[0].replace(/[.:]+$/, '');
-  return v ? { start: i, end: i + v.length } : null;
+  return { start: i, end: i + v.length };
 }
 
 /** `password=…`, `"api_key": "…"`, `{'secret': '…'}`, `--token …`, `token: …`, `TOKEN := …`. */
 function keyValueHits(text: string, out: RawHit[]): void {
   KEY_RE.lastIndex = 0;
   for (let m = KEY_RE.exec(text); m; m = KEY_RE.exec(text)) {
-    const [whole, open = '', dash = '', key = '', close = ''] = m;
+    // Groups 1, 3 and 4 take part in every match (possibly empty); the dash is optional.
+    const [whole, open, dash = '', key, close] = m as unknown as [string, string, string | undefined, string, string];
     const keyEnd = m.index + whole.length;
-    // `a::b` (test ids, scopes) and `x.token` member access are not assignments.
-    const before = text[m.index - 1] ?? '';
-    if (open === '' && /[:/]/.test(before) && !dash) continue;
-    if (open !== close && !(open && !close)) continue;
-    const rest = text.slice(keyEnd, keyEnd + 8);
+    // `a::b` (test ids, scopes) and `a/token` paths are not assignments; an .npmrc's `/:_authToken=` is.
+    if (open === '' && !dash && text.startsWith('::', m.index - 2)) continue;
+    if (open && close && open !== close) continue;
+    // What follows the key: long enough for the padding of an aligned config file (`password      = x`).
+    const rest = text.slice(keyEnd, keyEnd + 64);
     const sep = /^\s*(?::=|=>|=(?![=~>])|:(?!:)|\?=)\s*/.exec(rest);
     let at: number;
     // A bare `key:value` (no space, no quote) is a label or an id (`secret:foo`), unless the key itself
     // is quoted as in JSON.
-    const bareColon = sep !== null && sep[0].trim() === ':' && !/\s/.test(sep[0]) && !/["'\\`]/.test(text[keyEnd + sep[0].length] ?? '');
+    const bareColon = sep !== null && sep[0] === ':' && !/["'\\`]/.test(text.charAt(keyEnd + 1));
     if (sep && !(bareColon && !(open && open === close))) {
       at = keyEnd + sep[0].length;
-    } else if (dash === '--' && /^\s+[^\s-]/.test(rest) && open === close) {
-      at = keyEnd + (/^\s+/.exec(rest)?.[0].length ?? 0);
+    } else if (dash === '--' && /^\s+[^\s-]/.test(rest)) {
+      at = keyEnd + rest.length - rest.trimStart().length;
     } else if (/^\s*,\s*["']/.test(rest) && open) {
       // ("password", "hunter2") tuples and argv arrays: ["--password", "hunter2"]
-      at = keyEnd + (/^\s*,\s*/.exec(rest)?.[0].length ?? 0);
+      at = keyEnd + rest.search(/["']/);
     } else {
       continue;
     }
     // A mask with text glued to it (`password=[REDACTED]tail`) still hides a value after it.
     while (text.startsWith(MASK, at)) at += MASK.length;
-    // Inside a quoted argv element ('--password=a b'), the value ends at that element's quote.
-    const enclosing = open && !close && /["']/.test(open) ? open.replace('\\', '') : '';
+    // Inside a quoted argv element ('--password=a b', also JSON-escaped), the value ends at that element's quote.
+    const enclosing = open && !close && /["']/.test(open) ? open : '';
     const v = valueAt(text, at, enclosing);
-    if (!v || v.end <= v.start) continue;
+    if (!v) continue;
     const value = text.slice(v.start, v.end);
     if (isPlaceholder(value) || value.startsWith('-') || /^(?:old)?pwd$/i.test(key)) continue;
     // A call (`password = get_password()`), an index (`os.environ["TOKEN"]`) or a plain member path
     // (`token = settings.api.token`) is code, not a value.
-    if (!enclosing && v.end === at + value.length && /^[([]/.test(text[v.end] ?? '')) continue;
+    if (/^[([]/.test(text.slice(v.end))) continue;
     if (/^(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*$/.test(value) && !/\d/.test(value)) continue;
     out.push({ rule: 'key-value', label: keyLabel(key), start: v.start, end: v.end });
   }
 }
 
-/** `scheme://user:pass@host`, also after path normalisation collapsed the slashes. */
-const URL_CRED = /\b[a-z][a-z0-9+.-]{1,20}:\/{1,3}([^\s:/@'"`]+):([^\s@/'"`]+)@(?=[\w[.-])/gdi;
+/** `scheme://user:pass@host` (the user may be empty: `redis://:pass@host`), also after path normalisation collapsed the slashes. */
+const URL_CRED = /\b[a-z][a-z0-9+.-]{1,20}:\/{1,3}([^\s:/@'"`]*):([^\s@/'"`]+)@(?=[\w[.-])/gdi;
 
 /** `Authorization: Bearer …` and bare `Bearer …` / `Basic …` / `Token …` credentials. */
 const AUTH_HEADER = /\b(?:proxy-)?authorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Digest|Bot|Negotiate)\s+)?([^\s"'`]+)/dgi;
@@ -268,18 +276,28 @@ const PROSE = /\b(?:token|secret|password|passphrase|api[ _-]?key|access[ _-]?ke
 function regexHits(re: RegExp, text: string, rule: string, label: string, out: RawHit[], valid?: (s: string) => boolean, group = 1): void {
   re.lastIndex = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    const idx = m.indices?.[group];
-    if (!idx) continue;
+    const idx = groupSpan(m, group);
     const value = text.slice(idx[0], idx[1]);
     if (isPlaceholder(value) || (valid && !valid(value))) continue;
     out.push({ rule, label, start: idx[0], end: idx[1] });
   }
 }
 
+function privateKeyHits(text: string, out: RawHit[]): void {
+  PEM.lastIndex = 0;
+  for (let m = PEM.exec(text); m; m = PEM.exec(text)) {
+    const [, kind, body] = m as unknown as [string, string, string];
+    // Only a body with key material: a mask, or nothing but the END line, is not one.
+    if (!/[A-Za-z0-9+/=]{8,}/.test(body.replace(/-----END[^-]*-----|\[REDACTED\]/g, ''))) continue;
+    const [start, end] = groupSpan(m, 2);
+    out.push({ rule: 'private-key', label: /PGP/.test(kind) ? 'a PGP private key' : 'a private key', start, end });
+  }
+}
+
 /** Random-looking, and not a lower-case path or file name. */
 function proseSecret(v: string): boolean {
   if (/\.[A-Za-z]{1,5}$/.test(v) || (/\//.test(v) && /^[a-z0-9_./-]+$/.test(v))) return false;
-  return hasDigit(v) && /[A-Za-z]/.test(v) && entropy(v) >= 3.5;
+  return hasDigit(v) && hasLetter(v) && entropy(v) >= 3.5;
 }
 
 /** Every hit of the rules in this file, unmerged. */
@@ -287,36 +305,36 @@ export function ruleHits(text: string): RawHit[] {
   const out: RawHit[] = [];
   const lower = text.toLowerCase();
   for (const rule of PROVIDERS) {
-    if (!rule.keywords.some((k) => lower.includes(k))) continue;
+    // Stryker disable next-line ConditionalExpression: a pre-filter; running the regex anyway finds the same
+    if (!rule.keywords.test(lower)) continue;
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
-      const span = rule.group !== undefined ? m.indices?.[rule.group] : ([m.index, m.index + m[0].length] as [number, number]);
-      if (!span) continue;
+      const span: [number, number] = rule.group !== undefined ? groupSpan(m, rule.group) : [m.index, m.index + m[0].length];
       const secret = text.slice(span[0], span[1]);
       if (rule.valid && !rule.valid(secret)) continue;
       out.push({ rule: rule.id, label: typeof rule.label === 'string' ? rule.label : rule.label(m[0]), start: span[0], end: span[1] });
     }
   }
-  // The context rules need a keyword and, after it, a separator (`=`, `:`, `,` or a space): a single
-  // word such as a JSON key (`used_tokens`) cannot hold a value, and skips their large expressions.
+  // Pre-filters: no context rule can match without what its flag asks for, so the flags only spare
+  // regex runs (a looser flag finds the same). The context rules need a keyword and, after it, a
+  // separator (`=`, `:`, `,` or a space): a single word such as a JSON key (`used_tokens`) cannot hold
+  // a value, and skips their large expressions.
+  // Stryker disable ConditionalExpression,LogicalOperator,StringLiteral,Regex: pre-filters only (see above)
   const spaced = /\s/.test(text);
-  if (KEY_WORDS.some((k) => lower.includes(k)) && (spaced || /[=:,]/.test(text))) keyValueHits(text, out);
-  if (lower.includes(':/')) regexHits(URL_CRED, text, 'url-credentials', 'a password in a URL', out, undefined, 2);
-  if (lower.includes('authorization')) regexHits(AUTH_HEADER, text, 'authorization-header', 'an Authorization header credential', out);
-  if (spaced && /bearer|basic|token|bot/.test(lower)) regexHits(SCHEME, text, 'auth-scheme', 'a bearer token', out, (v) => /[A-Za-z]/.test(v));
-  if (lower.includes('private key')) {
-    PEM.lastIndex = 0;
-    for (let m = PEM.exec(text); m; m = PEM.exec(text)) {
-      const body = m.indices?.[2];
-      if (!body || body[1] <= body[0]) continue;
-      // Only a body with key material: a mask, or nothing but the END line, is not one.
-      if (!/[A-Za-z0-9+/=]{8,}/.test((m[2] ?? '').replace(/-----END[^-]*-----|\[REDACTED\]/g, ''))) continue;
-      out.push({ rule: 'private-key', label: /PGP/.test(m[1] ?? '') ? 'a PGP private key' : 'a private key', start: body[0], end: body[1] });
-    }
-  }
-  if (spaced && /token|secret|pass|key|credential/.test(lower)) {
-    regexHits(PROSE, text, 'keyword-entropy', 'a high-entropy secret', out, proseSecret);
-  }
+  const mayKeyValue = KEY_WORDS.test(lower) && (spaced || /[=:,]/.test(text));
+  const mayUrl = lower.includes(':/');
+  const mayHeader = lower.includes('authorization');
+  const mayScheme = spaced && /bearer|basic|token|bot/.test(lower);
+  const mayPem = lower.includes('private key');
+  const mayProse = spaced && /token|secret|pass|key|credential/.test(lower);
+  // Stryker restore LogicalOperator,StringLiteral,Regex
+  if (mayKeyValue) keyValueHits(text, out);
+  if (mayUrl) regexHits(URL_CRED, text, 'url-credentials', 'a password in a URL', out, undefined, 2);
+  if (mayHeader) regexHits(AUTH_HEADER, text, 'authorization-header', 'an Authorization header credential', out);
+  if (mayScheme) regexHits(SCHEME, text, 'auth-scheme', 'a bearer token', out, hasLetter);
+  if (mayPem) privateKeyHits(text, out);
+  if (mayProse) regexHits(PROSE, text, 'keyword-entropy', 'a high-entropy secret', out, proseSecret);
+  // Stryker restore ConditionalExpression
   return out;
 }
 
