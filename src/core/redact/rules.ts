@@ -227,6 +227,10 @@ function keyValueHits(text: string, out: RawHit[]): void {
     // `a::b` (test ids, scopes) and `a/token` paths are not assignments; an .npmrc's `/:_authToken=` is.
     if (open === '' && !dash && text.startsWith('::', m.index - 2)) continue;
     if (open && close && open !== close) continue;
+    // A closing quote without an opening one is a key cut at its start (`b_password": "x"` from an output
+    // tail) only at the start of the text or of a line; after a word it is prose in a string table
+    // (`"Reset password": "click here"`).
+    if (!open && close && m.index > 0 && text[m.index - 1] !== '\n') continue;
     // What follows the key: long enough for the padding of an aligned config file (`password      = x`).
     const rest = text.slice(keyEnd, keyEnd + 64);
     const sep = /^\s*(?::=|=>|=(?![=~>])|:(?!:)|\?=)\s*/.exec(rest);

@@ -449,9 +449,14 @@ describe('key = value', () => {
     kv('scope:token=abc123', 'a token', 'abc123');
   });
 
-  it('a JSON text cut inside its key still has the value masked', () => {
+  it('a JSON text cut inside its key still has the value masked, at the start of the text or of a line', () => {
     kv('b_password": "hunter2"}', 'a password', 'hunter2');
-    kv("x password': 'hunter2'", 'a password', 'hunter2');
+    kv("log tail\nword_password': 'hunter2'", 'a password', 'hunter2');
+  });
+
+  it('a closing quote after prose is a string table, not a cut key', () => {
+    none('{"Reset password": "click here"}');
+    none('"Forgot password": "Forgot your password?"');
   });
 
   it('a backslash starts an escaped-JSON value only before a double quote', () => {
