@@ -57,7 +57,7 @@ export function parseJsonLocated(text: string): { ok: true; value: unknown } | {
 
 /** The engine's words of a failed `parseJsonLocated`, with its line, for a message of the caller's own. */
 export function jsonErrorDetail(failed: { line?: number; message: string }): string {
-  const words = failed.message.replace(/^invalid JSON: /, '');
+  const words = failed.message.slice('invalid JSON: '.length);
   return failed.line === undefined ? words : `line ${failed.line}: ${words}`;
 }
 

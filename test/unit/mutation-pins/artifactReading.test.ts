@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { loadWorkbench } from '../../../src/core/artifacts/loader';
-import { decodeText, parseJsonLocated, zodMessage } from '../../../src/core/artifacts/readJson';
+import { decodeText, jsonErrorDetail, parseJsonLocated, zodMessage } from '../../../src/core/artifacts/readJson';
 import { makeTempDir } from '../helpers/fixtures';
 
 async function writeFiles(dir: string, files: Record<string, string | object>): Promise<string> {
@@ -164,5 +164,15 @@ describe('loading a workbench: task ids and links', () => {
     });
     const s = await loadWorkbench(dir, opts);
     assert.deepEqual(Object.keys(s.feedback!.lastRunOf), ['make verify']);
+  });
+});
+
+describe('the words of a JSON error, for a message of the caller', () => {
+  it('keeps the engine words, after the line where there is one', () => {
+    const located = parseJsonLocated('{\n  "a": 1,\n}');
+    assert.equal(located.ok, false);
+    if (!located.ok) assert.equal(jsonErrorDetail(located), `line ${located.line}: ${located.message.slice('invalid JSON: '.length)}`);
+    assert.equal(jsonErrorDetail({ message: "invalid JSON: Unexpected token '}'" }), "Unexpected token '}'");
+    assert.equal(jsonErrorDetail({ line: 3, message: 'invalid JSON: Unexpected end of JSON input' }), 'line 3: Unexpected end of JSON input');
   });
 });
