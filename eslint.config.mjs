@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.e2e/**', '.vscode-test/**', 'test/e2e/tools/**', '.stryker-tmp/**', 'reports/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.e2e/**', '.vscode-test/**', 'test/e2e/tools/**', '.stryker-tmp*/**', 'reports/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
