@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../diagnostics';
 import type { AgentState, FeatureList, FeedbackRecord, ReviewReport, VerificationReport } from './schemas';
+import type { SessionAgent } from '../session/model';
 
 /** One feedback record with its 0-based line number in `feedback_record.jsonl`. */
 export interface IndexedRecord {
@@ -71,7 +72,7 @@ export interface WorkbenchSnapshot {
 
 /** What the packet says of the agent session itself (all text already redacted). */
 export interface SessionSummary {
-  agent: 'claude-code' | 'codex';
+  agent: SessionAgent;
   sessionId: string;
   /** `claude:<id>` / `codex:<id>`. */
   label: string;

@@ -4,10 +4,60 @@
  * Every string in a `SessionFacts` value has been redacted; nothing raw leaves the readers.
  */
 
-export type SessionAgent = 'claude-code' | 'codex';
+import type { Source } from '../source';
 
-/** Why a command has no exit status. */
-export type Unfinished = 'timeout' | 'background' | 'running' | 'interrupted' | 'no-result' | 'error';
+export type SessionAgent = 'claude-code' | 'codex' | 'cline' | 'roo' | 'kilo';
+
+/**
+ * Why a command has no exit status. `stopped`: a background command stopped on purpose (KillShell /
+ * TaskStop): not a failure, may have partly applied. `completed`: a Monitor stream that ended (no exit
+ * code exists). `cancelled`: never ran (a parallel sibling failed).
+ */
+export type Unfinished = 'timeout' | 'background' | 'running' | 'interrupted' | 'no-result' | 'error' | 'stopped' | 'completed' | 'cancelled';
+
+/** A piece of human or agent text with the line it came from (redacted; whole up to the reader's cap). */
+export interface SessionText {
+  text: string;
+  /** 1-based line in the session file. */
+  line: number;
+  /** How many characters the reader left out (0 when whole). */
+  omittedChars?: number;
+}
+
+/** A question the session left open: in the closing message, or a question-tool call with no answer. */
+export interface SessionQuestion {
+  text: string;
+  source: 'closing' | 'question-tool';
+  line: number;
+  /** The choices the question tool offered. */
+  options?: string[];
+}
+
+/** A human request that never got a real answer (only API errors, an interrupt, or nothing). */
+export interface UnansweredRequest extends SessionText {
+  why: 'api-error' | 'interrupted' | 'no-reply';
+}
+
+/** An answer the human gave to an agent's question (question tool). */
+export interface SessionAnswer {
+  question: string;
+  answer: string;
+  line: number;
+}
+
+/** A credential seen in the session file (never the value itself). */
+export interface SessionCredential {
+  /** Rule kind, e.g. "Stripe secret key". */
+  kind: string;
+  /** sha256 of the value, hex, first 16 chars: deduplicates across files without holding the value. */
+  fingerprint: string;
+  /** Every line it was seen on (bounded). */
+  lines: number[];
+  /** What printed it: "`cat .env` output", "Read of .env.local", "user message", "assistant text". */
+  printedBy: string | null;
+  /** The command/tool call that printed it, when known. */
+  callLine?: number | null;
+}
 
 /** One shell command the session ran (or tried to run), in order. */
 export interface SessionCommand {
@@ -38,6 +88,21 @@ export interface SessionCommand {
   agent_note: string | null;
   /** For a rejected command: what the user said next. */
   user_reply: string | null;
+  /** 1-based line of the call, and of its result (null when none came). */
+  line?: number | null;
+  result_line?: number | null;
+  /** The tool that ran it: `Bash`, `Monitor`, `PowerShell`, `exec_command`, `shell`, … */
+  tool?: string;
+  /** The reason the user typed with a rejection ("The user provided the following reason…"), whole. */
+  rejection_reason?: string | null;
+  /** The agent's own reading of the exit code, e.g. Claude Code's `returnCodeInterpretation` "No matches found". */
+  interpretation?: string | null;
+  /** Sent to the background (run_in_background, a timeout moved to the background, Monitor). */
+  background?: { task_id: string | null; status: 'pending' | 'completed' | 'failed' | 'stopped'; resolved_line: number | null } | null;
+  /** Codex: the command was in a turn that `thread_rolled_back` removed (its side effects happened). */
+  rolled_back?: boolean;
+  /** The working directory the command ran in, when the session says. */
+  cwd?: string | null;
 }
 
 export interface SessionTodo {
@@ -45,6 +110,10 @@ export interface SessionTodo {
   status: 'pending' | 'in_progress' | 'completed';
   /** The ordinal of the first command after the list that set this task in progress. */
   since: number;
+  /** The task tool's id (`TaskCreate` #N), when the list came from task tools. */
+  id?: string;
+  /** 1-based line that last set this item. */
+  line?: number;
 }
 
 export interface SessionFacts {
@@ -72,6 +141,38 @@ export interface SessionFacts {
   todos: SessionTodo[] | null;
   /** The last main-chain assistant message, which says where the agent stopped. */
   lastAssistantMessage: string | null;
+  /** Every working directory the session was in (first one first; bounded). */
+  cwds?: string[];
+  /** The first and the latest human request with their lines, whole up to about 2 000 characters. */
+  firstRequest?: SessionText | null;
+  latestRequest?: SessionText | null;
+  /**
+   * The closing words (DESIGN §2c): the main chain's final assistant text after the last human message
+   * (every text part of that turn; Codex: `task_complete.last_agent_message`), whole up to a reader cap
+   * (about 12 000 characters; the packet cuts it at a paragraph boundary). Null when the session ended on
+   * a human message or has no assistant text.
+   */
+  closing?: SessionText | null;
+  /** True when no human message came after the closing words (the session ended on them). */
+  endedOnClosing?: boolean;
+  /** Unanswered question-tool calls (AskUserQuestion with no answer, dismissed, or auto-continued). */
+  openQuestions?: SessionQuestion[];
+  /** Answers the human gave to the agent's questions, in order (bounded). */
+  answers?: SessionAnswer[];
+  /** Human requests that never got a real answer, in order. */
+  unanswered?: UnansweredRequest[];
+  /** The agent's own recap (Claude Code `away_summary`), newest; `(disable recaps…)` stripped. */
+  recap?: SessionText | null;
+  /** Where the task list came from: `TodoWrite`, `task tools`, `task store`, `update_plan`, …; and its line. */
+  todosSource?: { tool: string; line: number | null } | null;
+  /** Requests removed by Codex `thread_rolled_back` (not the task; kept for the record). */
+  rolledBackRequests?: SessionText[];
+  /** Credentials seen anywhere in the file (issue: flagged, never only masked). */
+  credentials?: SessionCredential[];
+  /** The model id of the latest main-chain request, when the session names it. */
+  model?: string | null;
+  /** The agent's CLI version, when the session names it. */
+  version?: string | null;
   apiErrorLines: number;
   /** Changes whenever a fact changes: a cheap way to tell whether a refresh is needed. */
   revision: number;
@@ -79,12 +180,26 @@ export interface SessionFacts {
   badLines: number[];
 }
 
-/** `claude:<id>` / `codex:<id>`: where a kind of fact came from, as the packet records it. */
-export function sessionSourceLabel(facts: Pick<SessionFacts, 'agent' | 'sessionId'>): string {
-  return `${facts.agent === 'claude-code' ? 'claude' : 'codex'}:${facts.sessionId}`;
+const LABEL: Record<SessionAgent, string> = { 'claude-code': 'claude', codex: 'codex', cline: 'cline', roo: 'roo', kilo: 'kilo' };
+const NAME: Record<SessionAgent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', cline: 'Cline', roo: 'Roo Code', kilo: 'Kilo Code' };
+
+/** The agent's name for people: "Claude Code", "Codex", "Cline", "Roo Code", "Kilo Code". */
+export function agentName(agent: SessionAgent): string {
+  return NAME[agent];
 }
 
-/** "Claude Code session 7f3e2a91" — for people. */
+/** `claude:<id>` / `codex:<id>` / `cline:<task>`: where a kind of fact came from, as the packet records it. */
+export function sessionSourceLabel(facts: Pick<SessionFacts, 'agent' | 'sessionId'>): string {
+  return `${LABEL[facts.agent]}:${facts.sessionId}`;
+}
+
+/** "Claude Code session 7f3e2a91" / "Cline task 1733…" — for people. */
 export function sessionDisplayName(facts: Pick<SessionFacts, 'agent' | 'sessionId'>): string {
-  return `${facts.agent === 'claude-code' ? 'Claude Code' : 'Codex'} session ${facts.sessionId.slice(0, 8)}`;
+  const unit = facts.agent === 'cline' || facts.agent === 'roo' || facts.agent === 'kilo' ? 'task' : 'session';
+  return `${NAME[facts.agent]} ${unit} ${facts.sessionId.slice(0, 8)}`;
+}
+
+/** A session item's source (file and line). */
+export function sessionSource(facts: Pick<SessionFacts, 'file'>, line: number | null, what?: string): Source {
+  return what === undefined ? { file: facts.file, line } : { file: facts.file, line, what };
 }
