@@ -6,6 +6,8 @@ import { atomicWrite, readIfExists } from '../../core/fsx';
 import type { HandoffOptions } from '../../core/options';
 import { redact, redactedJson, type Redacted } from '../../core/redact';
 import { renderRestartPrompt } from '../../core/render/prompt';
+import { isOwnPacket } from '../../core/registry/ownership';
+import { packetTrust } from '../../core/registry/trust';
 import { currentPacket } from '../../core/workflow/freshness';
 import { generateHandoff } from '../../core/workflow/generate';
 import { outputDirOf } from '../../core/workflow/paths';
@@ -105,12 +107,15 @@ async function sessionStartContext(workspaceDir: string, options: HandoffOptions
     const age = last ? Date.now() - Date.parse(last.at) : Infinity;
     if (last && last.event === 'PreCompact' && age >= 0 && age < LAST_HOOK_MAX_AGE_MS && (!event.session_id || last.session_id === event.session_id)) prefer = last.packet_dir;
   }
-  const { current, diagnostics } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir), prefer);
+  const { current, diagnostics, now } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir), prefer);
   for (const d of diagnostics) await logLine(outputDir, `hook SessionStart: ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
   if (!current) return null;
   const { packet } = current.stored;
-  if (current.freshness.stale) {
-    const why = current.freshness.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') || 'the workspace moved on since it was written';
+  const owned = current.stored.sha256 ? await isOwnPacket(current.stored.dir, current.stored.sha256) : false;
+  const trust = packetTrust({ packet, freshness: current.freshness, owned, facts: now?.facts ?? null });
+  if (trust.kind === 'foreign') return redact(trust.notice);
+  if (trust.kind === 'stale') {
+    const why = trust.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') || 'the workspace moved on since it was written';
     return redact(
       `Session Handoff: a handoff packet exists for this folder (${packet.packet_id}, branch ${packet.branch ?? 'unknown'}, topic ${packet.topic}), ` +
         `but it is stale: ${why}. Its instructions are not included. To review it, run \`handoff show\`, or open it in VS Code ` +

@@ -5,6 +5,7 @@ import { renderMarkdown } from '../render/markdown';
 import { serializePacket } from './build';
 import type { Packet } from './schema';
 import { redact, type Redacted } from '../redact';
+import { recordOwnPacket } from '../registry/ownership';
 
 export const PACKET_JSON = 'handoff.json';
 export const PACKET_MD = 'handoff.md';
@@ -30,10 +31,15 @@ export async function writePacket(outputDir: string, packet: Packet, opts: { kee
   const packetDir = path.join(outputDir, packet.packet_id);
   const { json, md } = renderPacketFiles(packet);
   const [oldJson, oldMd] = await Promise.all([readIfExists(path.join(packetDir, PACKET_JSON)), readIfExists(path.join(packetDir, PACKET_MD))]);
-  if (oldJson === json && oldMd === md) return { kind: 'unchanged', packetDir };
+  if (oldJson === json && oldMd === md) {
+    // The bytes this run would write: ours, whoever put them there.
+    await recordOwnPacket(packetDir, json);
+    return { kind: 'unchanged', packetDir };
+  }
   if (opts.keepOther && oldJson !== null) return { kind: 'taken', packetDir };
   if (oldMd !== md) await atomicWrite(path.join(packetDir, PACKET_MD), md);
   if (oldJson !== json) await atomicWrite(path.join(packetDir, PACKET_JSON), json);
+  await recordOwnPacket(packetDir, json);
   return { kind: 'written', packetDir };
 }
 

@@ -5,6 +5,7 @@ import type { Packet } from '../packet/schema';
 import { PACKET_JSON, PACKET_MD, renderPacketFiles } from '../packet/write';
 import { readPackets, type StoredPacket } from '../workflow/readPackets';
 import { withLock, type LockOptions } from './lock';
+import { recordOwnPacket } from './ownership';
 
 const STATUS_RANK: Record<Packet['status'], number> = { active: 0, superseded: 1, archived: 2 };
 
@@ -54,6 +55,7 @@ export async function rewritePacket(dir: string, packet: Packet): Promise<void> 
   const { json, md } = renderPacketFiles(packet);
   await atomicWrite(path.join(dir, PACKET_MD), md);
   await atomicWrite(path.join(dir, PACKET_JSON), json);
+  await recordOwnPacket(dir, json);
 }
 
 /**

@@ -60,12 +60,12 @@ export async function currentPacket(
   options: HandoffOptions,
   git: GitClient | null,
   prefer?: string,
-): Promise<{ current: { stored: StoredPacket; freshness: Freshness } | null; diagnostics: Diagnostic[] }> {
+): Promise<{ current: { stored: StoredPacket; freshness: Freshness } | null; diagnostics: Diagnostic[]; now?: FreshnessNow }> {
   const [{ snapshot, now }, listed] = await Promise.all([readFreshnessNow(workspaceDir, options, git), listPackets(outputDirOf(workspaceDir, options))]);
   const branch = now.facts ? now.facts.branch : (snapshot.agentState?.branch ?? null);
   const preferred = prefer ? listed.packets.find((p) => p.dir === prefer && p.packet.status === 'active') : undefined;
   const stored = preferred ?? activePacketFor(listed.packets, branch, topicOf(snapshot)) ?? newestPacket(listed.packets);
-  if (!stored) return { current: null, diagnostics: listed.diagnostics };
+  if (!stored) return { current: null, diagnostics: listed.diagnostics, now };
   const [freshness] = await freshnessOf([stored.packet], now, git);
-  return { current: { stored, freshness: freshness as Freshness }, diagnostics: listed.diagnostics };
+  return { current: { stored, freshness: freshness as Freshness }, diagnostics: listed.diagnostics, now };
 }
