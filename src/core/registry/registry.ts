@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import { atomicWrite } from '../fsx';
+import { realInside } from '../ownLog';
 import type { Packet } from '../packet/schema';
 import { PACKET_JSON, PACKET_MD, renderPacketFiles } from '../packet/write';
 import { readPackets, type StoredPacket } from '../workflow/readPackets';
@@ -52,6 +53,7 @@ export function latestPacketFor(packets: readonly StoredPacket[], branch: string
 
 /** Rewrites a stored packet's two files atomically (markdown first, the JSON — the truth — last). */
 export async function rewritePacket(dir: string, packet: Packet): Promise<void> {
+  if (!(await realInside(dir, path.dirname(dir)))) throw new Error(`${dir} is a symbolic link that leads outside ${path.dirname(dir)}; not rewritten`);
   const { json, md } = renderPacketFiles(packet);
   await atomicWrite(path.join(dir, PACKET_MD), md);
   await atomicWrite(path.join(dir, PACKET_JSON), json);
