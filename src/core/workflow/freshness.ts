@@ -36,7 +36,8 @@ export async function freshnessOf(packets: readonly Packet[], now: FreshnessNow,
 
 /**
  * What freshness needs, without a clean inspection: the artifacts' hashes and HEAD + branch (no
- * status, no untracked files). Without git, or when git cannot answer, `facts` is null.
+ * status, no untracked files). The snapshot has no feedback records (the log is only hashed). Without
+ * git, or when git cannot answer, `facts` is null.
  */
 export async function readFreshnessNow(
   workspaceDir: string,
@@ -44,7 +45,8 @@ export async function readFreshnessNow(
   git: GitClient | null,
 ): Promise<{ snapshot: WorkbenchSnapshot; now: FreshnessNow }> {
   const [snapshot, facts] = await Promise.all([
-    loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir }),
+    // Freshness compares hashes: the feedback log is hashed, never parsed (a million records stay fast).
+    loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir, feedback: 'hash' }),
     git ? git.head().catch(() => null) : Promise.resolve(null),
   ]);
   return { snapshot, now: { facts, inputs: snapshot.sources } };
