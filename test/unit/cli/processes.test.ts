@@ -3,6 +3,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { firstChainedLine, CHAIN_MAX_BYTES } from '../../../src/cli/commands/statusline';
+import { LOCK_FILE, withLock } from '../../../src/core/registry/lock';
 import { makeTempDir, repoRoot } from '../helpers/fixtures';
 
 const node = process.execPath;
@@ -74,6 +75,58 @@ describe('processes: chained statuslines, record, locks and temp files', functio
           // gone, as it should be
         }
       }
+    }
+  });
+
+  /** A live process to hold a lock: a `sleep` started now. */
+  function holder(): { pid: number; stop(): void } {
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    return { pid: child.pid!, stop: () => child.kill('SIGKILL') };
+  }
+
+  it('a lock with a future timestamp is judged by its holder\'s start time, and goes stale', async () => {
+    const dir = await makeTempDir('lock-future-');
+    const h = holder();
+    try {
+      await fs.writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ pid: h.pid, at: Date.now() + 365 * 24 * 3600_000, nonce: 'x' }));
+      let ran = false;
+      await withLock(dir, async () => {
+        ran = true;
+      }, { staleMs: 1000, timeoutMs: 10_000 });
+      assert.equal(ran, true);
+    } finally {
+      h.stop();
+    }
+  });
+
+  it('a lock older than its holder (the pid was reused) is stale at once', async () => {
+    const dir = await makeTempDir('lock-reused-');
+    const h = holder();
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      await fs.writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ pid: h.pid, at: Date.now() - 30_000, nonce: 'x' }));
+      const t0 = Date.now();
+      await withLock(dir, async () => undefined, { staleMs: 60_000, timeoutMs: 5_000 });
+      assert.ok(Date.now() - t0 < 4_000);
+    } finally {
+      h.stop();
+    }
+  });
+
+  it('temp files and set-aside locks of a killed run are removed by the next run; a live run\'s stay', async () => {
+    const dir = await makeTempDir('leftovers-');
+    const dead = spawnSync('true').pid;
+    const h = holder();
+    try {
+      await fs.mkdir(path.join(dir, 'sess-a'));
+      const left = [`.handoff.json.${dead}.lx5k2a0.tmp`, `sess-a/.handoff.md.${dead}.lx5k2a1.tmp`, `.lock.stale.${dead}.0a1b2c3d`];
+      const live = [`.handoff.json.${h.pid}.lx5k2a2.tmp`, 'sess-a/handoff.json', 'notes.tmp'];
+      for (const f of [...left, ...live]) await fs.writeFile(path.join(dir, f), 'x');
+      await withLock(dir, async () => undefined);
+      for (const f of left) assert.equal(await fs.stat(path.join(dir, f)).then(() => true, () => false), false, f);
+      for (const f of live) assert.equal(await fs.stat(path.join(dir, f)).then(() => true, () => false), true, f);
+    } finally {
+      h.stop();
     }
   });
 });
