@@ -58,6 +58,12 @@ export async function logLine(outputDir: string, line: string, workspaceDir?: st
   }
 }
 
+/** Logs into `dir`'s output dir when the hooks may write there (see `eventFolderWritable`), else to the state folder. */
+export async function logForFolder(dir: string, options: Pick<HandoffOptions, 'workbenchDir' | 'outputDir'>, line: string, env: Record<string, string | undefined>): Promise<void> {
+  if ((await eventFolderWritable(dir, options, env).catch(() => ({ ok: false }))).ok) await logLine(outputDirOf(dir, options), line, dir);
+  else await logElsewhere(`${line} (in ${dir})`, env);
+}
+
 /** Logs to the user's state folder only: the event's folder is not one to write into. */
 async function logElsewhere(line: string, env: Record<string, string | undefined>): Promise<void> {
   await appendStateLog(redact(`${new Date().toISOString()} ${stripControlLine(line.replace(/\s*\n\s*/g, ' '))}\n`), env);
@@ -154,9 +160,7 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   try {
     event = HookEventSchema.parse(JSON.parse(raw));
   } catch {
-    const line = `hook: stdin is not a hook event with "hook_event_name" and "cwd" (${raw.length} bytes); nothing done`;
-    if ((await eventFolderWritable(io.cwd, options, io.env)).ok) await logLine(outputDirOf(io.cwd, options), line, io.cwd);
-    else await logElsewhere(`${line} (in ${io.cwd})`, io.env);
+    await logForFolder(io.cwd, options, `hook: stdin is not a hook event with "hook_event_name" and "cwd" (${raw.length} bytes); nothing done`, io.env);
     return;
   }
   const workspaceDir = path.resolve(io.cwd, event.cwd);

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { parseJsonLocated } from '../../../src/core/artifacts/readJson';
 import { stripControl, stripControlDeep, stripControlLine } from '../../../src/core/controlChars';
 import { renderRestartPrompt } from '../../../src/core/render/prompt';
-import { copyFixture } from '../helpers/fixtures';
+import { copyFixture, makeTempDir } from '../helpers/fixtures';
 import { buildTestPacket } from '../helpers/packetBuilder';
 import { handoff, type CliResult } from '../helpers/workbenchRepo';
 
@@ -111,5 +111,18 @@ describe('JSON of any depth', () => {
     const packet = JSON.parse(show.stdout) as { session_id: string; next_action: string };
     assert.equal(packet.session_id, 'refund-s3');
     assert.match(packet.next_action, /integer paise/);
+  });
+
+  it('a 100 000-level settings.json is refused by setup with its line; nothing is written', async function () {
+    this.timeout(LIMIT_MS);
+    const home = await makeTempDir('claude-home-');
+    const file = path.join(home, 'settings.json');
+    const text = `{\n  "model": "opus",\n  "env": ${deep(100_000)}\n}\n`;
+    await fs.writeFile(file, text);
+    const r = handoff(['setup', 'claude', '--launcher', path.join(home, 'handoff')], { env: { ...process.env, CLAUDE_CONFIG_DIR: home }, timeoutMs: LIMIT_MS });
+    assert.equal(r.code, 2, r.stderr);
+    assert.doesNotMatch(r.stderr, /Maximum call stack/);
+    assert.ok(r.stderr.includes(`${file}:3: invalid JSON: nested more than`), r.stderr);
+    assert.equal(await fs.readFile(file, 'utf8'), text);
   });
 });
