@@ -1,6 +1,7 @@
 import { isTestCommand, normalizeCommand } from '../artifacts/commands';
 import { redact } from '../redact';
 import type { SessionAgent, SessionAnswer, SessionCommand, SessionFacts, SessionQuestion, SessionText, SessionTodo, UnansweredRequest, Unfinished } from './model';
+import type { StoredTask } from './taskStore';
 import { cut, cutAtWord, firstSentence, MAX_TEXT_CHARS, RAW_TAIL_CHARS, STDERR_TAIL_CHARS, STDOUT_TAIL_CHARS, tail } from './text';
 
 /** Commands with a result kept before the list is compacted. */
@@ -631,7 +632,7 @@ export class SessionAccumulator {
   }
 
   /** The facts as of now: redacted copies, safe to hand out. */
-  facts(file: string, fallbackId: string, extra: { todos?: SessionTodo[] | null; todosSource?: { tool: string; line: number | null } | null } = {}): SessionFacts {
+  facts(file: string, fallbackId: string, extra: { store?: readonly StoredTask[] | null } = {}): SessionFacts {
     const lastText = this.lastAssistant ? this.lastAssistant.parts.join('\n\n') : null;
     const human = (t: string): string => cutAtWord(redact(t), MAX_HUMAN_CHARS).text;
     const humanText = (r: { text: string; line: number | null }): SessionText => {
@@ -651,8 +652,16 @@ export class SessionAccumulator {
     // Questions still on screen when the log ends got no answer either.
     for (const q of this.askPending.values()) for (const item of q.questions) open.push({ text: item.question, source: 'question-tool', line: q.line ?? 0, ...(item.options.length ? { options: item.options } : {}) });
     const unanswered = [...this.unansweredList.filter((r) => !r.answered), ...(this.current && !this.current.answered ? [this.current] : [])];
-    const todos = extra.todos !== undefined && extra.todos !== null ? extra.todos : this.todos;
-    const todosSource = extra.todos !== undefined && extra.todos !== null ? (extra.todosSource ?? null) : this.todoSource;
+    // The on-disk task list is the live one (it survives compaction); the transcript's replay says since when a task is in progress.
+    const store = extra.store?.length ? extra.store : null;
+    const replayed = new Map((this.todos ?? []).filter((t) => t.id !== undefined).map((t) => [t.id as string, t]));
+    const todos = store
+      ? store.map((t): SessionTodo => {
+          const before = replayed.get(t.id);
+          return { content: cut(t.subject, 500), status: t.status, since: t.status === 'in_progress' && before?.status === 'in_progress' ? before.since : this.count, id: t.id };
+        })
+      : this.todos;
+    const todosSource = store ? { tool: 'task store', line: null } : this.todoSource;
     return {
       agent: this.agent,
       file,
