@@ -314,3 +314,31 @@ export class SessionDiscovery {
     return st?.isFile() ? { source: 'generic', file, mtimeMs: st.mtimeMs, size: st.size } : undefined;
   }
 }
+
+/** Where the agent sessions of a folder were looked for, and whether the person uses an agent that keeps them. */
+export interface SessionSearch {
+  /** One entry per place, for people (see `SessionDiscovery.places`). */
+  places: string[];
+  /** True when Claude Code's or Codex's session folders exist: the person uses one of them. */
+  agentUser: boolean;
+}
+
+/** Where discovery looks for the folder's Claude Code and Codex sessions, and whether either agent keeps sessions here at all. */
+export async function sessionSearchOf(options: Omit<DiscoveryOptions, 'sources'>): Promise<SessionSearch> {
+  const claude = path.join(options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
+  const codex = path.join(options.codexHome ?? defaultCodexHome(), 'sessions');
+  const [a, b] = await Promise.all([statOrNull(claude), statOrNull(codex)]);
+  return { places: new SessionDiscovery({ ...options, sources: ['claude', 'codex'] }).places(), agentUser: !!(a?.isDirectory() || b?.isDirectory()) };
+}
+
+/**
+ * Why there is nothing to hand off when no agent session was found for a Claude Code or Codex user:
+ * where it looked and what to do, never a workbench file to write by hand.
+ */
+export function noSessionReason(search: SessionSearch): string {
+  return (
+    'no Claude Code or Codex session was found for this folder, so there is no next step to take from it; ' +
+    'start or resume the agent in this folder, or point the agent folder settings (sessionHandoff.context.claudeConfigDir / codexHome, or --claude-config-dir / --codex-home) at where it keeps its sessions' +
+    ` — looked in: ${search.places.join('; ')}`
+  );
+}
