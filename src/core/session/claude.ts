@@ -91,6 +91,7 @@ export class ClaudeHandler implements LineHandler {
 
   /** A line too long to parse: the result's outcome is read from its first and last bytes. */
   oversized(head: string, tailText: string, lineNo = 0): void {
+    if (!head.includes('"tool_use_id":"')) return this.oversizedRequest(head, tailText, lineNo);
     const ids = idsAfter(Buffer.from(head), '"tool_use_id":"').filter((id) => this.acc.isPending(id) || this.edits.has(id));
     const failed = head.includes('"is_error":true') || tailText.includes('"is_error":true');
     for (const id of ids) {
@@ -107,6 +108,28 @@ export class ClaudeHandler implements LineHandler {
       else if (failed) this.acc.finishCommand(id, { exit: null, unfinished: 'error', error: note, line });
       else this.acc.finishCommand(id, { exit: 0, stdout: note, line });
     }
+  }
+
+  /**
+   * A human message too long to hold (pasted images of several MB): its typed text sits after the
+   * image data, in the line's last bytes, and its cwd after the message.
+   */
+  private oversizedRequest(head: string, tailText: string, lineNo: number): void {
+    const user = /"type":"user"/.test(head.slice(0, 4096)) || /"type":"user"/.test(tailText.slice(-4096));
+    if (!user || /"isSidechain":true/.test(head.slice(0, 4096)) || /"isMeta":true/.test(tailText.slice(-4096))) return;
+    const cwd = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(tailText.slice(-8192));
+    if (cwd?.[1]) this.acc.addCwd(JSON.parse(`"${cwd[1]}"`) as string);
+    const texts: string[] = [];
+    const re = /\{"type":"text","text":"((?:[^"\\]|\\.)*)"\}/g;
+    for (let m = re.exec(tailText); m; m = re.exec(tailText)) {
+      try {
+        texts.push(JSON.parse(`"${m[1] ?? ''}"`) as string);
+      } catch {
+        // A part cut at the tail's start is not a whole text.
+      }
+    }
+    const text = texts.join('\n').trim();
+    if (text && !NOT_A_REQUEST.test(text) && !text.includes('<task-notification>')) this.acc.humanRequest(text, lineNo || null);
   }
 
   private editResult(id: string, failed: boolean): void {

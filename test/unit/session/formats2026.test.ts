@@ -186,6 +186,18 @@ describe('Claude Code 2026: the session’s own judgement', () => {
     assert.equal(f.latestRequest?.line, 5);
   });
 
+  it('a human message too long to hold (a pasted image of megabytes) still gives its typed text and cwd', async () => {
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'B'.repeat(5 * 1024 * 1024) } };
+    const f = await factsOf('claude-code', [
+      JSON.stringify({ type: 'queue-operation', operation: 'enqueue', sessionId: 's' }),
+      JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content: [image, { type: 'text', text: '[Image #1] The "total" row is off by one' }] }, uuid: 'u', cwd: `${CWD}/pkg`, sessionId: 'sess-claude' }),
+      claudeAssistant([text('Looking.')]),
+    ]);
+    assert.deepEqual(f.firstRequest, { text: '[Image #1] The "total" row is off by one', line: 2 });
+    assert.equal(f.cwds?.[0], `${CWD}/pkg`);
+    assert.ok(!JSON.stringify(f).includes('BBBBBBBB'));
+  });
+
   it('skips unknown record types and fields silently and counts a line that is not JSON once', async () => {
     const f = await factsOf('claude-code', [
       JSON.stringify({ type: 'world-state', blob: { x: 1 } }),
