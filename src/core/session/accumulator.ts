@@ -310,7 +310,8 @@ export class SessionAccumulator {
       e.unfinished = null;
       e.background.status = outcome.status;
     }
-    if (outcome.summary && e.exit !== null) e.error = outcome.summary.slice(0, 500);
+    // A failure's notice says how it ended; a success needs no error line.
+    if (outcome.summary && e.exit !== null && e.exit !== 0) e.error = outcome.summary.slice(0, 500);
     e.version++;
     this.rev++;
     return true;
