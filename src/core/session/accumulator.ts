@@ -679,7 +679,7 @@ export class SessionAccumulator {
       filesTouched: [...this.files].sort(),
       todos: todos ? todos.map((t) => ({ ...t, content: redact(t.content) })) : null,
       lastAssistantMessage: lastText === null ? null : cut(redact(lastText), MAX_TEXT_CHARS),
-      cwds: [...this.cwdList],
+      cwds: this.cwdList.map((c) => redact(c)),
       firstRequest: this.first ? humanText(this.first) : null,
       latestRequest: latest ? humanText(latest) : null,
       closing,
@@ -723,7 +723,7 @@ export class SessionAccumulator {
       interpretation: e.interpretation ? redact(e.interpretation) : null,
       background: e.background ? { task_id: e.background.taskId, status: e.background.status, resolved_line: e.background.resolvedLine } : null,
       rolled_back: e.rolledBack,
-      cwd: e.cwd,
+      cwd: e.cwd === null ? null : redact(e.cwd),
     };
     e.published = { version: e.version, value };
     return value;

@@ -132,9 +132,10 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
     nextGoal: args.goal ?? null,
   });
   if (!built.ok) {
-    // A Claude Code or Codex user whose session was not found needs to know where it was looked for.
+    // A Claude Code or Codex user whose session was not found needs to know where it was looked for;
+    // one who keeps agent_state.json by hand is told what to record in it.
     const search = args.sessionSearch;
-    const reason = !args.session && search?.agentUser ? noSessionReason(search) : built.reason;
+    const reason = !args.session && search?.agentUser && !snapshot.agentState ? noSessionReason(search) : built.reason;
     return { kind: 'refused', reason, diagnostics };
   }
   // Choosing the folder, writing and superseding happen under one lock: concurrent runs never leave

@@ -39,6 +39,17 @@ describe('handoff generate with no agent session to take the next step from', ()
     assert.match(out.stdout, /wrote .*handoff\.json/);
   });
 
+  it('a user who keeps agent_state.json by hand is told what to record in it, agent folders or not', async () => {
+    const r = make();
+    r.write('agent_state.json', JSON.stringify({ active_task_id: 'T-1', touched_files: [] }));
+    r.commit('workbench');
+    const claude = await makeTempDir('claude-home-');
+    await fs.mkdir(path.join(claude, 'projects'), { recursive: true });
+    const out = run(r.dir, claude, path.join(claude, 'no-codex'));
+    assert.equal(out.code, 1, out.stderr);
+    assert.match(out.stderr, /record one concrete step as "next_action" in agent_state\.json/);
+  });
+
   it('without any agent folders (a workbench-only user), the refusal still names agent_state.json', async () => {
     const r = make();
     const none = await makeTempDir('no-agents-');
