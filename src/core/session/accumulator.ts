@@ -403,9 +403,10 @@ export class SessionAccumulator {
     this.rev++;
   }
 
-  /** The human interrupted the turn. */
+  /** The human interrupted the turn: the words before it were cut short, not the session's last. */
   interrupted(): void {
     if (this.current && this.current.why !== 'api-error') this.current.why = 'interrupted';
+    if (this.segment) this.segmentClosed = true;
     this.rev++;
   }
 

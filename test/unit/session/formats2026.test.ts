@@ -158,6 +158,8 @@ describe('Claude Code 2026: the session’s own judgement', () => {
     assert.deepEqual([f.closing?.text, f.closing?.line, f.endedOnClosing], ['Part one.\n\nPart two?', 4, true]);
     const g = await factsOf('claude-code', [claudeUserText('go'), claudeAssistant([text('Running it.')]), claudeAssistant([bashUse('x', 'ls')])]);
     assert.deepEqual([g.closing?.text, g.endedOnClosing], ['Running it.', false]);
+    const h = await factsOf('claude-code', [claudeUserText('go'), claudeAssistant([text('Let me think about')]), claudeUserText([{ type: 'text', text: '[Request interrupted by user]' }])]);
+    assert.deepEqual([h.closing?.text, h.endedOnClosing], ['Let me think about', false]);
   });
 
   it('human words are whole up to about 2 000 characters and never cut inside a word; the closing words up to about 12 000', async () => {
