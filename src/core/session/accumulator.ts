@@ -127,6 +127,8 @@ export class SessionAccumulator {
   /** Background commands whose outcome has not come yet, by tool-call id and by task id. */
   private readonly backgroundById = new Map<string, Entry>();
   private readonly backgroundByTask = new Map<string, Entry>();
+  /** Every background command by task id, resolved or not: its output file may be read later. */
+  private readonly taskOutputs = new Map<string, Entry>();
   /** Commands whose result came and that no assistant text has commented on yet. */
   private awaitingNote: Entry[] = [];
   /** Rejected commands waiting for the user's next message. */
@@ -249,7 +251,11 @@ export class SessionAccumulator {
     if (r.background) {
       e.background = { taskId: r.background.taskId, status: 'pending', resolvedLine: null };
       this.backgroundById.set(e.id, e);
-      if (r.background.taskId) this.backgroundByTask.set(r.background.taskId, e);
+      if (r.background.taskId) {
+        this.backgroundByTask.set(r.background.taskId, e);
+        this.taskOutputs.set(r.background.taskId, e);
+        if (this.taskOutputs.size > MAX_BACKGROUND) this.taskOutputs.delete(this.taskOutputs.keys().next().value as string);
+      }
       if (this.backgroundById.size > MAX_BACKGROUND) this.backgroundById.delete(this.backgroundById.keys().next().value as string);
       if (this.backgroundByTask.size > MAX_BACKGROUND) this.backgroundByTask.delete(this.backgroundByTask.keys().next().value as string);
     }
@@ -315,6 +321,20 @@ export class SessionAccumulator {
     e.version++;
     this.rev++;
     return true;
+  }
+
+  /** True when `taskId` is a background command of this session (its output file can be matched to it). */
+  isBackgroundTask(taskId: string): boolean {
+    return this.taskOutputs.has(taskId);
+  }
+
+  /** A background command's output, as the agent read it from its output file or a poll. */
+  backgroundOutput(taskId: string, stdout: string): void {
+    const e = this.taskOutputs.get(taskId);
+    if (!e || !stdout.trim()) return;
+    e.stdout = tail(stdout, RAW_TAIL_CHARS);
+    e.version++;
+    this.rev++;
   }
 
   /** More output of a running process (a poll); the exit comes with `finishCommand` when it ends. */

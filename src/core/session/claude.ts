@@ -18,7 +18,7 @@ const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Arr
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** Tools whose results the reader follows besides commands and edits. */
-type ToolKind = 'task-create' | 'task-update' | 'task-list' | 'task-get' | 'question' | 'stop' | 'poll';
+type ToolKind = 'task-create' | 'task-update' | 'task-list' | 'task-get' | 'question' | 'stop' | 'poll' | 'output';
 const TOOL_KINDS: Record<string, ToolKind> = {
   TaskCreate: 'task-create',
   TaskUpdate: 'task-update',
@@ -206,6 +206,10 @@ export class ClaudeHandler implements LineHandler {
     if (SHELL_TOOLS.has(name)) {
       const command = str(input['command']);
       if (command) acc.startCommand(id, command, at, { line: lineNo, tool: name, cwd: cwd ?? acc.cwd });
+    } else if (name === 'Read' && /[\\/]tasks[\\/][\w-]+\.output$/.test(str(input['file_path']) ?? '')) {
+      // Reading a background command's output file (2.1.x): its output, not a command.
+      const taskId = /([\w-]+)\.output$/.exec(str(input['file_path']) ?? '')?.[1];
+      if (taskId && acc.isBackgroundTask(taskId)) this.tools.set(id, { kind: 'output', input: { task_id: taskId }, line: lineNo });
     } else if (EDIT_TOOLS.has(name)) {
       const file = str(input['file_path']) ?? str(input['notebook_path']);
       const base = cwd ?? acc.cwd;
@@ -362,10 +366,20 @@ export class ClaudeHandler implements LineHandler {
         else if (gone?.[1] === 'completed' || gone?.[1] === 'failed') acc.resolveBackground({ taskId }, { status: gone[1], exit: null, line: lineNo });
         return;
       }
+      case 'output': {
+        const taskId = str(tool.input['task_id']);
+        const file = obj(tur?.['file']);
+        // The Read result's own copy has no `N\t` line numbers.
+        const content = str(file?.['content']) ?? text.replace(/^ *\d+\t/gm, '');
+        if (taskId && !failed) acc.backgroundOutput(taskId, content);
+        return;
+      }
       case 'poll': {
         const taskId = str(tool.input['task_id']) ?? str(tool.input['bash_id']) ?? str(tool.input['shell_id']);
         const status = /<status>(\w+)<\/status>/.exec(text)?.[1];
         const code = /<exit_code>(-?\d+)<\/exit_code>/.exec(text)?.[1];
+        const out = /<stdout>([\s\S]*?)<\/stdout>/.exec(text)?.[1];
+        if (taskId && out) acc.backgroundOutput(taskId, out);
         if (!taskId || (status !== 'completed' && status !== 'failed' && status !== 'killed')) return;
         acc.resolveBackground({ taskId }, { status, exit: code === undefined ? null : Number(code), line: lineNo });
         return;

@@ -113,6 +113,15 @@ export function assertMatchesExpected(facts: SessionFacts, expected: Expected): 
   assert.equal(all.length, commands.length, `commands: ${all.map((c) => c.command).join(' | ')}`);
   commands.forEach((e, i) => assertCommand(all[i], e, i));
 
+  // The failure's output: for a background run, what the agent read from its output file.
+  const excerpt = expected['failing_output_excerpt_contains'] as string | undefined;
+  const failingNow = (expected['failing_now'] as { command_tool_use_id?: string; excerpt_contains: string }[] | undefined) ?? [];
+  for (const f of failingNow) {
+    const c = all.find((x) => x.id === f.command_tool_use_id);
+    assert.ok(c?.stdout_tail?.includes(f.excerpt_contains), `the output of ${f.command_tool_use_id} holds "${f.excerpt_contains}": ${c?.stdout_tail ?? 'none'}`);
+  }
+  if (excerpt) assert.ok(all.some((c) => c.exit_code !== null && c.exit_code !== 0 && c.stdout_tail?.includes(excerpt)), `a failure's output holds "${excerpt}"`);
+
   const files = (expected['files_touched_absolute'] ?? expected['files_touched']) as string[];
   if (expected['files_touched_absolute'] !== undefined || (files[0] ?? '/').startsWith('/') || files.length === 0) assert.deepEqual(facts.filesTouched, files);
 
