@@ -82,6 +82,12 @@ function withAncestors(folder: string): string[] {
 
 /** Files that did not match by their head and are searched for a later cwd, per look (newest first). */
 const DEEP_SCANS = 20;
+/**
+ * Bytes searched for later cwds per look: a big session of another folder is searched a part at a
+ * time (the search goes on where it stopped), so no single look is slow. Codex sessions rarely change
+ * folder (a resume elsewhere), Claude Code sessions often (`cd`).
+ */
+const DEEP_BYTES = { claude: 96 * 1024 * 1024, codex: 32 * 1024 * 1024, generic: 0 } as const;
 /** How often every Codex date folder is listed again; in between only the newest rollouts are looked at. */
 const CODEX_RESCAN_MS = 10_000;
 /** Rollouts looked at on every call between two full listings. */
@@ -202,20 +208,22 @@ export class SessionDiscovery {
     const stats = await Promise.all(files.map(async (f) => ({ f, st: await statOrNull(f) })));
     const sorted = stats.filter((s): s is { f: string; st: Stats } => !!s.st?.isFile()).sort((a, b) => b.st.mtimeMs - a.st.mtimeMs);
     let deep = DEEP_SCANS;
+    let budget: number = DEEP_BYTES[source];
     for (const { f, st } of sorted) {
       const head = await this.head(f, st, read);
       if (head.subAgent) continue;
       const found = (cwd: string): SessionCandidate => ({ source, file: f, ...(head.sessionId ? { sessionId: head.sessionId } : {}), cwd, mtimeMs: st.mtimeMs, size: st.size });
       if (head.cwd && isInsideFolder(this.options.folder, head.cwd)) return found(head.cwd);
-      if (deep-- <= 0) continue;
-      const cwds = await this.cwdsOf(f, st);
+      if (deep-- <= 0 || budget <= 0) continue;
+      const { cwds, bytes } = await this.cwdsOf(f, st, budget);
+      budget -= bytes;
       const inside = cwds.filter((c) => isInsideFolder(this.options.folder, c));
       if (inside.length) return found(inside[inside.length - 1] as string);
     }
     return undefined;
   }
 
-  private async cwdsOf(file: string, st: Stats): Promise<string[]> {
+  private async cwdsOf(file: string, st: Stats, budget: number): Promise<{ cwds: string[]; bytes: number }> {
     let scanner = this.scanners.get(file);
     if (!scanner) {
       scanner = new CwdScanner();
@@ -223,10 +231,11 @@ export class SessionDiscovery {
       if (this.scanners.size > 4 * DEEP_SCANS) this.scanners.delete(this.scanners.keys().next().value as string);
     }
     try {
-      return await scanner.scan(file, st);
+      const cwds = await scanner.scan(file, st, budget);
+      return { cwds, bytes: scanner.lastBytes };
     } catch {
       this.scanners.delete(file);
-      return [];
+      return { cwds: [], bytes: 0 };
     }
   }
 

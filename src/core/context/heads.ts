@@ -253,7 +253,12 @@ export class CwdScanner {
     return [...this.seen];
   }
 
-  async scan(file: string, st: { size: number; ino: number }): Promise<string[]> {
+  /** Bytes read by the last `scan` (for a caller that spreads a big file over several looks). */
+  lastBytes = 0;
+
+  /** Reads what was appended since the last call, at most `budget` bytes of it (the rest next time). */
+  async scan(file: string, st: { size: number; ino: number }, budget = Number.POSITIVE_INFINITY): Promise<string[]> {
+    this.lastBytes = 0;
     if (st.ino !== this.ino || st.size < this.size) {
       this.offset = 0;
       this.seen.clear();
@@ -267,10 +272,11 @@ export class CwdScanner {
     try {
       let pos = this.offset;
       let carry: Buffer = Buffer.alloc(0);
-      while (pos < st.size && this.seen.size < 64) {
+      while (pos < st.size && this.seen.size < 64 && this.lastBytes < budget) {
         const buf = Buffer.allocUnsafe(Math.min(4 * 1024 * 1024, st.size - pos));
         const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
         if (bytesRead === 0) break;
+        this.lastBytes += bytesRead;
         const data = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
         const base = pos - carry.length;
         pos += bytesRead;

@@ -136,4 +136,19 @@ describe('discovery never misses a session of the folder', () => {
     await fs.writeFile(file, userLine('/z', 'new'));
     assert.deepEqual(await scanner.scan(file, await st()), ['/z']);
   });
+
+  it('the cwd scan of a big file goes a part at a time within its budget, on where it stopped', async () => {
+    const dir = await makeTempDir('cwdscan-big-');
+    const file = path.join(dir, 's.jsonl');
+    const filler = userLine('/home', 'x'.repeat(1024 * 1024));
+    await fs.writeFile(file, filler.repeat(12) + userLine('/home/app', 'cd app'));
+    const scanner = new CwdScanner();
+    const st = await fs.stat(file);
+    assert.deepEqual(await scanner.scan(file, st, 4 * 1024 * 1024), ['/home']);
+    assert.ok(scanner.lastBytes >= 4 * 1024 * 1024 && scanner.lastBytes < 9 * 1024 * 1024, String(scanner.lastBytes));
+    let cwds = await scanner.scan(file, st, 4 * 1024 * 1024);
+    for (let i = 0; i < 3 && !cwds.includes('/home/app'); i++) cwds = await scanner.scan(file, st, 4 * 1024 * 1024);
+    assert.deepEqual(cwds, ['/home', '/home/app']);
+    assert.equal(await scanner.scan(file, st, 4 * 1024 * 1024).then(() => scanner.lastBytes), 0, 'nothing left to read');
+  });
 });
