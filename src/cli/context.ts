@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import type { SessionSearch } from '../core/context/discovery';
+import { sessionSearchOf } from '../core/context/discovery';
 import type { MeterReading } from '../core/context/meter';
 import { ContextMeter } from '../core/context/meter';
 import type { ContextResult } from '../core/context/types';
@@ -49,6 +51,20 @@ export async function sessionForCli(workspaceDir: string, flags: FlagValues, env
   const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
   try {
     return await readFolderSession({
+      folder: workspaceDir,
+      claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
+      codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** Where `sessionForCli` looks for the folder's session (for a refusal that names the places). */
+export async function sessionSearchForCli(workspaceDir: string, flags: FlagValues, env: Record<string, string | undefined>): Promise<SessionSearch | null> {
+  const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
+  try {
+    return await sessionSearchOf({
       folder: workspaceDir,
       claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
       codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),

@@ -1,3 +1,5 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_OPTIONS } from '../core/options';
 import type { HandoffOptions } from '../core/options';
@@ -99,12 +101,20 @@ export function parseSettings(get: (key: string) => unknown, folder?: string): U
     wrapUp: { enabled: s['wrapUp.enabled'], warnAt, urgeAt },
     context: {
       sources: [...new Set(s['context.sources'])],
-      claudeConfigDir: s['context.claudeConfigDir'],
-      codexHome: s['context.codexHome'],
+      claudeConfigDir: agentFolder(s['context.claudeConfigDir']),
+      codexHome: agentFolder(s['context.codexHome']),
       windowOverride: s['context.windowOverride'],
     },
     problems,
   };
+}
+
+/** An agent folder as typed: `~` or `~/…` is the home folder; empty stays empty (the default applies). */
+export function agentFolder(value: string, home: string = os.homedir()): string {
+  const v = value.trim();
+  if (v === '~') return home;
+  if (v.startsWith('~/') || v.startsWith(`~${path.sep}`)) return path.join(home, v.slice(2));
+  return v;
 }
 
 function isRegExp(p: string): boolean {
