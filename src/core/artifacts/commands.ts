@@ -81,12 +81,20 @@ export function isTestRun(record: Pick<FeedbackRecord, 'command' | 'stdout_tail'
 
 /** Leading `cd DIR &&` steps dropped: `cd services/sync && grep x f` is the grep. */
 function lastStep(text: string): string | null {
-  const steps = text.split(/\s*&&\s*/);
-  while (steps.length > 1 && /^cd\s+\S+$/.test(steps[0] ?? '')) steps.shift();
+  // Quoted text is an argument (`grep "a\|b"`): masked while looking for operators.
+  const masked = text.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (m) => 'q'.repeat(m.length));
+  const steps: string[] = [];
+  let from = 0;
+  for (const m of masked.matchAll(/\s*&&\s*/g)) {
+    steps.push(`${text.slice(from, m.index)}\u0000${masked.slice(from, m.index)}`);
+    from = (m.index ?? 0) + m[0].length;
+  }
+  steps.push(`${text.slice(from)}\u0000${masked.slice(from)}`);
+  while (steps.length > 1 && /^cd\s+\S+\u0000/.test(steps[0] ?? '')) steps.shift();
   if (steps.length !== 1) return null;
-  const step = (steps[0] ?? '').trim();
+  const [step = '', mask = ''] = (steps[0] ?? '').split('\u0000');
   // Anything else that chains, pipes or substitutes says more than one command: its exit is no probe's.
-  return /;|\|\||\||\$\(|`|\n|>/.test(step) ? null : step;
+  return /;|\|\||\||\$\(|`|\n|>/.test(mask) ? null : step.trim();
 }
 
 const SEARCH = /^(grep|egrep|fgrep|rg|ag|ack|git grep|find)( |$)/;

@@ -1,5 +1,6 @@
 import type { Packet } from '../packet/schema';
 import type { Source } from '../source';
+import { formatSource } from '../source';
 import { orderRisks } from '../packet/severity';
 import { redact } from '../redact';
 import { code, ident } from './markdown';
@@ -148,7 +149,7 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
   lines.push('', `NEXT ACTION — the first step (${who}${from}):`, ...quote(clip(p.next_action, 600)));
 
   if (p.closing?.text.trim()) {
-    const left = p.closing.omitted_chars ? ` — ${countOf(p.closing.omitted_chars, 'more character')} left out; the whole message is at ${ident(shortSource(p.closing.source))} and in handoff.md` : '';
+    const left = p.closing.omitted_chars ? ` — cut at a paragraph; ${countOf(p.closing.omitted_chars, 'more character')} left out, the whole message is in ${code(formatSource(p.closing.source))}` : '';
     lines.push('', `The previous session's closing words (verbatim, ${ident(shortSource(p.closing.source))}${left}):`, ...quoteBlock(p.closing.text));
   }
 

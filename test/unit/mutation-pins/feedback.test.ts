@@ -52,7 +52,7 @@ describe('feedback_record.jsonl: what a packet keeps of it', () => {
   it('with K as large as the cap (--k 30), every failure is still kept, and the newest others fill the rest', async () => {
     const lines = [bad('f1'), bad('f2'), ...Array.from({ length: 40 }, (_, i) => ok(`o${i}`)), bad('f3')];
     const r = await read(lines.join(''), { feedbackK: 30, maxCommands: 30 });
-    const kept = commandsOf(r.feedback.kept);
+    const kept = commandsOf(r.feedback.kept).map(String);
     assert.equal(kept.length, 30);
     assert.deepEqual(kept.filter((c) => c.startsWith('f')), ['f1', 'f2', 'f3']);
     assert.deepEqual(kept.slice(2, 4), ['o13', 'o14'], 'the newest 27 others, in order');
