@@ -192,66 +192,90 @@ describe('the next action, in the order of issue 20', () => {
   });
 });
 
-/** What an expected.json says, for building the facts a correct reader gives. */
-async function expected(name: string): Promise<Record<string, any>> {
-  return JSON.parse(await fs.readFile(fixturePath('transcripts', `${name}.expected.json`), 'utf8')) as Record<string, any>;
+interface ExpectedCommand {
+  command: string; exit_code: number | null; rejected: boolean; outcome: string; line: number; result_line?: number; output_line?: number;
+  tool_use_id?: string; call_id?: string; tool?: string; rejection_reason?: string; failing_tests?: string[]; rolled_back_turn?: boolean;
 }
+interface ExpectedQuestion { text: string; source: string; line: number; options?: string[] }
+/** The parts of a fixture's .expected.json these tests read. */
+interface Expected {
+  session_id: string;
+  first_user_request: string;
+  user_requests: (string | { text: string; line: number })[];
+  commands: ExpectedCommand[];
+  todos: { content: string; status: 'pending' | 'in_progress' | 'completed' }[];
+  closing_message: { line: number; status: string; next: string; question: string; text: string };
+  open_questions: ExpectedQuestion[];
+  away_summary: { line: number; goal: string; next_action: string };
+  rejected_approaches: { reason?: string }[];
+  rolled_back_requests: { text: string }[];
+}
+
+/** What an expected.json says, for building the facts a correct reader gives. */
+async function expected(name: string): Promise<Expected> {
+  return JSON.parse(await fs.readFile(fixturePath('transcripts', `${name}.expected.json`), 'utf8')) as Expected;
+}
+const requestAt = (e: Expected, i: number): { text: string; line: number } => {
+  const r = e.user_requests[i];
+  if (!r || typeof r === 'string') throw new Error(`request ${i} has no line`);
+  return r;
+};
 
 describe('claude-tasks: the facts its expected.json gives', () => {
   let p: Packet;
-  let e: Record<string, any>;
+  let e: Expected;
   before(async () => {
     e = await expected('claude-tasks');
-    const c = e['closing_message'];
+    const c = e.closing_message;
     const closingText = `Status: ${c.status}\n\nNext: ${c.next}\n\nQuestion for you: ${c.question}`;
-    const commands: SessionCommand[] = (e['commands'] as any[]).map((x, i) => ({
-      ordinal: i, id: x.tool_use_id, command: x.command, exit_code: x.exit_code, timed_out: false,
+    const commands: SessionCommand[] = e.commands.map((x, i) => ({
+      ordinal: i, id: x.tool_use_id ?? String(i), command: x.command, exit_code: x.exit_code, timed_out: false,
       unfinished: x.outcome === 'stopped' ? 'stopped' : x.outcome === 'completed' ? 'completed' : null,
       rejected: x.rejected, started_at: null, duration_ms: null,
-      stdout_tail: x.outcome === 'failed' ? (x.failing_tests ?? []).map((t: string) => `FAILED ${t} - AssertionError: cursor not persisted before retry`).join('\n') : x.outcome === 'no_match' ? '' : 'ok',
+      stdout_tail: x.outcome === 'failed' ? (x.failing_tests ?? []).map((t) => `FAILED ${t} - AssertionError: cursor not persisted before retry`).join('\n') : x.outcome === 'no_match' ? '' : 'ok',
       stderr_tail: null, error: null, agent_note: null, user_reply: null, line: x.line, result_line: x.result_line, tool: x.tool,
       rejection_reason: x.rejection_reason ?? null, interpretation: x.outcome === 'no_match' ? 'No matches found' : null,
     }));
-    const tool = (e['open_questions'] as any[]).find((q) => q.source === 'AskUserQuestion');
+    const tool = e.open_questions.find((q) => q.source === 'AskUserQuestion')!;
     p = await packetFor((d) => facts(d, {
-      file: path.join(d, `${e['session_id']}.jsonl`), sessionId: e['session_id'],
-      firstUserRequest: e['first_user_request'], firstRequest: { text: e['first_user_request'], line: 2 },
-      latestUserRequest: e['user_requests'][1].text, latestRequest: { text: e['user_requests'][1].text, line: 53 },
+      file: path.join(d, `${e.session_id}.jsonl`), sessionId: e.session_id,
+      firstUserRequest: e.first_user_request, firstRequest: { text: e.first_user_request, line: 2 },
+      latestUserRequest: requestAt(e, 1).text, latestRequest: { text: requestAt(e, 1).text, line: 53 },
       commands: commands.filter((x) => !x.rejected), commandCount: commands.length, rejected: commands.filter((x) => x.rejected), rejectedCount: 1,
-      todos: (e['todos'] as any[]).map((t) => ({ ...t, since: 0 })),
-      closing: { text: closingText, line: e['closing_message'].line }, endedOnClosing: true, lastAssistantMessage: closingText,
+      todos: e.todos.map((t) => ({ ...t, since: 0 })),
+      closing: { text: closingText, line: e.closing_message.line }, endedOnClosing: true, lastAssistantMessage: closingText,
       openQuestions: [{ text: tool.text, source: 'question-tool', line: tool.line, options: tool.options }],
-      recap: { text: `Goal: ${e['away_summary'].goal} Next action: ${e['away_summary'].next_action}`, line: e['away_summary'].line },
+      recap: { text: `Goal: ${e.away_summary.goal} Next action: ${e.away_summary.next_action}`, line: e.away_summary.line },
     }), {}, 30);
   });
 
   it('keeps the closing words whole with their line', () => {
     assert.equal(p.closing?.source.line, 93);
-    assert.ok(p.closing?.text.includes(e['closing_message'].status));
-    assert.ok(p.closing?.text.includes(e['closing_message'].question));
+    assert.ok(p.closing?.text.includes(e.closing_message.status));
+    assert.ok(p.closing?.text.includes(e.closing_message.question));
     assert.equal(p.closing?.omitted_chars, undefined);
   });
 
   it('has the questions of the closing message and of the unanswered question tool, with their lines', () => {
-    const want = (e['open_questions'] as any[]).map((q) => [q.text, q.line]).sort();
+    const want = e.open_questions.map((q) => [q.text, q.line]).sort();
     assert.deepEqual(p.questions?.map((q) => [q.text, q.source?.line]).sort(), want);
     assert.deepEqual(p.questions?.find((q) => q.from === 'question-tool')?.options, ['Persist before each retry (Recommended)', 'Keep saving after success']);
     assert.equal(p.waiting_for_answers, true);
   });
 
   it('takes the next action from the closing "Next:" line, with its source', () => {
-    assert.equal(p.next_action, e['closing_message'].next);
+    assert.equal(p.next_action, e.closing_message.next);
     assert.deepEqual(p.next_action_origin, { kind: 'closing-next', source: { file: p.closing!.source.file, line: 93, what: 'closing message' } });
   });
 
   it('carries the rejection reason whole, with the line of the declined call', () => {
-    const reason = e['rejected_approaches'][0].reason as string;
+    const reason = e.rejected_approaches[0]!.reason!;
     assert.ok(p.decisions.some((d) => d.status === 'rejected' && d.text.includes(reason) && d.source?.line === 44));
     assert.deepEqual(p.human_words?.find((w) => w.kind === 'rejection-reason'), { kind: 'rejection-reason', text: reason, source: { file: p.closing!.source.file, line: 44, what: 'rejection reason' }, about: 'pip install tenacity==9.0.0' });
   });
 
   it('does not count the grep with no match, the stopped server or the ended Monitor as failures', () => {
-    const notFailures = (e['commands'] as any[]).filter((x) => x.outcome === 'no_match' || x.outcome === 'stopped' || x.outcome === 'completed').map((x) => x.command);
+    const notFailures = e.commands.filter((x) => x.outcome === 'no_match' || x.outcome === 'stopped' || x.outcome === 'completed').map((x) => x.command);
     assert.equal(notFailures.length, 3);
     for (const c of notFailures) assert.ok(!p.failed_attempts.some((f) => f.command === c), c);
     assert.equal(p.commands_run.find((c) => c.command.startsWith('grep'))?.not_a_failure, 'search found nothing');
@@ -263,10 +287,10 @@ describe('claude-tasks: the facts its expected.json gives', () => {
     const prompt = renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } });
     const at = (s: string) => prompt.indexOf(s);
     assert.ok(at('NEXT ACTION') < at("closing words (verbatim") && at("closing words (verbatim") < at('Open questions'));
-    assert.ok(prompt.includes(`> Question for you: ${e['closing_message'].question}`));
+    assert.ok(prompt.includes(`> Question for you: ${e.closing_message.question}`));
     assert.match(prompt, /was waiting for the answers/);
     assert.ok(!/right away/.test(prompt));
-    assert.ok(prompt.includes(`(${e['session_id']}.jsonl:88)`), 'a question names its line');
+    assert.ok(prompt.includes(`(${e.session_id}.jsonl:88)`), 'a question names its line');
     assert.ok(prompt.length <= 10000 && prompt.length / 4 < 1500, `${prompt.length} chars`);
     const md = renderMarkdown(p);
     assert.match(md, /## Closing words of the previous session/);
@@ -276,28 +300,28 @@ describe('claude-tasks: the facts its expected.json gives', () => {
 
 describe('codex-2026: the facts its expected.json gives', () => {
   let p: Packet;
-  let e: Record<string, any>;
+  let e: Expected;
   before(async () => {
     e = await expected('codex-2026');
-    const commands: SessionCommand[] = (e['commands'] as any[]).map((x, i) => ({
-      ordinal: i, id: x.call_id, command: x.command, exit_code: x.exit_code, timed_out: false,
+    const commands: SessionCommand[] = e.commands.map((x, i) => ({
+      ordinal: i, id: x.call_id ?? String(i), command: x.command, exit_code: x.exit_code, timed_out: false,
       unfinished: x.outcome === 'aborted' ? 'interrupted' : null, rejected: false, started_at: null, duration_ms: null,
       stdout_tail: x.outcome === 'failed' ? 'AssertionError: expected [Function] to throw an error' : x.outcome === 'aborted' ? 'added 1 package' : 'ok',
       stderr_tail: null, error: x.outcome === 'aborted' ? 'aborted by user after 14.2s' : null, agent_note: null, user_reply: null,
       line: x.line, result_line: x.output_line, tool: 'exec_command', rolled_back: x.rolled_back_turn === true,
     }));
     p = await packetFor((d) => facts(d, {
-      agent: 'codex', file: path.join(d, 'rollout.jsonl'), sessionId: e['session_id'],
-      firstUserRequest: e['first_user_request'], firstRequest: { text: e['first_user_request'], line: 26 },
-      latestUserRequest: e['first_user_request'], latestRequest: { text: e['first_user_request'], line: 26 },
-      commands, commandCount: commands.length, todos: (e['todos'] as any[]).map((t) => ({ ...t, since: 0 })),
-      closing: { text: e['closing_message'].text, line: e['closing_message'].line }, endedOnClosing: true, lastAssistantMessage: e['closing_message'].text,
-      rolledBackRequests: [{ text: e['rolled_back_requests'][0].text, line: 7 }],
+      agent: 'codex', file: path.join(d, 'rollout.jsonl'), sessionId: e.session_id,
+      firstUserRequest: e.first_user_request, firstRequest: { text: e.first_user_request, line: 26 },
+      latestUserRequest: e.first_user_request, latestRequest: { text: e.first_user_request, line: 26 },
+      commands, commandCount: commands.length, todos: e.todos.map((t) => ({ ...t, since: 0 })),
+      closing: { text: e.closing_message.text, line: e.closing_message.line }, endedOnClosing: true, lastAssistantMessage: e.closing_message.text,
+      rolledBackRequests: [{ text: e.rolled_back_requests[0]!.text, line: 7 }],
     }));
   });
 
   it('has both questions of task_complete.last_agent_message, with its line, and waits for their answers', () => {
-    assert.deepEqual(p.questions?.map((q) => [q.text, q.source?.line]), (e['open_questions'] as any[]).map((q) => [q.text, q.line]));
+    assert.deepEqual(p.questions?.map((q) => [q.text, q.source?.line]), e.open_questions.map((q) => [q.text, q.line]));
     assert.equal(p.waiting_for_answers, true);
   });
 
@@ -309,10 +333,10 @@ describe('codex-2026: the facts its expected.json gives', () => {
   });
 
   it('keeps the first request whole and never says to act right away', () => {
-    assert.deepEqual(p.human_words?.[0], { kind: 'first-request', text: e['first_user_request'], source: { file: p.closing!.source.file, line: 26, what: 'first request' } });
+    assert.deepEqual(p.human_words?.[0], { kind: 'first-request', text: e.first_user_request, source: { file: p.closing!.source.file, line: 26, what: 'first request' } });
     const prompt = renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } });
-    assert.ok(prompt.includes(e['first_user_request']));
+    assert.ok(prompt.includes(e.first_user_request));
     assert.ok(!/right away/.test(prompt));
-    for (const q of e['open_questions'] as any[]) assert.ok(prompt.replace(/\s+/g, ' ').includes(q.text), q.text);
+    for (const q of e.open_questions) assert.ok(prompt.replace(/\s+/g, ' ').includes(q.text), q.text);
   });
 });
