@@ -70,9 +70,11 @@ export function chooseNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
   const at = (line: number | null | undefined, what: string): Source | null => (session ? { file: session.file, line: line ?? null, what } : null);
 
   const closing = closingOf(snapshot);
-  const closingNext = closing ? labelledNext(closing.text) : null;
+  // "Next: nothing, all done" names no step.
+  const real = (s: string | null): string | null => (s && !/^(none|nothing|n\/a|no further|no next)\b/i.test(s.trim()) ? s : null);
+  const closingNext = closing ? real(labelledNext(closing.text)) : null;
   if (closingNext) return derived(oneLine(closingNext, 600), 'closing words', 'closing-next', at(closing?.line, 'closing message'));
-  const recapNext = session?.recap ? labelledNext(session.recap.text) : null;
+  const recapNext = session?.recap ? real(labelledNext(session.recap.text)) : null;
   if (recapNext) return derived(oneLine(recapNext, 600), 'recap', 'recap', at(session?.recap?.line, 'recap'));
 
   const unanswered = session?.unanswered ?? [];

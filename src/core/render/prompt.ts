@@ -1,6 +1,7 @@
 import type { Packet } from '../packet/schema';
 import type { Source } from '../source';
 import { formatSource } from '../source';
+import { wholeWords } from '../packet/judgement';
 import { orderRisks } from '../packet/severity';
 import { redact } from '../redact';
 import { code, ident } from './markdown';
@@ -178,8 +179,10 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
     const label: Record<string, string> = { 'first-request': 'first request', 'latest-request': 'latest request', 'rejection-reason': 'reason given for declining', answer: 'answer' };
     for (const w of human) {
       const about = w.about ? ` to ${code(clip(w.about, 120))}` : '';
-      const cut = w.text.length > L.human ? ' (cut here; whole in handoff.md)' : '';
-      lines.push(...quote(`- ${label[w.kind] ?? w.kind}${about}${w.source ? ` (${shortSource(w.source)})` : ''}: ${clip(w.text, L.human)}${cut}`));
+      // Whole when it fits; past the budget cut at a word, never inside one, and said so.
+      const words = wholeWords(w.text.replace(CONTROL, '').replace(/\s*\n\s*/g, ' '), L.human);
+      const cut = words.omitted ? '… (cut here; whole in handoff.md)' : '';
+      lines.push(...quote(`- ${label[w.kind] ?? w.kind}${about}${w.source ? ` (${shortSource(w.source)})` : ''}: ${words.text}${cut}`));
     }
   } else if ((p.human_words ?? []).length) {
     lines.push('', "The human's words (first and latest request, reasons, answers) are in handoff.md.");

@@ -81,7 +81,7 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     for (const c of facts.commands) {
       if (c.rejected) continue;
       const line = typeof c.line === 'number' ? c.line : null;
-      trim.add({ index: c.ordinal, record: recordOf(c), source: sessionSource(facts, line, `\`${c.tool ?? 'shell'}\` call`) });
+      trim.add({ index: c.ordinal, record: recordOf(c), source: sessionSource(facts, line, c.tool ? `\`${c.tool}\` call` : 'command') });
     }
     const feedback = trim.result();
     // Commands compacted away while reading still count.

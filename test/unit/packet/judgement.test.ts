@@ -153,7 +153,7 @@ describe('the next action, in the order of issue 20', () => {
     ];
     const p = await packetFor((d) => facts(d, { commands: cmds }));
     assert.equal(p.next_action, 'Fix the cause and re-run `npm run lint` (it failed with exit 1: error: no-unused-vars).');
-    assert.deepEqual(p.next_action_origin, { kind: 'failure', source: { file: p.failed_attempts[0]!.source!.file, line: cmds[2]!.line!, what: '`shell` call' } });
+    assert.deepEqual(p.next_action_origin, { kind: 'failure', source: { file: p.failed_attempts[0]!.source!.file, line: cmds[2]!.line!, what: 'command' } });
     const failed = p.failed_attempts.map((f) => f.command);
     assert.deepEqual(failed, ['python -m pytest tests/test_provider.py -q', 'npm run lint', 'node scripts/seed.js']);
     assert.equal(p.failed_attempts[0]!.resolved_by, cmds[1]!.ordinal, 'the whole suite passed later: resolved');
