@@ -159,7 +159,13 @@ export class FeedbackTrim {
       // The newest failures are the most useful; drop the oldest beyond the cap.
       failures.splice(0, failures.length - this.cap);
     } else if (outcomeOf(rec.record) === 'ok' && failures.length) {
-      for (const f of failures) if (!this.resolvedBy.has(f.index) && resolves(rec.record.command, isTest, f.record.command)) this.resolvedBy.set(f.index, rec.index);
+      const loose = classify(rec.record.command).loose;
+      for (const f of failures) {
+        if (this.resolvedBy.has(f.index)) continue;
+        const failed = classify(f.record.command);
+        // The cheap comparison first; the test-target one only for a test run after a failed test run.
+        if (failed.loose === loose || (isTest && failed.isTest && resolves(rec.record.command, true, f.record.command))) this.resolvedBy.set(f.index, rec.index);
+      }
     }
     if (isTest) this.lastTestRun = rec;
     if ((isTest || watch.has(key)) && (lastRunOf.has(key) || lastRunOf.size < MAX_TRACKED || watch.has(key))) {
@@ -244,14 +250,14 @@ export function resolves(passed: string | string[], passedIsTest: boolean, faile
 }
 
 /** Agents repeat the same few commands; remember their key and test-runner verdict. */
-const classifyCache = new Map<string, { key: string; isTest: boolean }>();
-function classify(command: string | string[]): { key: string; isTest: boolean } {
+const classifyCache = new Map<string, { key: string; isTest: boolean; loose: string }>();
+function classify(command: string | string[]): { key: string; isTest: boolean; loose: string } {
   const raw = Array.isArray(command) ? `a:${command.join('\u0000')}` : `s:${command}`;
   let hit = classifyCache.get(raw);
   // Stryker disable next-line ConditionalExpression: without the cache the same answer is computed again
   if (!hit) {
     const key = normalizeCommand(command);
-    hit = { key, isTest: isTestCommand(key) };
+    hit = { key, isTest: isTestCommand(key), loose: looseKey(key) };
     // Stryker disable next-line all: the bound keeps the cache small; it does not change any answer
     if (classifyCache.size >= 2000) classifyCache.clear();
     classifyCache.set(raw, hit);
