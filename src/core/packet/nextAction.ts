@@ -4,7 +4,7 @@ import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { Source } from '../source';
 import type { CommandRun, FailedAttempt, NextActionKind } from './schema';
 import { namedCommand, stepForFailure } from './failureStep';
-import { closingOf, labelledNext, reportsDone } from './judgement';
+import { closingOf, collectOpenQuestions, labelledNext, reportsDone, waitingForAnswers } from './judgement';
 
 export type NextAction =
   /** `from` names where the step came from, for the packet's `sources.next_action`. */
@@ -112,6 +112,15 @@ export function chooseNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
     return derived(`Resolve the blocking verification finding ${blocking.code}: ${firstLine(blocking.detail)}.`, v.file, 'verification', { file: v.file, line: null });
   }
 
+  // The session ended on its questions and names no step of its own: the answers come first.
+  const questions = collectOpenQuestions(snapshot).filter((q) => q.from !== 'agent_state');
+  const latestText = session?.latestRequest?.text ?? session?.latestUserRequest ?? null;
+  if (questions.length && waitingForAnswers(snapshot, questions)) {
+    const then = latestText?.trim() ? `, then continue: ${firstLine(latestText)}` : ', then go on with the task';
+    const first = questions[0]?.source ?? at(closing?.line, 'closing message');
+    return derived(`Get the answers to the ${questions.length === 1 ? 'question' : `${questions.length} questions`} the previous session ended on (listed below)${then}`, 'questions', 'questions', first);
+  }
+
   if (closing && reportsDone(closing.text)) {
     const test = session?.lastTestCommand ?? snapshot.feedback?.lastTestRun?.record.command ?? null;
     const testText = typeof test === 'string' ? test : Array.isArray(test) ? test.join(' ') : null;
@@ -119,7 +128,7 @@ export function chooseNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
     return derived(`The previous session reported the task done: "${oneLine(closing.text, 300)}". ${verify} and ask what comes next.`, 'closing words', 'done', at(closing.line, 'closing message'));
   }
 
-  const latest = session?.latestRequest?.text ?? session?.latestUserRequest;
+  const latest = latestText;
   if (latest?.trim()) return derived(`continue: ${firstLine(latest)}`, 'latest request', 'latest-request', at(session?.latestRequest?.line ?? null, 'latest request'));
 
   return {

@@ -113,6 +113,7 @@ export const NEXT_ACTION_KINDS = [
   'task',
   'failure',
   'verification',
+  'questions',
   'latest-request',
   'done',
 ] as const;

@@ -68,6 +68,7 @@ const NEXT_KIND: Record<string, string> = {
   task: 'the task in progress',
   failure: 'an open failure',
   verification: 'a blocking verification finding',
+  questions: 'the questions the session ended on',
   'latest-request': 'the latest request',
   done: 'the session reported the task done',
 };

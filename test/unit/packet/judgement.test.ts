@@ -169,6 +169,15 @@ describe('the next action, in the order of issue 20', () => {
     assert.deepEqual(p.next_action_origin?.source?.line, 60);
   });
 
+  it('6b. the session ended on its questions and wrote no step: their answers first, then the latest request — never just "continue: init"', async () => {
+    const text = 'I read the repo.\n\n1. Should the CLI be named `ledger`?\n2. Which Node version do you target?\n3. Do you want ESM or CommonJS?';
+    const p = await packetFor((d) => facts(d, { ...closing(text, 40), agent: 'codex', latestUserRequest: 'init', latestRequest: { text: 'init', line: 7 } }));
+    assert.equal(p.next_action, 'Get the answers to the 3 questions the previous session ended on (listed below), then continue: init');
+    assert.deepEqual(p.next_action_origin, { kind: 'questions', source: { file: p.closing!.source.file, line: 40, what: 'closing message' } });
+    assert.equal(p.questions?.length, 3);
+    assert.ok(!/right away/.test(renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } })));
+  });
+
   it('7. work done: the session\'s own words, verify with the last test command, ask what comes next', async () => {
     const cmds = [cmd('npm test', 1), cmd('npm test', 0, { stdout_tail: '69 passing (2s)' }), cmd('git push', 0)];
     const p = await packetFor((d) => facts(d, { ...closing('Both commits landed and the branch is pushed.', 77), commands: cmds }));
@@ -180,6 +189,7 @@ describe('the next action, in the order of issue 20', () => {
   it('waiting for answers: the session ended on questions, so the prompt asks them first and never says to act right away', async () => {
     const p = await packetFor((d) => facts(d, { ...closing('Parser done.\n\nShould the cache be flushed on deploy, or kept?', 88), latestUserRequest: 'go' }));
     assert.equal(p.waiting_for_answers, true);
+    assert.equal(p.next_action, 'Get the answers to the question the previous session ended on (listed below), then continue: go');
     assert.deepEqual(p.questions, [{ text: 'Should the cache be flushed on deploy, or kept?', from: 'closing', source: { file: p.closing!.source.file, line: 88, what: 'closing message' } }]);
     const prompt = renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } });
     assert.match(prompt, /was waiting for the answers: ask them first; with nobody to ask, make the most reasonable choice and state it/);
@@ -188,6 +198,7 @@ describe('the next action, in the order of issue 20', () => {
     // A human message after the questions: they were seen, not waited on.
     const later = await packetFor((d) => facts(d, { ...closing('Should the cache be flushed?', 88), endedOnClosing: false }));
     assert.equal(later.waiting_for_answers, false);
+    assert.equal(later.next_action, 'continue: Build the thing');
     assert.match(renderRestartPrompt(later, { freshness: { stale: false, reasons: [] } }), /right away/);
   });
 });
