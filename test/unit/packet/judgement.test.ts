@@ -73,6 +73,8 @@ describe('the text rules of the closing words', () => {
     assert.equal(labelledNext('Done: x.\n\n**Next:** wire the CLI, then run `npm test`.\n\nQuestion: ok?'), 'wire the CLI, then run `npm test`.');
     assert.equal(labelledNext('Status: half.\nNext steps:\n- migrate db\n- run `make check`\n\nThanks'), 'migrate db; run `make check`');
     assert.equal(labelledNext('Remaining: the docs page'), 'the docs page');
+    assert.equal(labelledNext("## What's next\n1. add docs\n2. ship"), 'add docs; ship');
+    assert.equal(labelledNext('Remaining work: the docs page'), 'the docs page');
     assert.equal(labelledNext('Goal: ship it. Next action: submit the dashboard URL to the team.'), 'submit the dashboard URL to the team.');
     assert.equal(labelledNext('Next, I looked at the parser and fixed it.'), null);
   });
