@@ -308,6 +308,10 @@ describe('claude-tasks: the facts its expected.json gives', () => {
     const md = renderMarkdown(p);
     assert.match(md, /## Closing words of the previous session/);
     assert.match(md, /source: .*\.jsonl:41/, 'a failed attempt shows its source');
+    assert.match(md, /_Next action from: the next step the closing words name — source: .*\.jsonl:93 \(closing message\)_/);
+    assert.match(md, /- should the cursor be written before each retry[^\n]*_\(source: .*\.jsonl:93 \(closing message\)\)_/);
+    assert.match(md, /options: Persist before each retry \(Recommended\) \/ Keep saving after success/);
+    assert.match(md, /\*\*Reason given for declining\*\* \(pip install tenacity==9\.0\.0\) _\(source: .*\.jsonl:44 \(rejection reason\)\)_/);
   });
 });
 
