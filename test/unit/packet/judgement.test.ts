@@ -224,6 +224,25 @@ interface Expected {
   rolled_back_requests: { text: string }[];
 }
 
+describe('an uncertain session command: what it may have changed', () => {
+  it('the files it names and the files edited after it before the next command, never every file the session edited', async () => {
+    const migrate = cmd('python scripts/migrate.py --to 8', null, { unfinished: 'timeout', error: 'Command timed out after 2m', stdout_tail: 'applying 0008' });
+    const next = cmd('git status', 0);
+    const p = await packetFor((d) => facts(d, {
+      commands: [migrate, next],
+      filesTouched: ['early.py', 'scripts/migrate.py', 'db/schema.sql', 'late.py'].map((f) => path.join(d, f)),
+      edits: [
+        { file: path.join(d, 'early.py'), line: 3, beforeCommand: migrate.ordinal },
+        { file: path.join(d, 'db/schema.sql'), line: 30, beforeCommand: migrate.ordinal + 1 },
+        { file: path.join(d, 'late.py'), line: 40, beforeCommand: next.ordinal + 1 },
+      ],
+    }));
+    const f = p.failed_attempts.find((x) => x.uncertain);
+    // Named by the command first, then edited after it; early.py (before it) and late.py (after the next command) are not.
+    assert.deepEqual(f?.may_have_changed, ['scripts/migrate.py', 'db/schema.sql']);
+  });
+});
+
 /** What an expected.json says, for building the facts a correct reader gives. */
 async function expected(name: string): Promise<Expected> {
   return JSON.parse(await fs.readFile(fixturePath('transcripts', `${name}.expected.json`), 'utf8')) as Expected;
