@@ -72,6 +72,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('generate') }),
   /** A changed file, relative to the repository root; the host refuses paths escaping the workspace. */
   z.object({ type: z.literal('openFile'), path: z.string().min(1).max(4096) }),
+  /** A source the packet names (a session file, a workbench file) at its 1-based line; the host checks it. */
+  z.object({ type: z.literal('openSource'), file: z.string().min(1).max(4096), line: z.number().int().min(1).max(100_000_000).nullable() }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

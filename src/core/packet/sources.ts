@@ -28,7 +28,8 @@ export function describeSources(sources: Record<string, string>): string {
   const sessionsFirst = [...byOrigin].sort((a, b) => Number(/ session /.test(b[0])) - Number(/ session /.test(a[0])));
   const parts = sessionsFirst.map(([name, kinds]) => `${name} (${kinds.join(', ')})`);
   const next = sources['next_action'];
-  const nextText = next ? `next action from ${next === 'task list' || next === 'newest failure' || next === 'latest request' ? `the ${next}` : sourceName(next)}` : '';
+  const ours = ['task list', 'newest failure', 'latest request', 'closing words', 'recap', 'unanswered request', 'questions'];
+  const nextText = next ? `next action from ${ours.includes(next) ? `the ${next}` : sourceName(next)}` : '';
   if (!parts.length) return nextText ? `${nextText.charAt(0).toUpperCase()}${nextText.slice(1)}.` : '';
   return `From ${parts.join('; ')}${nextText ? `; ${nextText}` : ''}.`;
 }
