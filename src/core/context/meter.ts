@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { claudeCompactAtPercent, claudeTranscriptReader, round1 } from './claude';
 import { codexRolloutReader } from './codex';
 import type { DiscoveryOptions, SessionCandidate } from './discovery';
@@ -5,10 +6,14 @@ import { SessionDiscovery } from './discovery';
 import { readGenericUsage } from './generic';
 import type { TailReader, TailReadStats } from './tailReader';
 import type { ContextResult } from './types';
+import { VscodeTaskReader } from '../session/taskReader';
+import { isVscodeAgent } from './vscodeAgents';
 
 export interface ContextMeterOptions extends DiscoveryOptions {
-  /** A Claude context-window size that beats the detection (0 or undefined: detect). */
+  /** A Claude context-window size that beats the detection (0 or undefined: detect); for Cline / Roo Code, beats the model table. */
   windowOverride?: number;
+  /** One-shot reads (the CLI): wait a moment for a task file caught half-written. */
+  settle?: boolean;
 }
 
 /** One candidate session with its current reading. */
@@ -33,6 +38,8 @@ export class ContextMeter {
   private readonly discovery: SessionDiscovery;
   private readonly readers = new Map<string, TailReader<unknown>>();
   private readonly generic = new Map<string, { mtimeMs: number; size: number; result: ContextResult }>();
+  /** Cline / Roo Code / Kilo Code tasks: JSON files rewritten whole, read again when they change. */
+  private readonly tasks = new Map<string, VscodeTaskReader>();
 
   constructor(private readonly options: ContextMeterOptions) {
     this.discovery = new SessionDiscovery(options);
@@ -45,6 +52,7 @@ export class ContextMeter {
     // Readers of logs that are no longer candidates hold offsets and state for nothing.
     const live = new Set(found.map((c) => c.file));
     for (const file of [...this.readers.keys()]) if (!live.has(file)) this.readers.delete(file);
+    for (const file of [...this.tasks.keys()]) if (!live.has(file)) this.tasks.delete(file);
     const first = candidates[0];
     const current: ContextResult = first
       ? first.result
@@ -69,6 +77,14 @@ export class ContextMeter {
       const result = await readGenericUsage(c.file, this.options.folder);
       this.generic.set(c.file, { mtimeMs: c.mtimeMs, size: c.size, result });
       return result;
+    }
+    if (isVscodeAgent(c.source)) {
+      let task = this.tasks.get(c.file);
+      if (!task) {
+        task = new VscodeTaskReader(path.dirname(c.file), c.source, { cwd: c.cwd ?? null });
+        this.tasks.set(c.file, task);
+      }
+      return task.reading({ windowOverride: this.options.windowOverride, rooModel: this.options.rooModel }, this.options.settle === true);
     }
     let reader = this.readers.get(c.file);
     if (!reader) {
