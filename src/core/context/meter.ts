@@ -7,6 +7,7 @@ import { readGenericUsage } from './generic';
 import type { TailReader, TailReadStats } from './tailReader';
 import type { ContextResult } from './types';
 import { VscodeTaskReader } from '../session/taskReader';
+import type { VscodeAgent } from './vscodeAgents';
 import { isVscodeAgent } from './vscodeAgents';
 
 export interface ContextMeterOptions extends DiscoveryOptions {
@@ -58,6 +59,11 @@ export class ContextMeter {
       ? first.result
       : { known: false, reason: `no Claude Code, Codex or context_usage.json session found for ${this.options.folder}` };
     return { current, candidates };
+  }
+
+  /** The Cline / Roo Code / Kilo Code storage folders that exist, to watch for task changes. */
+  taskDirs(agents: readonly VscodeAgent[]): Promise<string[]> {
+    return this.discovery.tasks.watchDirs(agents);
   }
 
   /** Where the meter looks for sessions, for the log when none is found. */

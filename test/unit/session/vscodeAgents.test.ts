@@ -157,7 +157,7 @@ describe('Roo Code and Kilo Code tasks', () => {
       facts.commands.map((c) => [c.command, c.exit_code, c.cwd]),
       [
         ['npm run test:forms', 1, folder],
-        ['npx tsc --noEmit', 0, folder],
+        ['npm run test:forms', 0, folder],
       ],
     );
     assert.deepEqual(
