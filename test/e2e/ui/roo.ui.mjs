@@ -97,4 +97,21 @@ export const steps = [
       await ui.screenshot('roo-panel');
     },
   },
+  {
+    name: 'a new Roo Code task for the folder is picked up from the watched global storage, well before the slow fallback',
+    fn: async (ui) => {
+      const tasks = path.join(globalStorage(ui.workspace), ROO_ID, 'tasks');
+      const id = '019ad5c5-0000-7000-8000-000000000001';
+      const now = Date.now();
+      fs.mkdirSync(path.join(tasks, id));
+      fs.writeFileSync(path.join(tasks, id, 'history_item.json'), JSON.stringify({ id, number: 3, ts: now, task: 'Next step', tokensIn: 96000, tokensOut: 1000, totalCost: 0, workspace: ui.workspace, status: 'active' }));
+      // 96 000 + 1 000 over 191 808: 50.6 %.
+      fs.writeFileSync(path.join(tasks, id, 'ui_messages.json'), JSON.stringify([
+        { ts: now, type: 'say', say: 'text', text: 'Next step' },
+        { ts: now + 1, type: 'say', say: 'api_req_started', text: JSON.stringify({ apiProtocol: 'anthropic', tokensIn: 96000, tokensOut: 1000, cacheWrites: 0, cacheReads: 90000 }) },
+      ]));
+      // The fallback looks every 30 s; the watcher sees the new task file at once.
+      await ui.waitFor(async () => (await ui.statusBarText('sessionHandoff.context')).includes('51%'), 20000, 'status bar at 51% from the new task');
+    },
+  },
 ];
