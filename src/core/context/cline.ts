@@ -6,6 +6,7 @@
  */
 import type { UiMessage } from '../session/vscodeTask';
 import { num, textJson } from '../session/vscodeTask';
+import { redact } from '../redact';
 import { round1 } from './claude';
 import { modelInfo } from './models';
 import type { ContextResult } from './types';
@@ -57,7 +58,7 @@ export function clineReading(ui: readonly UiMessage[], input: TaskMeterInput): C
   const window = override ?? modelInfo(model)?.contextWindow;
   if (!window) {
     const why = model
-      ? `the model "${model}" is not in Session Handoff's model table, so its context window is unknown`
+      ? `the model "${redact(model)}" is not in Session Handoff's model table, so its context window is unknown`
       : 'the Cline task names no model, so its context window is unknown';
     return { known: false, source: 'cline', sessionId, reason: `${why} (set sessionHandoff.context.windowOverride)`, file };
   }

@@ -6,6 +6,7 @@ import { SessionDiscovery } from './discovery';
 import { readGenericUsage } from './generic';
 import type { TailReader, TailReadStats } from './tailReader';
 import type { ContextResult } from './types';
+import { isSdkMessagesFile } from '../session/clineSdk';
 import { VscodeTaskReader } from '../session/taskReader';
 import type { VscodeAgent } from './vscodeAgents';
 import { isVscodeAgent } from './vscodeAgents';
@@ -48,7 +49,8 @@ export class ContextMeter {
 
   /** Finds the sessions and brings every reading up to date. Never throws for missing or bad files. */
   async read(): Promise<MeterReading> {
-    const found = await this.discovery.find();
+    // A session of Cline's SDK bundle has facts but no known meter rule: it never hides another reading.
+    const found = (await this.discovery.find()).filter((c) => !isSdkMessagesFile(c.file));
     const candidates = withKnownWindow(await Promise.all(found.map(async (c) => ({ ...c, result: await this.readOne(c) }))), this.options.windowOverride);
     // Readers of logs that are no longer candidates hold offsets and state for nothing.
     const live = new Set(found.map((c) => c.file));

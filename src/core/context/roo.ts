@@ -8,6 +8,7 @@
 import type { UiMessage } from '../session/vscodeTask';
 import { num, obj, textJson } from '../session/vscodeTask';
 import type { TaskMeterInput } from './cline';
+import { redact } from '../redact';
 import { round1 } from './claude';
 import { modelInfo } from './models';
 import type { Compaction, ContextResult } from './types';
@@ -78,7 +79,7 @@ export function rooReading(ui: readonly UiMessage[], raw: readonly unknown[], in
   if (!found) return { known: false, source: agent, sessionId, reason: `no API request with token usage in the ${name} task yet`, file, ...compaction };
   if (!window || !out) {
     const why = model
-      ? `the model "${model}" is not in Session Handoff's model table, so its context window is unknown`
+      ? `the model "${redact(model)}" is not in Session Handoff's model table, so its context window is unknown`
       : `${name} keeps its model in its own settings, not in the task, so the context window is unknown`;
     return { known: false, source: agent, sessionId, reason: `${why} (set sessionHandoff.context.rooModel or sessionHandoff.context.windowOverride)`, file, ...compaction };
   }

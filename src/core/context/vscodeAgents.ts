@@ -11,6 +11,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openRegular } from '../fsx';
+import { defaultClineSessionsDir, sdkManifest } from '../session/clineSdk';
 import { JsonDocFile } from '../session/taskJson';
 import { obj, str } from '../session/vscodeTask';
 import type { ContextSource } from './types';
@@ -43,6 +44,8 @@ export interface VscodeAgentOptions {
   globalStorageRoots?: readonly string[];
   /** More `User/globalStorage` folders (the running editor's own, which may be none of the usual ones). */
   extraGlobalStorageRoots?: readonly string[];
+  /** Cline's SDK bundle sessions folder; default `$CLINE_SESSION_DATA_DIR` … else `~/.cline/data/sessions`. */
+  clineSessionsDir?: string;
   /** How many days a task may sit unchanged and still be the folder's session (default 7). */
   taskDays?: number;
   /** The model Roo Code / Kilo Code use: they keep it in their settings, not in the task. */
@@ -137,12 +140,17 @@ export class VscodeTaskDiscovery {
 
   /** Where the agents' tasks are looked for, for people. */
   places(agents: readonly VscodeAgent[]): string[] {
-    return agents.map((a) => `${NAMES[a]}: ${agentStorageDirs(a, this.options).map((d) => path.join(d, 'tasks')).join(', ')}`);
+    return agents.map((a) => {
+      const dirs = agentStorageDirs(a, this.options).map((d) => path.join(d, 'tasks'));
+      if (a === 'cline') dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
+      return `${NAMES[a]}: ${dirs.join(', ')}`;
+    });
   }
 
   /** The folders to watch for task changes (those that exist now). */
   async watchDirs(agents: readonly VscodeAgent[]): Promise<string[]> {
     const dirs = agents.flatMap((a) => agentStorageDirs(a, this.options));
+    if (agents.includes('cline')) dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
     const stats = await Promise.all(dirs.map(async (d) => ({ d, st: await statOrNull(d) })));
     return stats.filter((s) => s.st?.isDirectory()).map((s) => s.d);
   }
@@ -155,6 +163,7 @@ export class VscodeTaskDiscovery {
 
   private async findAgent(agent: VscodeAgent): Promise<TaskCandidate | undefined> {
     const all = (await Promise.all(agentStorageDirs(agent, this.options).map((d) => this.tasksIn(agent, d)))).flat();
+    if (agent === 'cline') all.push(...(await this.sdkSessions()));
     const cutoff = this.now().getTime() - (this.options.taskDays ?? 7) * 86_400_000;
     const ranked = all.sort((a, b) => b.mtimeMs - a.mtimeMs);
     return ranked.find((c) => c.mtimeMs >= cutoff);
@@ -175,6 +184,32 @@ export class VscodeTaskDiscovery {
         const st = await statOrNull(file);
         if (!st?.isFile()) return null;
         return { source: agent, file, dir, sessionId: i.id, cwd: i.cwd as string, mtimeMs: Math.max(i.ts, st.mtimeMs), size: st.size };
+      }),
+    );
+    return out.filter((c): c is TaskCandidate => !!c);
+  }
+
+  /**
+   * Sessions of Cline's SDK bundle (`<sessions>/<id>/<id>.json` manifests) whose `workspace_root` or
+   * `cwd` is this folder; the candidate file is the session's messages file.
+   */
+  private async sdkSessions(): Promise<TaskCandidate[]> {
+    const root = this.options.clineSessionsDir ?? defaultClineSessionsDir();
+    const ids = (await listDir(root)).filter((n) => !n.startsWith('.'));
+    const out = await Promise.all(
+      ids.map(async (id): Promise<TaskCandidate | null> => {
+        const dir = path.join(root, id);
+        const manifestFile = path.join(dir, `${id}.json`);
+        let doc = this.indexes.get(manifestFile);
+        if (!doc) {
+          doc = new JsonDocFile(manifestFile);
+          this.indexes.set(manifestFile, doc);
+        }
+        const m = sdkManifest((await doc.read()).value, dir);
+        if (!m?.cwd || !inside(this.folder, m.cwd)) return null;
+        const st = await statOrNull(m.messagesFile);
+        if (!st?.isFile()) return null;
+        return { source: 'cline', file: m.messagesFile, dir, sessionId: m.sessionId, cwd: m.cwd, mtimeMs: Math.max(m.endedAt, m.startedAt, st.mtimeMs), size: st.size };
       }),
     );
     return out.filter((c): c is TaskCandidate => !!c);

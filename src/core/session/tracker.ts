@@ -4,6 +4,7 @@ import { SessionDiscovery } from '../context/discovery';
 import type { SessionFacts } from './model';
 import { SessionReader } from './reader';
 import { isVscodeAgent } from '../context/vscodeAgents';
+import { ClineSdkReader, isSdkMessagesFile } from './clineSdk';
 import { VscodeTaskReader } from './taskReader';
 
 export type SessionTrackerOptions = Omit<DiscoveryOptions, 'sources'> & {
@@ -21,7 +22,7 @@ export type SessionTrackerOptions = Omit<DiscoveryOptions, 'sources'> & {
 export class SessionTracker {
   private readonly discovery: SessionDiscovery;
   private readonly readers = new Map<string, SessionReader>();
-  private readonly tasks = new Map<string, VscodeTaskReader>();
+  private readonly tasks = new Map<string, VscodeTaskReader | ClineSdkReader>();
   private readonly settle: boolean;
 
   constructor(options: SessionTrackerOptions) {
@@ -46,7 +47,7 @@ export class SessionTracker {
       // A Cline / Roo Code / Kilo Code task: JSON files rewritten whole, not an append-only log.
       let task = this.tasks.get(candidate.file);
       if (!task) {
-        task = new VscodeTaskReader(path.dirname(candidate.file), candidate.source, { cwd: candidate.cwd ?? null });
+        task = isSdkMessagesFile(candidate.file) ? new ClineSdkReader(candidate.file) : new VscodeTaskReader(path.dirname(candidate.file), candidate.source, { cwd: candidate.cwd ?? null });
         this.tasks.set(candidate.file, task);
       }
       try {

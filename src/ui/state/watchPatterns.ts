@@ -4,8 +4,8 @@ import * as path from 'node:path';
 export const ARTIFACT_GLOB =
   '{agent_state.json,verification_report.json,review_report.json,feedback_record.jsonl,feature_list.json,task_board.json,context_usage.json,outputs/verification/*.json,outputs/review/*.json}';
 
-/** The task files of Cline, Roo Code and Kilo Code, relative to an agent's storage folder. */
-export const TASK_GLOB = '{tasks/*/ui_messages.json,tasks/*/api_conversation_history.json,tasks/*/task_metadata.json,tasks/_index.json,state/taskHistory.json}';
+/** The task files of Cline, Roo Code and Kilo Code, relative to an agent's storage folder (and the Cline SDK bundle's session manifests and messages, one folder down). */
+export const TASK_GLOB = '{*/*.json,tasks/*/ui_messages.json,tasks/*/api_conversation_history.json,tasks/*/task_metadata.json,tasks/_index.json,state/taskHistory.json}';
 
 /**
  * Files whose changes must not trigger a refresh: the temp files of atomic writes, the registry

@@ -321,3 +321,37 @@ describe('the model table', () => {
     assert.equal(modelInfo(''), undefined);
   });
 });
+
+describe("Cline's SDK bundle sessions", () => {
+  it('are found by their manifest\'s workspace, give the request, commands and closing words, and no made-up meter', async () => {
+    const folder = await workspace();
+    const sessions = await makeTempDir('handoff-cline-sdk-');
+    const id = 'sess_01';
+    const dir = path.join(sessions, id);
+    await fs.mkdir(dir, { recursive: true });
+    const t = Date.now() - 60_000;
+    await fs.writeFile(path.join(dir, `${id}.json`), JSON.stringify({ version: 1, session_id: id, source: 'vscode', pid: 1, started_at: new Date(t).toISOString(), status: 'running', interactive: true, provider: 'anthropic', model: 'claude-sonnet-4-5', cwd: folder, workspace_root: folder, prompt: 'Speed up the search index build' }));
+    const mi = { id: 'claude-sonnet-4-5', provider: 'anthropic' };
+    await fs.writeFile(path.join(dir, `${id}.messages.json`), JSON.stringify([
+      { role: 'user', content: [{ type: 'text', text: 'Speed up the search index build' }], ts: t },
+      { role: 'assistant', content: [{ type: 'text', text: 'Timing the build first.' }, { type: 'tool_use', id: 'tu1', name: 'execute_command', input: { command: 'npm run build:index' } }], ts: t + 1000, modelInfo: mi, metrics: { inputTokens: 9000, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0.01 } },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: "[execute_command for 'npm run build:index'] Result:\nCommand failed with exit code 2.\nOutput:\nout of memory" }], ts: t + 2000 },
+      { role: 'assistant', content: [{ type: 'text', text: 'The build runs out of memory; streaming the documents would fix it.' }], ts: t + 3000, modelInfo: mi },
+    ]));
+    const tracker = new SessionTracker({ folder, claudeConfigDir: path.join(sessions, 'none'), codexHome: path.join(sessions, 'none'), agents: ['cline'], globalStorageRoots: [], clineSessionsDir: sessions });
+    const facts = await tracker.read();
+    assert.ok(facts);
+    assert.equal(facts.agent, 'cline');
+    assert.equal(facts.sessionId, id);
+    assert.equal(facts.firstRequest?.text, 'Speed up the search index build');
+    assert.equal(facts.userRequests.length, 1, 'the first message repeats the prompt');
+    assert.deepEqual(facts.commands.map((c) => [c.command, c.exit_code]), [['npm run build:index', 2]]);
+    assert.equal(facts.closing?.text, 'The build runs out of memory; streaming the documents would fix it.');
+    assert.equal(facts.model, 'claude-sonnet-4-5');
+    // No documented rule for its bar: the meter shows no reading from it rather than a guess.
+    const meter = await new ContextMeter({ folder, sources: ['cline'], globalStorageRoots: [], clineSessionsDir: sessions }).read();
+    assert.deepEqual(meter.candidates, []);
+    const other = await new SessionTracker({ folder: `${folder}-other`, agents: ['cline'], globalStorageRoots: [], clineSessionsDir: sessions, claudeConfigDir: path.join(sessions, 'none'), codexHome: path.join(sessions, 'none') }).read();
+    assert.equal(other, null);
+  });
+});
