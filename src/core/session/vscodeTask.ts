@@ -289,7 +289,7 @@ export function factsOfEvents(agent: SessionAgent, snap: TaskSnapshot, file: str
       }
       case 'call':
         acc.toolUse();
-        if (acc.startCommand(e.id, e.command, new Date(e.ts).toISOString())) extra.set(e.id, { line: e.line, resultLine: null, tool: e.tool, cwd: e.cwd, ts: e.ts, feedback: null, reply: null });
+        if (acc.startCommand(e.id, e.command, e.ts ? new Date(e.ts).toISOString() : null)) extra.set(e.id, { line: e.line, resultLine: null, tool: e.tool, cwd: e.cwd, ts: e.ts, feedback: null, reply: null });
         break;
       case 'result': {
         const x = extra.get(e.id);
