@@ -35,7 +35,6 @@ export interface JsonDocState {
 export class JsonDocFile {
   private state: JsonDocState = { value: undefined, lines: [], missing: true, pending: false, problem: null, version: 0 };
   private key = '';
-  private badSince = 0;
   /** The located parse error of the current bytes, held back until they settle. */
   private detail: string | null = null;
 
@@ -56,8 +55,9 @@ export class JsonDocFile {
     const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
     const now = (this.opts.now ?? Date.now)();
     if (key === this.key) {
-      // Unchanged bytes that did not parse: broken once they settled.
-      if (this.state.pending && now - Math.max(this.badSince, st.mtimeMs) >= (this.opts.settleMs ?? SETTLE_MS)) {
+      // A second look at bytes that did not parse: broken once nothing wrote them for a while (a
+      // half-written file is finished within moments; the first look is never the one that reports).
+      if (this.state.pending && now - st.mtimeMs >= (this.opts.settleMs ?? SETTLE_MS)) {
         this.state = { ...this.state, pending: false, problem: this.detail ?? `${this.file}: not valid JSON` };
       }
       return this.state;
@@ -77,8 +77,9 @@ export class JsonDocFile {
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     const parsed = parseJsonLocated(text);
     if (!parsed.ok) {
-      this.badSince = now;
-      this.detail = `${this.file}: not valid JSON (${jsonErrorDetail(parsed)})`;
+      // A file cut short has no position in the engine's words: it ends on its last line.
+      const located = parsed.line === undefined && /end of JSON input/i.test(parsed.message) ? { ...parsed, line: lineCount(text) } : parsed;
+      this.detail = `${this.file}: not valid JSON (${jsonErrorDetail(located)})`;
       this.state = { ...this.state, missing: false, pending: true, problem: null };
       return this.state;
     }
@@ -93,6 +94,12 @@ export class JsonDocFile {
     };
     return this.state;
   }
+}
+
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /**

@@ -288,6 +288,21 @@ describe('task files rewritten whole', () => {
     assert.equal((fixed.value as unknown[]).length, 2);
   });
 
+  it('bytes nobody wrote for a while are broken, not half-written: the second look reports them (the CLI\'s one-shot read too)', async () => {
+    const folder = await workspace();
+    const root = await placeTasks('roo-legacy', folder);
+    const file = path.join(taskDir(root, 'roo-legacy'), 'ui_messages.json');
+    await fs.writeFile(file, '[{"ts":1,"type":"say","say":"text","text":"hello"},');
+    const old = new Date(Date.now() - 60_000);
+    await fs.utimes(file, old, old);
+    const doc = new JsonDocFile(file);
+    assert.equal((await doc.read()).problem, null, 'never on the first look');
+    assert.match((await doc.read()).problem ?? '', /not valid JSON/);
+    const r = await new VscodeTaskReader(taskDir(root, 'roo-legacy'), 'roo').reading({ rooModel: 'claude-3-5-sonnet' }, true);
+    assert.equal(r.known, false);
+    assert.match(r.known ? '' : r.reason, /ui_messages\.json: not valid JSON \(line 1: /);
+  });
+
   it('a task caught half-written on its first read gives no facts and no corruption report, then its facts once complete', async () => {
     const folder = await workspace();
     const root = await placeTasks('roo-legacy', folder);
