@@ -9,7 +9,7 @@ import type { ContextResult } from '../../core/context/types';
 import type { ContextPort, StatePorts } from './ports';
 import type { WorkbenchUiState } from './types';
 import { workbenchFingerprint } from './fingerprint';
-import { ARTIFACT_GLOB, isOwnNoise, TASK_GLOB } from './watchPatterns';
+import { ARTIFACT_GLOB, isOwnNoise, isTaskFile, TASK_GLOB } from './watchPatterns';
 import { ReadingWatch } from './readingWatch';
 import { loadingState } from './load';
 import { diagnosticsToLog } from './diagnosticLog';
@@ -255,7 +255,9 @@ export class FolderState extends Disposable {
     }
     // Rebuilt meanwhile: the new set of watchers has its own.
     if (generation !== this.watchGeneration || this.isDisposed || !dirs.length) return;
-    const h = () => void this.contextOnly.trigger();
+    const h = (uri: vscode.Uri) => {
+      if (isTaskFile(uri.fsPath)) void this.contextOnly.trigger();
+    };
     for (const dir of dirs) {
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), TASK_GLOB));
       this.watchers.push(w, w.onDidChange(h), w.onDidCreate(h), w.onDidDelete(h));

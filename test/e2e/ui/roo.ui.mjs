@@ -98,6 +98,17 @@ export const steps = [
     },
   },
   {
+    name: 'Copy as New Task puts the restart prompt on the clipboard for Roo Code\'s new-task flow',
+    fn: async (ui) => {
+      await ui.runCommand('Session Handoff: Copy as New Task');
+      const prompt = await ui.waitFor(() => ui.readClipboard(), 10000, 'the clipboard');
+      assert.match(prompt, /continuing work handed off from a previous Roo Code task \(019ad5c4/);
+      assert.match(prompt, /open Roo Code, start a new task and paste this whole prompt as the task's first message/);
+      assert.match(prompt, /NEXT ACTION[^\n]*\n> Port the settings form/);
+      await ui.readNotifications('start a new task and paste it');
+    },
+  },
+  {
     name: 'a new Roo Code task for the folder is picked up from the watched global storage, well before the slow fallback',
     fn: async (ui) => {
       const tasks = path.join(globalStorage(ui.workspace), ROO_ID, 'tasks');

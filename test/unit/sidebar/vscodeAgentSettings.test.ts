@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { parseSettings } from '../../../src/ui/settings';
 import { vscodeAgentOptions } from '../../../src/ui/state/contextPort';
+import { isTaskFile } from '../../../src/ui/state/watchPatterns';
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 
@@ -22,5 +23,18 @@ describe('settings for the agents inside VS Code', () => {
     const bad = parseSettings(from({ 'context.sources': ['cline', 'copilot'] }));
     assert.equal(bad.problems.length, 1);
     assert.ok(bad.context.sources.includes('cline'));
+  });
+});
+
+describe('watching the agents\' task folders', () => {
+  it('reacts to task files, task indexes and SDK session files, not to other JSON in the storage folder', () => {
+    assert.ok(isTaskFile('/gs/rooveterinaryinc.roo-cline/tasks/019a/ui_messages.json'));
+    assert.ok(isTaskFile('/gs/saoudrizwan.claude-dev/tasks/1764/api_conversation_history.json'));
+    assert.ok(isTaskFile('/gs/saoudrizwan.claude-dev/state/taskHistory.json'));
+    assert.ok(isTaskFile('/gs/rooveterinaryinc.roo-cline/tasks/_index.json'));
+    assert.ok(isTaskFile('/home/u/.cline/data/sessions/sess_1/sess_1.messages.json'));
+    assert.ok(isTaskFile('/home/u/.cline/data/sessions/sess_1/sess_1.json'));
+    assert.equal(isTaskFile('/gs/rooveterinaryinc.roo-cline/settings/mcp_settings.json'), false);
+    assert.equal(isTaskFile('/gs/saoudrizwan.claude-dev/tasks/1764/context_history.json'), false);
   });
 });
