@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { CommandResult } from './accumulator';
 import type { SessionFacts } from './model';
 import type { TaskEvent, TaskSnapshot, UiMessage } from './vscodeTask';
-import { apiCommandEvents, apiMessages, checklist, cwdOfEnvironment, factsOfEvents, metadataEdits, outputOf, resultText, textJson, uiMessages } from './vscodeTask';
+import { apiCommandEvents, apiMessages, checklist, cwdOfEnvironment, factsOfEvents, metadataEdits, outputOf, resultText, textJson, uiCommandLines, uiMessages } from './vscodeTask';
 
 const DENIED = /^The user denied this operation\./;
 
@@ -104,5 +104,5 @@ export function clineTaskFacts(snap: TaskSnapshot, file: string): SessionFacts {
   events.push(...(fromApi.length || api.length ? fromApi : uiCommandEvents(ui)));
   const model = [...api].reverse().find((m) => m.modelId)?.modelId ?? null;
   const files = metadataEdits(snap.metadata, cwd) ?? uiEdits;
-  return factsOfEvents('cline', snap, file, events, { cwd, files, model });
+  return factsOfEvents('cline', snap, file, events, { cwd, files, model, ...(fromApi.length ? { commandLines: uiCommandLines(ui) } : {}) });
 }

@@ -8,7 +8,7 @@
 import type { CommandResult } from './accumulator';
 import type { SessionFacts } from './model';
 import type { TaskEvent, TaskSnapshot } from './vscodeTask';
-import { apiCommandEvents, apiMessages, cwdOfEnvironment, factsOfEvents, metadataEdits, obj, outputOf, resultText, str, textJson, uiMessages } from './vscodeTask';
+import { apiCommandEvents, apiMessages, cwdOfEnvironment, factsOfEvents, metadataEdits, obj, outputOf, resultText, str, textJson, uiCommandLines, uiMessages } from './vscodeTask';
 
 /**
  * One of Roo Code's `execute_command` results: `Command executed in terminal within working directory
@@ -74,5 +74,5 @@ export function rooTaskFacts(snap: TaskSnapshot, file: string, agent: 'roo' | 'k
     }
   });
   events.push(...apiCommandEvents(api, parseRooResult));
-  return factsOfEvents(agent, snap, file, events, { cwd, files: metadataEdits(snap.metadata, cwd) ?? [], model: null });
+  return factsOfEvents(agent, snap, file, events, { cwd, files: metadataEdits(snap.metadata, cwd) ?? [], model: null, commandLines: uiCommandLines(ui) });
 }

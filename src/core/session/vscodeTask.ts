@@ -231,7 +231,7 @@ export function outputOf(text: string): { head: string; output: string } {
 
 /** Per-command details the accumulator does not keep. */
 interface CommandExtra {
-  line: number;
+  line: number | null;
   resultLine: number | null;
   tool: string;
   cwd: string | null;
@@ -241,11 +241,36 @@ interface CommandExtra {
   reply: string | null;
 }
 
+/** Where the chat shows a command: its `command` message and its last output chunk. */
+export interface UiCommandLine {
+  command: string;
+  line: number;
+  resultLine: number | null;
+}
+
+/**
+ * The chat's commands in order (`say|ask:"command"`, `REQ_APP` stripped) with the line of their last
+ * `command_output` chunk: `facts.file` is the chat, so a command's lines are given there.
+ */
+export function uiCommandLines(ui: readonly UiMessage[]): UiCommandLine[] {
+  const out: UiCommandLine[] = [];
+  for (const m of ui) {
+    if (m.kind === 'command') out.push({ command: m.text.replace(/\s*REQ_APP\s*$/, '').trim(), line: m.line, resultLine: null });
+    else if (m.kind === 'command_output' && out.length) (out[out.length - 1] as UiCommandLine).resultLine = m.line;
+  }
+  return out;
+}
+
 /** Extra facts a reader found besides the events. */
 export interface TaskExtras {
   cwd: string | null;
   files: string[];
   model: string | null;
+  /**
+   * When the events' lines are in another file than `file` (commands from the api history, facts of
+   * the chat): the chat's commands, to give each command the chat's lines (null when not matched).
+   */
+  commandLines?: UiCommandLine[];
   /** The agent's own version, when the task says. */
   version?: string | null;
 }
@@ -266,6 +291,7 @@ export function factsOfEvents(agent: SessionAgent, snap: TaskSnapshot, file: str
   let closing: { text: string; line: number; explicit: boolean } | null = null;
   let todosSource: { tool: string; line: number | null } | null = null;
   let lastRequest: { text: string; ts: number } | null = null;
+  const chatLines = extras.commandLines ? [...extras.commandLines] : null;
   for (const { e } of order) {
     switch (e.k) {
       case 'request': {
@@ -287,14 +313,18 @@ export function factsOfEvents(agent: SessionAgent, snap: TaskSnapshot, file: str
         if (e.closing || !closing?.explicit) closing = { text, line: e.line, explicit: e.closing };
         break;
       }
-      case 'call':
+      case 'call': {
         acc.toolUse();
-        if (acc.startCommand(e.id, e.command, e.ts ? new Date(e.ts).toISOString() : null)) extra.set(e.id, { line: e.line, resultLine: null, tool: e.tool, cwd: e.cwd, ts: e.ts, feedback: null, reply: null });
+        if (!acc.startCommand(e.id, e.command, e.ts ? new Date(e.ts).toISOString() : null)) break;
+        const shown = chatLines ? chatLines.findIndex((c) => c.command === e.command) : -1;
+        const where = shown >= 0 ? chatLines?.splice(0, shown + 1).pop() : undefined;
+        extra.set(e.id, { line: chatLines ? (where?.line ?? null) : e.line, resultLine: chatLines ? (where?.resultLine ?? null) : null, tool: e.tool, cwd: e.cwd, ts: e.ts, feedback: null, reply: null });
         break;
+      }
       case 'result': {
         const x = extra.get(e.id);
         if (!x || !acc.isPending(e.id)) break;
-        x.resultLine = e.line;
+        if (!chatLines) x.resultLine = e.line;
         x.cwd ??= e.cwd;
         x.feedback = e.feedback;
         // The chat shows the user's answer to a denial before the agent records the result.

@@ -170,8 +170,13 @@ describe('Roo Code and Kilo Code tasks', () => {
     );
     assert.deepEqual(facts.filesTouched, [path.join(folder, 'src', 'settings', 'Form.tsx')]);
     assert.equal(facts.firstRequest?.text, 'Migrate the settings page to the new form library');
-    // Pretty-printed file: each message's own line.
+    // Pretty-printed file: each message's own line; a command's lines are those of the chat (facts.file).
     assert.equal(facts.firstRequest?.line, 2);
+    assert.equal(facts.file, path.join(taskDir(root, 'roo-condense'), 'ui_messages.json'));
+    assert.deepEqual(facts.commands.map((c) => [c.line, c.result_line]), [
+      [20, 26],
+      [56, 62],
+    ]);
     assert.equal(facts.latestRequest?.text, 'Keep the old validation messages.');
     assert.equal(facts.closing, null);
     assert.equal(facts.endedOnClosing, false);
