@@ -94,13 +94,19 @@ export const steps = [
       const from = ui.webview().locator('[data-testid="derived-from"]');
       await from.waitFor({ state: 'visible', timeout: 30000 });
       assert.match(await from.innerText(), /from Roo Code task 019ad5c4/i);
+      // The next session is a new Roo Code task: the panel offers the prompt for that.
+      await ui.webview().locator('#copy-task').waitFor({ state: 'visible', timeout: 10000 });
       await ui.screenshot('roo-panel');
     },
   },
   {
-    name: 'Copy as New Task puts the restart prompt on the clipboard for Roo Code\'s new-task flow',
+    name: 'the panel\'s Copy as New Task (the command behind it) puts the restart prompt on the clipboard for Roo Code\'s new-task flow',
     fn: async (ui) => {
-      await ui.runCommand('Session Handoff: Copy as New Task');
+      await ui.page.evaluate(() => navigator.clipboard.writeText(''));
+      const button = ui.webview().locator('#copy-task');
+      await button.focus();
+      await ui.page.keyboard.press('Enter');
+      await ui.waitFor(async () => (await button.innerText()).includes('Copied'), 10000, 'the "Copied" feedback');
       const prompt = await ui.waitFor(() => ui.readClipboard(), 10000, 'the clipboard');
       assert.match(prompt, /continuing work handed off from a previous Roo Code task \(019ad5c4/);
       assert.match(prompt, /open Roo Code, start a new task and paste this whole prompt as the task's first message/);

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { loadWorkbench } from '../../../src/core/artifacts/loader';
 import { describeSources } from '../../../src/core/packet/sources';
 import { renderRestartPrompt } from '../../../src/core/render/prompt';
+import { actionsFor } from '../../../src/ui/panel/model';
 import { mergeSession } from '../../../src/core/session/merge';
 import { VscodeTaskReader } from '../../../src/core/session/taskReader';
 import { buildTestPacket } from '../helpers/packetBuilder';
@@ -37,5 +38,16 @@ describe('a packet from a Cline or Roo Code task', () => {
     const claude = renderRestartPrompt(buildTestPacket({ sources: { session: 'claude:7f3e2a91' } }));
     assert.match(claude, /continuing work handed off from a previous session \(/);
     assert.doesNotMatch(claude, /start a new task/);
+  });
+});
+
+describe('the panel of a packet from a task', () => {
+  it('offers Copy as New Task next to Copy Restart Prompt, and only for a Cline / Roo Code / Kilo Code task', () => {
+    const entry = (sources: Record<string, string>, status: 'active' | 'archived' = 'active') =>
+      ({ id: 'p', dir: '/p', packet: buildTestPacket({ sources, status }), freshness: { stale: false, reasons: [] } }) as Parameters<typeof actionsFor>[0];
+    assert.deepEqual(actionsFor(entry({ session: 'roo:019a' })), ['copyPrompt', 'copyAsNewTask', 'copyJson', 'openMarkdown', 'regenerate']);
+    assert.deepEqual(actionsFor(entry({ session: 'kilo:6f1c' })).slice(0, 2), ['copyPrompt', 'copyAsNewTask']);
+    assert.deepEqual(actionsFor(entry({ session: 'claude:7f3e' })), ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate']);
+    assert.deepEqual(actionsFor(entry({ session: 'cline:1764' }, 'archived')), ['generate']);
   });
 });
