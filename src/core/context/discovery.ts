@@ -6,6 +6,8 @@ import { GENERIC_USAGE_FILE } from './usage';
 import type { Head } from './heads';
 import { claudeHead, codexHead, CwdScanner } from './heads';
 import type { ContextSource } from './types';
+import type { VscodeAgentOptions } from './vscodeAgents';
+import { isVscodeAgent, VscodeTaskDiscovery } from './vscodeAgents';
 
 /** One agent log that belongs to the workspace folder. */
 export interface SessionCandidate {
@@ -18,7 +20,7 @@ export interface SessionCandidate {
   size: number;
 }
 
-export interface DiscoveryOptions {
+export interface DiscoveryOptions extends VscodeAgentOptions {
   /** The workspace folder (absolute). */
   folder: string;
   /** The workbench dir (absolute) holding `context_usage.json`; defaults to `folder`. */
@@ -32,12 +34,16 @@ export interface DiscoveryOptions {
    * session appends to its old rollout), newest modification first.
    */
   codexDays?: number;
-  /** Which sources to look for (default all three). */
+  /** Which sources to look for (default Claude Code, Codex and the generic file; `ALL_SOURCES` adds Cline, Roo Code, Kilo Code). */
   sources?: readonly ContextSource[];
   /** The clock, for tests. */
   now?: () => Date;
 }
 
+
+/** Every source (the CLI and the settings' default); without `sources`, discovery looks for the first three only. */
+export const ALL_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic', 'cline', 'roo', 'kilo'];
+const DEFAULT_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic'];
 
 /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function defaultClaudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -158,28 +164,34 @@ export class SessionDiscovery {
   private codexFiles: string[] = [];
   private codexListedAt = -Infinity;
   private codexHot: string[] = [];
+  /** Cline, Roo Code and Kilo Code tasks (their own discovery). */
+  readonly tasks: VscodeTaskDiscovery;
 
-  constructor(private readonly options: DiscoveryOptions) {}
+  constructor(private readonly options: DiscoveryOptions) {
+    this.tasks = new VscodeTaskDiscovery(options.folder, options, options.now);
+  }
 
   /** Where `find()` looks, for people: one entry per enabled source. */
   places(): string[] {
-    const sources = this.options.sources ?? ['claude', 'codex', 'generic'];
+    const sources = this.options.sources ?? DEFAULT_SOURCES;
     const out: string[] = [];
     if (sources.includes('claude')) out.push(`Claude Code: ${path.join(this.options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects', claudeProjectSlug(this.options.folder))}* (and sessions that moved into the folder)`);
     if (sources.includes('codex')) out.push(`Codex CLI: ${path.join(this.options.codexHome ?? defaultCodexHome(), 'sessions')} (every date folder, newest first)`);
     if (sources.includes('generic')) out.push(`${path.join(this.options.workbenchDir ?? this.options.folder, GENERIC_USAGE_FILE)}`);
+    out.push(...this.tasks.places(sources.filter(isVscodeAgent)));
     return out;
   }
 
   /** The candidates, newest first (one per source at most). */
   async find(): Promise<SessionCandidate[]> {
-    const sources = this.options.sources ?? ['claude', 'codex', 'generic'];
-    const found = await Promise.all([
+    const sources = this.options.sources ?? DEFAULT_SOURCES;
+    const [tasks, ...found] = await Promise.all([
+      this.tasks.find(sources.filter(isVscodeAgent)),
       sources.includes('claude') ? this.findClaude() : undefined,
       sources.includes('codex') ? this.findCodex() : undefined,
       sources.includes('generic') ? this.findGeneric() : undefined,
     ]);
-    return found.filter((c): c is SessionCandidate => !!c).sort((a, b) => b.mtimeMs - a.mtimeMs);
+    return [...found, ...tasks].filter((c): c is SessionCandidate => !!c).sort((a, b) => b.mtimeMs - a.mtimeMs);
   }
 
   private async head(file: string, st: Stats, read: (f: string) => Promise<Head>): Promise<Head> {
@@ -204,7 +216,7 @@ export class SessionDiscovery {
    * The newest file (by modification time) that belongs to the folder: its head's cwd is inside it,
    * or — searched for the newest few that are newer than that match — any later cwd is.
    */
-  private async newestMatching(files: string[], source: ContextSource, read: (f: string) => Promise<Head>): Promise<SessionCandidate | undefined> {
+  private async newestMatching(files: string[], source: 'claude' | 'codex', read: (f: string) => Promise<Head>): Promise<SessionCandidate | undefined> {
     const stats = await Promise.all(files.map(async (f) => ({ f, st: await statOrNull(f) })));
     const sorted = stats.filter((s): s is { f: string; st: Stats } => !!s.st?.isFile()).sort((a, b) => b.st.mtimeMs - a.st.mtimeMs);
     let deep = DEEP_SCANS;

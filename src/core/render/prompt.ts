@@ -129,6 +129,14 @@ export function firstReplyInstruction(p: Packet, state: { stale: boolean; uncert
   return 'Confirm the branch and HEAD in one line, then act on the next action right away (after the open questions, if any); report the result of its verification command.';
 }
 
+const TASK_AGENTS: Record<string, string> = { cline: 'Cline', roo: 'Roo Code', kilo: 'Kilo Code' };
+
+/** The VS Code agent whose task the packet came from (`sources.session` `cline:<id>` …), or null. */
+export function vscodeTaskAgent(p: Pick<Packet, 'sources'>): string | null {
+  const m = /^(cline|roo|kilo):/.exec(p.sources?.['session'] ?? '');
+  return m ? (TASK_AGENTS[m[1] as string] ?? null) : null;
+}
+
 /** The prompt's record part and its closing "how your first reply should look", redacted. */
 function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body: string; reply: string } {
   const stale = extra.freshness?.stale === true;
@@ -138,7 +146,14 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
     const why = extra.freshness?.reasons.length ? extra.freshness.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') : 'the workspace moved on since it was written';
     lines.push(`WARNING: this handoff packet is **stale** — ${clip(why, 400)}. Treat it as history, not as the current state.`, '');
   }
-  lines.push(`You are continuing work handed off from a previous session (${ident(p.session_id)}, topic ${ident(p.topic)}).`);
+  const taskAgent = vscodeTaskAgent(p);
+  if (taskAgent) {
+    // Cline / Roo Code / Kilo Code: the next session is a new task of the same agent, opened with this prompt.
+    lines.push(`You are continuing work handed off from a previous ${taskAgent} task (${ident(p.session_id)}, topic ${ident(p.topic)}).`);
+    lines.push(`To start the next task with it: open ${taskAgent}, start a new task and paste this whole prompt as the task's first message (Session Handoff: Copy as New Task).`);
+  } else {
+    lines.push(`You are continuing work handed off from a previous session (${ident(p.session_id)}, topic ${ident(p.topic)}).`);
+  }
   lines.push(`Where it stands: repo ${p.repo ? ident(p.repo) : 'unknown'}, branch ${p.branch ? ident(p.branch) : 'unknown'}, HEAD ${p.head_commit ? ident(p.head_commit.slice(0, 12)) : 'unknown'} — ${asOfText(p)}.`);
   if (!stale) lines.push(extra.freshness ? 'Freshness: the packet matches the current branch and HEAD.' : 'Freshness: not checked against the current repository; confirm branch and HEAD first.');
   const sources = sourcesText(p);

@@ -23,7 +23,8 @@ export function groupDigits(n: number): string {
 
 /** The agent a context reading came from, by its product name. */
 export function agentName(source: string): string {
-  return source === 'claude' ? 'Claude Code' : source === 'codex' ? 'Codex CLI' : source === 'generic' ? 'context_usage.json' : source;
+  const names: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI', generic: 'context_usage.json', cline: 'Cline', roo: 'Roo Code', kilo: 'Kilo Code' };
+  return Object.prototype.hasOwnProperty.call(names, source) ? (names[source] as string) : source;
 }
 
 /** The context reading at generation for people: `260 005 of 1 000 000 tokens (26 %), Claude Code`. */

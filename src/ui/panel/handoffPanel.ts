@@ -31,6 +31,7 @@ export interface PacketRef {
 const ACTION_LABEL: Record<WebviewMessage['type'], string> = {
   ready: 'show the handoff',
   copyPrompt: 'copy the restart prompt',
+  copyAsNewTask: 'copy the restart prompt as a new task',
   copyJson: 'copy the handoff JSON',
   openMarkdown: 'open handoff.md',
   regenerate: 'regenerate the handoff',
@@ -162,6 +163,11 @@ export class HandoffPanel extends Disposable {
       case 'copyPrompt':
         if (await vscode.commands.executeCommand<boolean>('sessionHandoff.copyRestartPrompt', this.ref())) {
           await this.post({ type: 'copied', what: 'prompt' });
+        }
+        return;
+      case 'copyAsNewTask':
+        if (await vscode.commands.executeCommand<boolean>('sessionHandoff.copyAsNewTask', this.ref())) {
+          await this.post({ type: 'copied', what: 'task' });
         }
         return;
       case 'copyJson':
