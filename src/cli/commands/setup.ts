@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { readIfExists } from '../../core/fsx';
 import { redact } from '../../core/redact';
-import { applyPlan } from '../../core/setup/apply';
+import { applyPlan, writeRefusal } from '../../core/setup/apply';
 import { planClaudeRemove, planClaudeSetup } from '../../core/setup/claude';
 import { planCodexRemove, planCodexSetup } from '../../core/setup/codex';
 import { unifiedDiff } from '../../core/setup/diff';
@@ -72,6 +72,11 @@ export const setupCommand: CommandSpec = {
       return result.invalid ? EXIT_USAGE : EXIT_REFUSED;
     }
     const p = result.plan;
+    const refusal = isNoop(p) ? null : await writeRefusal(p.file);
+    if (refusal) {
+      io.stderr(`handoff setup: ${redact(refusal)}\n`);
+      return EXIT_REFUSED;
+    }
     const diff = unifiedDiff(p.file, p.file, p.before, p.after);
     if (diff) io.stdout(redact(diff));
     for (const note of p.notes) io.stdout(`${note}\n`);

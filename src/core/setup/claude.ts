@@ -90,8 +90,10 @@ export function planClaudeRemove(input: ClaudeRemoveInput): PlanResult {
   if (!parsed.ok) return parsed;
   const settings: JsonObject = structuredClone(parsed.value);
 
+  let changed = false;
   const status = settings['statusLine'];
   if (isObject(status) && isHandoffCommand(status['command'], 'statusline')) {
+    changed = true;
     const chain = chainedCommand(status['command'] as string);
     if (chain) settings['statusLine'] = { ...status, command: chain };
     else delete settings['statusLine'];
@@ -115,6 +117,11 @@ export function planClaudeRemove(input: ClaudeRemoveInput): PlanResult {
       else delete hooks[event];
     }
     if (touched && Object.keys(hooks).length === 0) delete settings['hooks'];
+    changed ||= touched;
+  }
+  if (!changed) {
+    // Nothing of ours: the file is not rewritten (not even reformatted).
+    return { ok: true, plan: { file: input.file, before: input.text, after: input.text, backupFile, writeBackup: null, removeBackup: false, notes: ['Session Handoff is not in these settings; nothing to remove.'] } };
   }
 
   const notes: string[] = [];
@@ -129,6 +136,5 @@ export function planClaudeRemove(input: ClaudeRemoveInput): PlanResult {
     exact = restored.exact;
     if (input.backup !== null && !exact) notes.push(`Your settings changed since set-up, so only Session Handoff's entries were removed; the backup ${backupFile} is kept.`);
   }
-  if (after !== null && after === input.text && !exact) notes.push('Session Handoff is not in these settings; nothing to remove.');
   return { ok: true, plan: { file: input.file, before: input.text, after, backupFile, writeBackup: null, removeBackup: input.backup !== null && exact, notes } };
 }

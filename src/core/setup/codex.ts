@@ -1,21 +1,21 @@
-import type { PlanResult } from './plan';
+import * as path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import type { JsonObject, PlanResult } from './plan';
 import { backupFileOf, connectPlan } from './plan';
+import { parseTomlFile, patchToml } from './toml';
 
-/** The comment line above our `notify` entry: how a person (and `--remove`) recognises it. */
-export const CODEX_MARKER = '# Session Handoff: regenerates the handoff after each turn past the wrap-up threshold (remove: handoff setup codex --remove)';
+/** The launcher's file name: `handoff` on PATH, or the one the editor keeps (`handoff`, `handoff.cmd`). */
+const LAUNCHER_NAME = /^handoff(\.cmd)?$/i;
 
-/** A TOML basic string; JSON's escapes are valid TOML escapes. */
-const tomlString = (s: string): string => JSON.stringify(s);
-
-/** The top-level part of a TOML file: the lines before its first table header. */
-function topLevel(lines: string[]): string[] {
-  const end = lines.findIndex((l) => /^\s*\[/.test(l));
-  return end < 0 ? lines : lines.slice(0, end);
-}
-
-/** Our two lines in a config, as their index, or -1. */
-function ourBlock(lines: string[]): number {
-  return lines.findIndex((l, i) => l.trim() === CODEX_MARKER && /^\s*notify\s*=/.test(lines[i + 1] ?? ''));
+/** True when a `notify` value is exactly what set-up writes: `["<…/handoff>", "notify"]`. */
+export function isOurNotify(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    typeof value[0] === 'string' &&
+    LAUNCHER_NAME.test(path.basename(value[0].replace(/\\/g, '/'))) &&
+    value[1] === 'notify'
+  );
 }
 
 export interface CodexSetupInput {
@@ -28,51 +28,63 @@ export interface CodexSetupInput {
 }
 
 /**
- * Adds Codex CLI's one hook, a top-level `notify` program, without a TOML library: two lines at the
- * top of the file (always the top-level table, before any `[section]`). A `notify` that is not ours is
- * never replaced — Codex takes only one — so that case is refused with what to do instead.
+ * Adds Codex CLI's legacy hook, a top-level `notify` program, through the TOML editor (comments and
+ * layout kept). A `notify` that is not ours is never replaced — Codex takes only one — so that case is
+ * refused with what to do instead; ours (under any spelling of the key) is updated in place.
  */
 export function planCodexSetup(input: CodexSetupInput): PlanResult {
-  const text = input.text ?? '';
-  const lines = text.split('\n');
-  const entry = `notify = [${input.argv.map(tomlString).join(', ')}]`;
-  const at = ourBlock(lines);
-  let after: string;
-  if (at >= 0) {
-    lines[at + 1] = entry;
-    after = lines.join('\n');
-  } else {
-    const other = topLevel(lines).find((l) => /^\s*notify\s*=/.test(l));
-    if (other !== undefined) {
-      return {
-        ok: false,
-        message: `${input.file} already has a notify program (${other.trim()}); Codex runs only one, so it was left as it is. Call \`${input.argv.join(' ')} '<payload>'\` from your program instead. Nothing was written.`,
-      };
-    }
-    after = `${CODEX_MARKER}\n${entry}\n${text}`;
+  const parsed = parseTomlFile(input.file, input.text);
+  if (!parsed.ok) return parsed;
+  const config = parsed.value;
+  const current = config['notify'];
+  if (current !== undefined && !isOurNotify(current)) {
+    return {
+      ok: false,
+      message: `${input.file} already has a notify program (notify = ${JSON.stringify(current)}); Codex runs only one, so it was left as it is. Call \`${input.argv.join(' ')} '<payload>'\` from your program instead. Nothing was written.`,
+    };
   }
-  return connectPlan(input, after, [], 'Codex CLI is already connected; nothing to change.');
+  if (isDeepStrictEqual(current, input.argv)) return connectPlan(input, input.text ?? '', [], 'Codex CLI is already connected; nothing to change.');
+  // A new key goes with the other top-level keys, before the first table.
+  const next: JsonObject = current === undefined ? { notify: input.argv, ...config } : { ...config, notify: input.argv };
+  const edited = patchToml(input.file, input.text, next);
+  if (!edited.ok) return edited;
+  return connectPlan(input, edited.text, [], 'Codex CLI is already connected; nothing to change.');
 }
 
-/** Takes our two lines out again; the file goes when set-up created it and nothing else was added. */
+/**
+ * Takes our `notify` out again (its comment goes with it); the backup's exact bytes come back when the
+ * rest equals it, and the file goes when set-up created it and nothing else was added. With nothing of
+ * ours in it, the file is not touched.
+ */
 export function planCodexRemove(input: { file: string; text: string | null; backup: string | null }): PlanResult {
   const backupFile = backupFileOf(input.file);
   const none = { file: input.file, before: input.text, after: input.text, backupFile, writeBackup: null, removeBackup: false };
   if (input.text === null) return { ok: true, plan: { ...none, notes: ['There is no Codex CLI config to change.'] } };
-  const lines = input.text.split('\n');
-  const at = ourBlock(lines);
-  if (at < 0) return { ok: true, plan: { ...none, notes: ['Session Handoff is not in this config; nothing to remove.'] } };
-  lines.splice(at, 2);
-  const result = lines.join('\n');
-  const deleteFile = input.backup === null && result.trim() === '';
-  const exact = deleteFile || input.backup === result;
+  const parsed = parseTomlFile(input.file, input.text);
+  if (!parsed.ok) return parsed;
+  if (!isOurNotify(parsed.value['notify'])) return { ok: true, plan: { ...none, notes: ['Session Handoff is not in this config; nothing to remove.'] } };
+  const rest = { ...parsed.value };
+  delete rest['notify'];
+  return removalPlan(input, rest);
+}
+
+/** The plan that leaves `rest` in a TOML file: the backup's bytes when they hold it, none when empty and set-up made the file. */
+export function removalPlan(input: { file: string; text: string | null; backup: string | null }, rest: JsonObject): PlanResult {
+  const backupFile = backupFileOf(input.file);
+  const none = { file: input.file, before: input.text, after: input.text, backupFile, writeBackup: null, removeBackup: false };
+  const fromBackup = input.backup === null ? null : parseTomlFile(input.file, input.backup);
+  if (input.backup !== null && fromBackup?.ok && isDeepStrictEqual(JSON.parse(JSON.stringify(fromBackup.value)), JSON.parse(JSON.stringify(rest)))) {
+    return { ok: true, plan: { ...none, after: input.backup, removeBackup: true, notes: [] } };
+  }
+  const edited = patchToml(input.file, input.text, rest);
+  if (!edited.ok) return edited;
+  if (input.backup === null && !edited.text.trim()) return { ok: true, plan: { ...none, after: null, notes: [] } };
   return {
     ok: true,
     plan: {
       ...none,
-      after: deleteFile ? null : result,
-      removeBackup: input.backup !== null && exact,
-      notes: input.backup !== null && !exact ? [`Your config changed since set-up, so only Session Handoff's lines were removed; the backup ${backupFile} is kept.`] : [],
+      after: edited.text,
+      notes: input.backup !== null ? [`Your config changed since set-up, so only Session Handoff's entries were removed; the backup ${backupFile} is kept.`] : [],
     },
   };
 }

@@ -144,7 +144,7 @@ describe('handoff setup codex (real process, real files)', () => {
     const r = handoff(['setup', 'codex', '--launcher', '/opt/handoff/handoff'], { env });
     assert.equal(r.code, 0, r.stderr);
     const after = await fs.readFile(file, 'utf8');
-    assert.equal(after, `# Session Handoff: regenerates the handoff after each turn past the wrap-up threshold (remove: handoff setup codex --remove)\nnotify = ["/opt/handoff/handoff", "notify"]\n${before}`);
+    assert.equal(after, 'model = "gpt-5"\nnotify = [ "/opt/handoff/handoff", "notify" ]\n\n[mcp_servers.docs]\ncommand = "docs-server"\n', 'with the other top-level keys');
     assert.equal(await fs.readFile(`${file}.handoff-backup`, 'utf8'), before);
     assert.equal(handoff(['setup', 'codex', '--launcher', '/opt/handoff/handoff'], { env }).code, 0);
     assert.equal(await fs.readFile(file, 'utf8'), after, 'idempotent');
