@@ -100,3 +100,20 @@ export async function applyPlan(plan: SetupPlan): Promise<void> {
   }
   if (plan.removeBackup) await fs.rm(plan.backupFile, { force: true });
 }
+
+/**
+ * Carries out the plans of one set-up (Codex: hooks.json and config.toml) after checking them all
+ * first: when any file changed since the plans were made, or is read-only, nothing is written.
+ */
+export async function applyPlans(plans: SetupPlan[]): Promise<void> {
+  for (const plan of plans) {
+    const now = await fs.readFile(plan.file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (now !== plan.before) throw new Error(`${plan.file} changed since the change was prepared; nothing was written. Run it again.`);
+    const refusal = plan.before === null || plan.after === plan.before ? null : await writeRefusal(plan.file);
+    if (refusal) throw new Error(refusal);
+  }
+  for (const plan of plans) await applyPlan(plan);
+}

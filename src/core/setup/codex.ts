@@ -1,7 +1,9 @@
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { JsonObject, PlanResult } from './plan';
-import { backupFileOf, connectPlan } from './plan';
+import type { HookSpec } from './hookEntries';
+import { mergeHooks, removeOurHooks } from './hookEntries';
+import type { JsonObject, PlanResult, SetupPlan } from './plan';
+import { backupFileOf, connectPlan, isNoop, isObject, jsonRemoval, parseObjectFile, stringifyLike } from './plan';
 import { parseTomlFile, patchToml } from './toml';
 
 /** The launcher's file name: `handoff` on PATH, or the one the editor keeps (`handoff`, `handoff.cmd`). */
@@ -87,4 +89,101 @@ export function removalPlan(input: { file: string; text: string | null; backup: 
       notes: input.backup !== null ? [`Your config changed since set-up, so only Session Handoff's entries were removed; the backup ${backupFile} is kept.`] : [],
     },
   };
+}
+
+/**
+ * The Codex hooks Session Handoff writes into `$CODEX_HOME/hooks.json` (the shape of Codex's hooks
+ * docs): SessionStart injects the packet, UserPromptSubmit tells the agent when to wrap up, PreCompact
+ * and Stop write a packet (Stop only past the wrap-up threshold). Timeouts in seconds.
+ */
+export const CODEX_HOOK_EVENTS: HookSpec[] = [
+  { event: 'SessionStart', matcher: 'startup|resume|clear|compact', statusMessage: 'Loading handoff', timeout: 10 },
+  { event: 'UserPromptSubmit', timeout: 5 },
+  { event: 'PreCompact', matcher: 'manual|auto', timeout: 30 },
+  { event: 'Stop', timeout: 30 },
+];
+
+export const CODEX_TRUST_NOTE = 'Codex runs new hooks only once they are trusted: open /hooks in Codex and trust the Session Handoff hooks.';
+
+export interface CodexHooksInput {
+  /** `$CODEX_HOME/hooks.json`. */
+  hooksFile: string;
+  hooksText: string | null;
+  hooksBackupExists: boolean;
+  configFile: string;
+  configText: string | null;
+  configBackup: string | null;
+  /** The command that runs the CLI, already quoted for the shell. */
+  launcher: string;
+}
+
+/** Sentences about a config that turned Codex's hooks off (`[features] hooks = false`, or the old `codex_hooks`). */
+function hooksOffNote(config: JsonObject, file: string): string[] {
+  const features = config['features'];
+  if (!isObject(features)) return [];
+  const off = ['hooks', 'codex_hooks'].filter((k) => features[k] === false);
+  return off.length ? [`Codex hooks are turned off in ${file} ([features] ${off[0]} = false): turn them on, or these hooks never run.`] : [];
+}
+
+/**
+ * Connects a Codex that has hooks: our four hooks merged into hooks.json (the user's own hooks kept;
+ * ours updated in place), and a `notify` program an earlier set-up wrote taken out of config.toml
+ * (the Stop hook does its work now; a notify of the user's own stays). Nothing is written when either
+ * file cannot be read.
+ */
+export function planCodexHooksSetup(input: CodexHooksInput): PlanResult {
+  const config = parseTomlFile(input.configFile, input.configText);
+  if (!config.ok) return config;
+  const parsed = parseObjectFile(input.hooksFile, input.hooksText ?? '');
+  if (!parsed.ok) return parsed;
+  const settings: JsonObject = structuredClone(parsed.value);
+  const hooks = settings['hooks'] ?? {};
+  if (!isObject(hooks)) return { ok: false, message: `${input.hooksFile}: "hooks" is not an object; nothing was written`, invalid: true };
+  const bad = mergeHooks(hooks, CODEX_HOOK_EVENTS, `${input.launcher} hook`, input.hooksFile);
+  if (bad) return { ok: false, message: bad };
+  settings['hooks'] = hooks;
+  const theirNotify = config.value['notify'] !== undefined && !isOurNotify(config.value['notify']);
+  const notes = [
+    CODEX_TRUST_NOTE,
+    ...hooksOffNote(config.value, input.configFile),
+    ...(theirNotify ? ['Your notify program in config.toml is kept as it is.'] : []),
+  ];
+  const main = connectPlan({ file: input.hooksFile, text: input.hooksText, backupExists: input.hooksBackupExists }, stringifyLike(settings, input.hooksText), notes, 'Codex CLI is already connected through its hooks; nothing to change.');
+  if (!main.ok) return main;
+  if (!isOurNotify(config.value['notify'])) return main;
+  const rest = { ...config.value };
+  delete rest['notify'];
+  const dropNotify = removalPlan({ file: input.configFile, text: input.configText, backup: input.configBackup }, rest);
+  if (!dropNotify.ok) return dropNotify;
+  dropNotify.plan.notes = ['The notify program an earlier set-up wrote is taken out: the Stop hook does its work now.'];
+  return { ok: true, plan: main.plan, more: [dropNotify.plan] };
+}
+
+/**
+ * Takes Session Handoff out of Codex: its hooks from hooks.json (the file goes when set-up made it,
+ * the backup's bytes come back when nothing else changed) and its notify from config.toml. A file with
+ * nothing of ours is not touched.
+ */
+export function planCodexFullRemove(input: { hooksFile: string; hooksText: string | null; hooksBackup: string | null; configFile: string; configText: string | null; configBackup: string | null }): PlanResult {
+  const config = planCodexRemove({ file: input.configFile, text: input.configText, backup: input.configBackup });
+  if (!config.ok) return config;
+  const configChanges = !isNoop(config.plan);
+  const none = (file: string, text: string | null): SetupPlan => ({ file, before: text, after: text, backupFile: backupFileOf(file), writeBackup: null, removeBackup: false, notes: [] });
+  let hooksPlan: SetupPlan = none(input.hooksFile, input.hooksText);
+  if (input.hooksText !== null) {
+    const parsed = parseObjectFile(input.hooksFile, input.hooksText);
+    if (!parsed.ok) return parsed;
+    const settings: JsonObject = structuredClone(parsed.value);
+    const hooks = settings['hooks'];
+    if (isObject(hooks) && removeOurHooks(hooks)) {
+      if (Object.keys(hooks).length === 0) delete settings['hooks'];
+      const removed = jsonRemoval({ file: input.hooksFile, text: input.hooksText, backup: input.hooksBackup }, settings);
+      if (!removed.ok) return removed;
+      hooksPlan = removed.plan;
+    }
+  }
+  const hooksChanges = !isNoop(hooksPlan);
+  if (!hooksChanges && !configChanges) return { ok: true, plan: { ...hooksPlan, notes: ['Session Handoff is not in Codex\'s hooks.json or config.toml; nothing to remove.'] } };
+  const plans = [hooksPlan, config.plan].filter((p) => !isNoop(p));
+  return { ok: true, plan: plans[0]!, more: plans.slice(1) };
 }
