@@ -67,7 +67,7 @@ export async function generateForEvent(workspaceDir: string, flags: FlagValues, 
     const context = await contextForPacket(workspaceDir, flags, io);
     // A hook names its own transcript: the workbench is derived from exactly that session.
     const session = transcriptPath
-      ? await readSessionFile(path.resolve(workspaceDir, transcriptPath), 'claude-code').catch(() => null)
+      ? await readSessionFile(path.resolve(workspaceDir, transcriptPath), agentOfEvent({ transcript_path: transcriptPath }) === 'codex' ? 'codex' : 'claude-code').catch(() => null)
       : await sessionForCli(workspaceDir, flags, io.env);
     outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context, session });
   } catch (err) {

@@ -114,6 +114,8 @@ export async function completeInQueue(
       if (!packetDir) return null;
       const record: LastHookRecord = { event: event.hook_event_name, session_id: event.session_id ?? null, packet_dir: packetDir, at: new Date().toISOString(), started_at: startedAt };
       await atomicWrite(path.join(outputDir, LAST_HOOK_FILE), redactedJson(record, 2, '\n')).catch(() => undefined);
+      // Done in the background: the log is where a person sees that it happened.
+      await log(`hook ${event.hook_event_name}: packet written to ${packetDir}`);
       return packetDir;
     },
     { timeoutMs: 10 * 60_000, staleMs: 10 * 60_000 },
