@@ -5,7 +5,7 @@ import { applyPlans, writeRefusal } from '../../core/setup/apply';
 import { planClaudeRemove, planClaudeSetup } from '../../core/setup/claude';
 import { planCodexFullRemove, planCodexHooksSetup, planCodexSetup } from '../../core/setup/codex';
 import type { CodexVersion } from '../../core/setup/codexVersion';
-import { CODEX_HOOKS_SINCE, codexHasHooks, detectCodexVersion } from '../../core/setup/codexVersion';
+import { codexHasHooks, detectCodexVersion, versionNote } from '../../core/setup/codexVersion';
 import { unifiedDiff } from '../../core/setup/diff';
 import { claudeSettingsFile, codexConfigFile, findOnPath, NO_NODE_MESSAGE } from '../../core/setup/launcher';
 import type { PlanResult } from '../../core/setup/plan';
@@ -54,14 +54,6 @@ async function plan(agent: string, flags: FlagValues, io: CliIO): Promise<PlanRe
     : planCodexSetup({ file, text, argv: [launcher, 'notify'], backupExists: backup !== null });
   if (result.ok) result.plan.notes.unshift(versionNote(version));
   return result;
-}
-
-/** Which Codex was found, from where, and what that means for the set-up. */
-export function versionNote(v: CodexVersion): string {
-  if (v.version === null) return `Codex version unknown (${v.from}): set up for a current Codex, through its hooks. Pass --codex-version to choose.`;
-  return codexHasHooks(v)
-    ? `Codex ${v.version} (from ${v.from}) has hooks: connecting through hooks.json.`
-    : `Codex ${v.version} (from ${v.from}) predates the hooks Session Handoff uses (${CODEX_HOOKS_SINCE}): connecting through the notify program.`;
 }
 
 /**

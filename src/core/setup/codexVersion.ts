@@ -93,3 +93,11 @@ export async function detectCodexVersion(env: Record<string, string | undefined>
   }
   return { version: null, from: 'no codex on PATH and no rollout to read a version from' };
 }
+
+/** Which Codex was found, from where, and what that means for the set-up (one sentence for the person). */
+export function versionNote(v: CodexVersion): string {
+  if (v.version === null) return `Codex version unknown (${v.from}): set up for a current Codex, through its hooks. Pass --codex-version to choose.`;
+  return codexHasHooks(v)
+    ? `Codex ${v.version} (from ${v.from}) has hooks: connecting through hooks.json.`
+    : `Codex ${v.version} (from ${v.from}) predates the hooks Session Handoff uses (${CODEX_HOOKS_SINCE}): connecting through the notify program.`;
+}
