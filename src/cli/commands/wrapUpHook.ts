@@ -1,4 +1,3 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Budget } from '../../core/context/budget';
 import { budgetLevel, checkBudget, DEFAULT_BUDGET } from '../../core/context/budget';
@@ -8,6 +7,7 @@ import { asShown, shortPercent } from '../../core/context/format';
 import type { BudgetLevel, ContextResult } from '../../core/context/types';
 import { atomicWrite, readIfExists } from '../../core/fsx';
 import { redact, redactedJson } from '../../core/redact';
+import { readWrapUpSnooze, wrapUpStateDir } from '../../core/setup/wrapUpSnooze';
 import type { FlagValues } from '../types';
 import { agentOfEvent, type HookEventLite } from './hookEvent';
 
@@ -19,11 +19,6 @@ import { agentOfEvent, type HookEventLite } from './hookEvent';
  * the session's own file and one small state file.
  */
 
-/** Where the levels already said for a session, and a snooze, are kept: the user's temp folder, never the repository. */
-export const wrapUpStateDir = (env: Record<string, string | undefined>): string => env['HANDOFF_STATE_DIR'] || os.tmpdir();
-
-/** The file holding a snooze of the wrap-up prompts (`{"until": <epoch ms>}`), shared with the editor. */
-export const WRAP_UP_SNOOZE_FILE = 'handoff-wrapup-snooze.json';
 
 interface SessionLevels {
   fired: BudgetLevel[];
@@ -84,8 +79,7 @@ export async function wrapUpOutput(event: HookEventLite, flags: FlagValues, env:
   if (!reading.known || (level !== 'wrap-up' && level !== 'urgent')) return null;
   const dir = wrapUpStateDir(env);
   // A snooze in the editor holds the agent's prompts too; the level is said once the snooze ends.
-  const snooze = await readJson<{ until?: unknown }>(path.join(dir, WRAP_UP_SNOOZE_FILE));
-  if (snooze && typeof snooze.until === 'number' && now < snooze.until) return null;
+  if (now < (await readWrapUpSnooze(env))) return null;
   const agent = agentOfEvent(event);
   const file = path.join(dir, `handoff-wrapup-${fnv1a(`${agent}:${reading.sessionId || event.session_id || ''}`)}.json`);
   const state = (await readJson<SessionLevels>(file)) ?? { fired: [], at: '' };
