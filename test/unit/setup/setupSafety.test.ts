@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseToml } from '@decimalturn/toml-patch';
+import { applyPlan } from '../../../src/core/setup/apply';
 import { makeTempDir } from '../helpers/fixtures';
 import { handoff } from '../helpers/workbenchRepo';
 
@@ -46,6 +47,27 @@ describe('handoff setup keeps permissions, links and the user\'s own entries (re
     await fs.writeFile(c.file, 'model = "gpt-5"\n', { mode: 0o600 });
     assert.equal(c.run().code, 0, 'codex');
     assert.equal(await mode(c.backup), 0o600, 'codex backup');
+  });
+
+  it('the temp files of a write already have the private mode (a run killed before the rename leaves no wider copy)', async () => {
+    const dir = await makeTempDir('settings-');
+    const file = path.join(dir, 'settings.json');
+    await fs.writeFile(file, '{"env": {"API_KEY": "x"}}\n', { mode: 0o600 });
+    await fs.chmod(file, 0o600);
+    const seen: { name: string; mode: number }[] = [];
+    // Observe each temp file at the moment it would be renamed into place (where a kill could leave it).
+    const rename = fs.rename;
+    fs.rename = async (from, to) => {
+      seen.push({ name: path.basename(String(from)), mode: (await fs.stat(from)).mode & 0o777 });
+      return rename(from, to);
+    };
+    try {
+      await applyPlan({ file, before: '{"env": {"API_KEY": "x"}}\n', after: '{"env": {"API_KEY": "x"}, "model": "opus"}\n', backupFile: `${file}.handoff-backup`, writeBackup: '{"env": {"API_KEY": "x"}}\n', removeBackup: false, notes: [] });
+    } finally {
+      fs.rename = rename;
+    }
+    assert.equal(seen.length, 2, 'the backup and the file, each through a temp file');
+    for (const s of seen) assert.equal(s.mode, 0o600, `${s.name} is ${s.mode.toString(8)}`);
   });
 
   it('a symlinked settings file is edited through the link: the target changes, the link stays, also on --remove', async () => {
