@@ -9,15 +9,43 @@ import { parseTomlFile, patchToml } from './toml';
 /** The launcher's file name: `handoff` on PATH, or the one the editor keeps (`handoff`, `handoff.cmd`). */
 const LAUNCHER_NAME = /^handoff(\.cmd)?$/i;
 
-/** True when a `notify` value is exactly what set-up writes: `["<…/handoff>", "notify"]`. */
+/** The flag that hands `handoff notify` the user's own notify program, run first with the same payload. */
+export const NOTIFY_CHAIN_FLAG = '--chain-json';
+
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
+
+/** The user's own notify program a `notify` value of ours chains, if any. */
+export function chainedNotify(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.length !== 4 || value[2] !== NOTIFY_CHAIN_FLAG || typeof value[3] !== 'string') return undefined;
+  try {
+    const argv: unknown = JSON.parse(value[3]);
+    return isStringList(argv) ? argv : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when a `notify` value is exactly what set-up writes: `["<…/handoff>", "notify"]`, or with the
+ * user's own program chained: `["<…/handoff>", "notify", "--chain-json", "[\"my-notifier\"]"]`.
+ */
 export function isOurNotify(value: unknown): boolean {
   return (
     Array.isArray(value) &&
-    value.length === 2 &&
+    (value.length === 2 || chainedNotify(value) !== undefined) &&
     typeof value[0] === 'string' &&
     LAUNCHER_NAME.test(path.basename(value[0].replace(/\\/g, '/'))) &&
     value[1] === 'notify'
   );
+}
+
+/** The config without our notify: the user's own program back in its place when ours chained it. */
+function withoutOurNotify(config: JsonObject): JsonObject {
+  const rest = { ...config };
+  const theirs = chainedNotify(rest['notify']);
+  if (theirs) rest['notify'] = theirs;
+  else delete rest['notify'];
+  return rest;
 }
 
 export interface CodexSetupInput {
@@ -31,26 +59,34 @@ export interface CodexSetupInput {
 
 /**
  * Adds Codex CLI's legacy hook, a top-level `notify` program, through the TOML editor (comments and
- * layout kept). A `notify` that is not ours is never replaced — Codex takes only one — so that case is
- * refused with what to do instead; ours (under any spelling of the key) is updated in place.
+ * layout kept). Codex runs only one notify program, so one of the user's own is chained: ours runs it
+ * first with the same payload (`--chain-json`), and `--remove` puts it back. Ours (under any spelling
+ * of the key) is updated in place; a notify that is not a list of strings is refused.
  */
 export function planCodexSetup(input: CodexSetupInput): PlanResult {
   const parsed = parseTomlFile(input.file, input.text);
   if (!parsed.ok) return parsed;
   const config = parsed.value;
   const current = config['notify'];
+  const notes: string[] = [];
+  let theirs = chainedNotify(current);
   if (current !== undefined && !isOurNotify(current)) {
-    return {
-      ok: false,
-      message: `${input.file} already has a notify program (notify = ${JSON.stringify(current)}); Codex runs only one, so it was left as it is. Call \`${input.argv.join(' ')} '<payload>'\` from your program instead. Nothing was written.`,
-    };
+    if (!isStringList(current)) {
+      return {
+        ok: false,
+        message: `${input.file} already has a notify program (notify = ${JSON.stringify(current)}) that is not a list of strings, so it cannot be chained; it was left as it is. Call \`${input.argv.join(' ')} '<payload>'\` from your program instead. Nothing was written.`,
+      };
+    }
+    theirs = current;
+    notes.push(`Your notify program (${current.join(' ')}) is kept: it runs first, with the same payload, through ${NOTIFY_CHAIN_FLAG}.`);
   }
-  if (isDeepStrictEqual(current, input.argv)) return connectPlan(input, input.text ?? '', [], 'Codex CLI is already connected; nothing to change.');
+  const wanted = theirs ? [...input.argv, NOTIFY_CHAIN_FLAG, JSON.stringify(theirs)] : input.argv;
+  if (isDeepStrictEqual(current, wanted)) return connectPlan(input, input.text ?? '', [], 'Codex CLI is already connected; nothing to change.');
   // A new key goes with the other top-level keys, before the first table.
-  const next: JsonObject = current === undefined ? { notify: input.argv, ...config } : { ...config, notify: input.argv };
+  const next: JsonObject = current === undefined ? { notify: wanted, ...config } : { ...config, notify: wanted };
   const edited = patchToml(input.file, input.text, next);
   if (!edited.ok) return edited;
-  return connectPlan(input, edited.text, [], 'Codex CLI is already connected; nothing to change.');
+  return connectPlan(input, edited.text, notes, 'Codex CLI is already connected; nothing to change.');
 }
 
 /**
@@ -65,9 +101,7 @@ export function planCodexRemove(input: { file: string; text: string | null; back
   const parsed = parseTomlFile(input.file, input.text);
   if (!parsed.ok) return parsed;
   if (!isOurNotify(parsed.value['notify'])) return { ok: true, plan: { ...none, notes: ['Session Handoff is not in this config; nothing to remove.'] } };
-  const rest = { ...parsed.value };
-  delete rest['notify'];
-  return removalPlan(input, rest);
+  return removalPlan(input, withoutOurNotify(parsed.value));
 }
 
 /** The plan that leaves `rest` in a TOML file: the backup's bytes when they hold it, none when empty and set-up made the file. */
@@ -151,11 +185,11 @@ export function planCodexHooksSetup(input: CodexHooksInput): PlanResult {
   const main = connectPlan({ file: input.hooksFile, text: input.hooksText, backupExists: input.hooksBackupExists }, stringifyLike(settings, input.hooksText), notes, 'Codex CLI is already connected through its hooks; nothing to change.');
   if (!main.ok) return main;
   if (!isOurNotify(config.value['notify'])) return main;
-  const rest = { ...config.value };
-  delete rest['notify'];
-  const dropNotify = removalPlan({ file: input.configFile, text: input.configText, backup: input.configBackup }, rest);
+  const dropNotify = removalPlan({ file: input.configFile, text: input.configText, backup: input.configBackup }, withoutOurNotify(config.value));
   if (!dropNotify.ok) return dropNotify;
-  dropNotify.plan.notes = ['The notify program an earlier set-up wrote is taken out: the Stop hook does its work now.'];
+  dropNotify.plan.notes = [
+    `The notify program an earlier set-up wrote is taken out: the Stop hook does its work now${chainedNotify(config.value['notify']) ? '; your own notify program is back in its place' : ''}.`,
+  ];
   return { ok: true, plan: main.plan, more: [dropNotify.plan] };
 }
 

@@ -137,7 +137,7 @@ describe('handoff setup claude (real process, real files)', () => {
 });
 
 describe('handoff setup codex, a Codex without hooks (real process, real files)', () => {
-  it('adds the notify program at the top level, refuses to replace another, and --remove restores the bytes', async () => {
+  it('adds the notify program at the top level, chains one of the user\'s own, and --remove restores the bytes', async () => {
     const home = await makeTempDir('codex-home-');
     const env = { ...process.env, CODEX_HOME: home };
     const file = path.join(home, 'config.toml');
@@ -156,9 +156,11 @@ describe('handoff setup codex, a Codex without hooks (real process, real files)'
 
     const theirs = 'notify = ["my-notifier"]\n[tui]\nnotifications = true\n';
     await fs.writeFile(file, theirs);
-    const refused = handoff(['setup', 'codex', '--codex-version', '0.100.0', '--launcher', '/opt/handoff/handoff'], { env });
-    assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /already has a notify program .*Codex runs only one/);
+    const chained = handoff(['setup', 'codex', '--codex-version', '0.100.0', '--launcher', '/opt/handoff/handoff'], { env });
+    assert.equal(chained.code, 0, chained.stderr);
+    assert.match(chained.stdout, /Your notify program \(my-notifier\) is kept: it runs first/);
+    assert.equal(await fs.readFile(file, 'utf8'), 'notify = ["/opt/handoff/handoff", "notify", "--chain-json", "[\\"my-notifier\\"]"]\n[tui]\nnotifications = true\n');
+    assert.equal(handoff(['setup', 'codex', '--remove'], { env }).code, 0);
     assert.equal(await fs.readFile(file, 'utf8'), theirs);
   });
 });

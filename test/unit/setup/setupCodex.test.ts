@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { parse as parseToml } from '@decimalturn/toml-patch';
 import { makeTempDir } from '../helpers/fixtures';
 import { handoff } from '../helpers/workbenchRepo';
 
@@ -134,6 +135,20 @@ describe('handoff setup codex, a Codex with hooks (real process, real files)', (
     assert.ok(JSON.parse(await read(t.hooks)).hooks.Stop);
   });
 
+  it('a notify of their own that an old set-up chained is back in its place when Codex gains hooks', async () => {
+    const t = await codexEnv('0.120.0');
+    const configBefore = '# mine\nnotify = ["my-notifier", "--quiet"]\n';
+    await fs.writeFile(t.config, configBefore);
+    assert.equal(t.run().code, 0);
+    assert.match(await read(t.config), /--chain-json/);
+    await fs.writeFile(path.join(t.bin, 'codex'), '#!/bin/sh\necho "codex-cli 0.142.4"\n', { mode: 0o755 });
+    const upgraded = t.run();
+    assert.equal(upgraded.code, 0, upgraded.stderr);
+    assert.match(upgraded.stdout, /your own notify program is back in its place/);
+    assert.equal(await read(t.config), configBefore);
+    assert.ok(JSON.parse(await read(t.hooks)).hooks.SessionStart);
+  });
+
   it('without codex on PATH, the newest rollout tells the version (old: notify; new: hooks)', async () => {
     const t = await codexEnv();
     await rollout(t.home, '2026-03-02', '0.142.4');
@@ -151,3 +166,36 @@ describe('handoff setup codex, a Codex with hooks (real process, real files)', (
     assert.match(n.stdout, /^\+\+\+ .*hooks\.json$/m);
   });
 });
+
+describe('handoff notify with a chained notify program (real processes)', () => {
+  it('runs the user\'s own program first with the same payload, as Codex would have', async () => {
+    const t = await codexEnv('0.100.0');
+    const seen = path.join(t.home, 'seen.txt');
+    const mine = path.join(t.bin, 'my-notifier');
+    await fs.writeFile(mine, `#!/bin/sh\nprintf '%s\\n' "$@" > ${JSON.stringify(seen)}\n`, { mode: 0o755 });
+    await fs.writeFile(t.config, `notify = [${JSON.stringify(mine)}, "--quiet"]\n`);
+    const r = handoff(['setup', 'codex', '--launcher', path.join(repoRootBin(), 'handoff')], { env: t.env });
+    assert.equal(r.code, 0, r.stderr);
+    const notify = (parseToml(await read(t.config)) as { notify: string[] }).notify;
+    assert.deepEqual(notify.slice(1), ['notify', '--chain-json', JSON.stringify([mine, '--quiet'])]);
+    // Codex runs the notify argv with the payload as one more argument.
+    const payload = JSON.stringify({ type: 'agent-turn-complete', 'thread-id': 't-1', cwd: t.home });
+    const ran = handoff([...notify.slice(1), payload], { env: t.env, cwd: t.home });
+    assert.equal(ran.code, 0, ran.stderr);
+    const got = await waitForFile(seen);
+    assert.equal(got, `--quiet\n${payload}\n`);
+  });
+});
+
+/** A folder name for the launcher (not run here: the test runs the CLI itself with the same arguments). */
+const repoRootBin = (): string => '/opt/handoff';
+
+async function waitForFile(file: string, ms = 10_000): Promise<string> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const text = await fs.readFile(file, 'utf8').catch(() => null);
+    if (text) return text;
+    if (Date.now() > until) throw new Error(`${file} was not written`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

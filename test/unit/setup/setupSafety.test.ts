@@ -131,26 +131,47 @@ describe('handoff setup keeps permissions, links and the user\'s own entries (re
 
   describe('setup codex (Codex without hooks: the notify program) always leaves valid TOML with one notify', () => {
     const marker = '# Session Handoff: regenerates the handoff after each turn past the wrap-up threshold (remove: handoff setup codex --remove)';
-    const shapes: Record<string, string> = {
-      'after a multi-line string with a line starting [': 'model_instructions = """\nBe brief.\n[not a table]\n"""\nnotify = ["my-notifier"]\n\n[tui]\nnotifications = true\n',
-      'a quoted key "notify"': '"notify" = ["my-notifier", "--flag"]\nmodel = "gpt-5"\n',
-      "a quoted key 'notify'": "'notify' = [\"my-notifier\"]\nmodel = \"gpt-5\"\n",
-      'an array of arrays under our old marker': `${marker}\nnotify = [\n  ["my-notifier"],\n  ["--flag"],\n]\nmodel = "gpt-5"\n`,
+    // Their own notify program is chained (ours runs it first), never duplicated; --remove puts it back.
+    const shapes: Record<string, { text: string; theirs: string[] }> = {
+      'after a multi-line string with a line starting [': { text: 'model_instructions = """\nBe brief.\n[not a table]\n"""\nnotify = ["my-notifier"]\n\n[tui]\nnotifications = true\n', theirs: ['my-notifier'] },
+      'a quoted key "notify"': { text: '"notify" = ["my-notifier", "--flag"]\nmodel = "gpt-5"\n', theirs: ['my-notifier', '--flag'] },
+      "a quoted key 'notify'": { text: "'notify' = [\"my-notifier\"]\nmodel = \"gpt-5\"\n", theirs: ['my-notifier'] },
     };
-    for (const [name, text] of Object.entries(shapes)) {
+    for (const [name, { text, theirs }] of Object.entries(shapes)) {
       it(name, async () => {
         const t = await oldCodexEnv();
         await fs.writeFile(t.file, text);
         const r = t.run();
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /Your notify program .* is kept: it runs first/);
         const after = await fs.readFile(t.file, 'utf8');
         const parsed = parseToml(after) as Record<string, unknown>; // throws on a key defined twice
-        assert.ok(Array.isArray(parsed['notify']));
+        assert.deepEqual(parsed['notify'], [LAUNCHER, 'notify', '--chain-json', JSON.stringify(theirs)]);
         assert.equal(after.match(/^\s*["']?notify["']?\s*=/gm)?.length, 1, 'one notify');
-        assert.equal(r.code, 1, 'their notify program is not replaced');
-        assert.match(r.stderr, /already has a notify program/);
-        assert.equal(after, text, 'nothing was written');
+        const rest = { ...(parseToml(text) as Record<string, unknown>) };
+        delete rest['notify'];
+        delete parsed['notify'];
+        assert.deepEqual(JSON.parse(JSON.stringify(parsed)), JSON.parse(JSON.stringify(rest)), 'everything else as it was');
+        assert.equal(t.run().code, 0);
+        assert.equal(await fs.readFile(t.file, 'utf8'), after, 'a second run changes nothing');
+        const removed = t.run('--remove');
+        assert.equal(removed.code, 0, removed.stderr);
+        assert.equal(await fs.readFile(t.file, 'utf8'), text, 'their notify back, byte for byte');
       });
     }
+
+    it('an array of arrays under our old marker: not a program that can be chained, refused, nothing written', async () => {
+      const text = `${marker}\nnotify = [\n  ["my-notifier"],\n  ["--flag"],\n]\nmodel = "gpt-5"\n`;
+      const t = await oldCodexEnv();
+      await fs.writeFile(t.file, text);
+      const r = t.run();
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.stderr, /already has a notify program .* not a list of strings/);
+      const after = await fs.readFile(t.file, 'utf8');
+      assert.ok(Array.isArray((parseToml(after) as Record<string, unknown>)['notify']), 'valid TOML');
+      assert.equal(after.match(/^\s*["']?notify["']?\s*=/gm)?.length, 1, 'one notify');
+      assert.equal(after, text);
+    });
 
     it('our own notify under a quoted key is updated in place, not added twice', async () => {
       const t = await oldCodexEnv();
