@@ -198,7 +198,7 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
 export const hookCommand: CommandSpec = {
   name: 'hook',
   summary: 'Claude Code and Codex hooks: SessionStart hands the packet to the new session, UserPromptSubmit says when to wrap up, SessionEnd/PreCompact/Stop write a packet in the background (always exits 0)',
-  usage: 'hook [--output-dir DIR]  < hook-event.json',
+  usage: 'hook [--output-dir DIR] [--warn-at F] [--urge-at F]  < hook-event.json',
   flags: HOOK_FLAGS,
   async run({ flags, io }) {
     try {

@@ -121,6 +121,24 @@ describe('Codex hooks and handoffs across agents (real process, real git)', () =
     assert.equal(past.code, 0, past.stderr);
     assert.equal(past.stdout, '');
     await waitFor('the packet of Stop past the threshold', async () => (await packetsOf(s.dir)).length > 0);
+
+    // PostCompact: optional (SessionStart with source compact injects); nothing printed, nothing written.
+    const u = make();
+    const post = handoff(['hook'], { env, input: JSON.stringify(await hookFixture('codex-post-compact.auto.json', u.dir, home)) });
+    assert.equal(post.code, 0, post.stderr);
+    assert.equal(post.stdout, '');
+    assert.match(await fs.readFile(path.join(u.dir, 'outputs/handoff/hook.log'), 'utf8'), /ignored event PostCompact/);
+    assert.deepEqual(await packetsOf(u.dir), []);
+    // Codex's UserPromptSubmit at 30 %: below the threshold, nothing is added to the turn.
+    const prompt = await hookFixture('codex-user-prompt-submit.json', s.dir, home);
+    await codexRollout(prompt['transcript_path'] as string, s.dir, 30);
+    const quiet = handoff(['hook'], { env, input: JSON.stringify(prompt) });
+    assert.equal(quiet.code, 0, quiet.stderr);
+    assert.equal(quiet.stdout, '');
+    await codexRollout(prompt['transcript_path'] as string, s.dir, 65);
+    const said = JSON.parse(handoff(['hook'], { env, input: JSON.stringify(prompt) }).stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    assert.equal(said.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
+    assert.match(said.hookSpecificOutput.additionalContext, /^Session Handoff: context at 65 ?% \(wrap-up from 50 %\)/);
   });
 
   it('a packet written from a Claude Code session is injected into a Codex SessionStart in the same folder, and the other way round', async () => {
