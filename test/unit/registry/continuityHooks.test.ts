@@ -225,8 +225,8 @@ describe('SessionEnd finishes in the background (real processes)', () => {
     assert.equal(out, '', 'the hook returned before the packet was written');
     const json = await waitFor('the packet', () => fs.readFile(path.join(r.dir, 'outputs/handoff/sess-a/handoff.json'), 'utf8'));
     assert.equal(JSON.parse(json).session_id, 'sess-a');
-    const log = await fs.readFile(path.join(r.dir, 'outputs/handoff/hook.log'), 'utf8');
-    assert.match(log, /hook SessionEnd: packet written to /);
+    // The completion's last step, after the packet: its line in the log.
+    await waitFor('the completion in hook.log', async () => /hook SessionEnd: packet written to /.test(await fs.readFile(path.join(r.dir, 'outputs/handoff/hook.log'), 'utf8')));
   });
 
   it('20 SessionEnd hooks at once leave one intact packet', async () => {
