@@ -95,7 +95,8 @@ export async function applyPlan(plan: SetupPlan): Promise<void> {
     if (!exists) await writeWithMode(plan.backupFile, plan.writeBackup, fileMode & PRIVATE);
   }
   if (plan.after !== plan.before) {
-    if (plan.after === null) await fs.rm(plan.file, { force: true });
+    // A file set-up created goes again; behind a link, the link stays (as it was before set-up).
+    if (plan.after === null) await fs.rm(await realTarget(plan.file), { force: true });
     else await writeWithMode(plan.file, plan.after, plan.before === null ? 0o600 : fileMode);
   }
   if (plan.removeBackup) await fs.rm(plan.backupFile, { force: true });

@@ -88,6 +88,18 @@ describe('handoff setup keeps permissions, links and the user\'s own entries (re
     assert.equal(await fs.readFile(target, 'utf8'), before, 'the target is as it was');
   });
 
+  it('a link to a settings file that does not exist yet: set-up creates the target, --remove deletes it and keeps the link', async () => {
+    const t = await claudeEnv();
+    const target = path.join(await makeTempDir('dotfiles-'), 'claude-settings.json');
+    await fs.symlink(target, t.file);
+    assert.equal(t.run().code, 0);
+    assert.ok((await fs.lstat(t.file)).isSymbolicLink());
+    assert.ok(JSON.parse(await fs.readFile(target, 'utf8')).hooks.SessionStart);
+    assert.equal(t.run('--remove').code, 0);
+    assert.ok((await fs.lstat(t.file)).isSymbolicLink(), 'the link is kept');
+    assert.equal(await exists(target), false, 'the target set-up made is gone');
+  });
+
   it('a read-only settings file is refused with a clear message; nothing is written', async () => {
     const t = await claudeEnv();
     const before = '{"model": "opus"}\n';
