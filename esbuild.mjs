@@ -37,6 +37,8 @@ const builds = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: ['src/cli/handoff.ts'], outfile: 'dist/handoff.js' },
   { ...node, entryPoints: ['src/cli/statusline.ts'], outfile: 'dist/statusline.js', plugins: [libraryApart] },
+  // `handoff hook`'s quick answers (wrap-up line, hand-over to the detached completion): small, like the statusline's.
+  { ...node, entryPoints: ['src/cli/hook.ts'], outfile: 'dist/hook.js', plugins: [libraryApart] },
   { ...node, entryPoints: ['src/core/redact/library.ts'], outfile: 'dist/redactLibrary.js' },
   // What the statusline loads on a cache miss (schemas, git): a bundle of its own, required at run time.
   { ...node, entryPoints: ['src/cli/commands/statuslineWords.ts'], outfile: 'dist/statuslineWords.js' },

@@ -9,6 +9,7 @@ import { h, icon, refreshTimes } from './dom';
 import {
   changedFiles,
   cleanState,
+  closingWords,
   commandsRun,
   completeness,
   contextReading,
@@ -52,6 +53,7 @@ const copyPrompt = button('copy-prompt', 'copy', 'Copy Restart Prompt', { type: 
 /** Every toolbar button by the action it sends; a render shows only those the host offers. */
 const buttons: Record<PanelAction, HTMLButtonElement> = {
   copyPrompt,
+  copyAsNewTask: button('copy-task', 'add', 'Copy as New Task', { type: 'copyAsNewTask' }),
   copyJson: button('copy-json', 'json', 'Copy JSON', { type: 'copyJson' }),
   openMarkdown: button('open-md', 'markdown', 'Open handoff.md', { type: 'openMarkdown' }),
   regenerate: button('regenerate', 'refresh', 'Regenerate', { type: 'regenerate' }),
@@ -76,10 +78,11 @@ function renderPacket(model: PanelModel): void {
     h('h1', {}, `Handoff — ${model.folderName}`),
     metaLine(model),
     freshnessBanner(model) ?? '',
-    nextAction(packet, model.derivedFrom),
-    openQuestionsSection(packet) ?? '',
+    nextAction(packet, model.derivedFrom, post),
+    closingWords(packet, post) ?? '',
+    openQuestionsSection(packet, post) ?? '',
     summary(packet),
-    failedAttempts(packet),
+    failedAttempts(packet, post),
     risks(model),
     completeness(model) ?? '',
     changedFiles(packet, post),
@@ -112,7 +115,8 @@ function flashCopied(id: string): void {
   if (!b || !label) return;
   label.textContent = 'Copied';
   b.classList.add('copied');
-  live.textContent = id === 'copy-prompt' ? 'Restart prompt copied to the clipboard' : 'Packet JSON copied to the clipboard';
+  live.textContent =
+    id === 'copy-prompt' ? 'Restart prompt copied to the clipboard' : id === 'copy-task' ? 'Restart prompt copied for a new task' : 'Packet JSON copied to the clipboard';
   clearTimeout(timers.get(id));
   timers.set(
     id,
@@ -132,7 +136,7 @@ function onMessage(msg: HostMessage): void {
       renderEmpty(msg.empty);
       break;
     case 'copied':
-      flashCopied(msg.what === 'prompt' ? 'copy-prompt' : 'copy-json');
+      flashCopied(msg.what === 'prompt' ? 'copy-prompt' : msg.what === 'task' ? 'copy-task' : 'copy-json');
       break;
     case 'failed':
       notice.textContent = msg.message;

@@ -1,10 +1,28 @@
 import { OPEN_QUESTIONS_TITLE, openQuestions } from '../src/core/render/text';
-import type { PanelModel } from '../src/ui/protocol';
+import type { PanelModel, WebviewMessage } from '../src/ui/protocol';
+import type { Source } from '../src/core/source';
 import { parseTime } from '../src/ui/format/when';
 import { h, icon, none, section, shortHash, timeEl } from './dom';
 
 type Packet = PanelModel['packet'];
-type Post = (msg: { type: 'openFile'; path: string }) => void;
+type Post = (msg: WebviewMessage) => void;
+
+/** `name.jsonl:93` for a source; the full path is in the tooltip. */
+function sourceLabel(s: Source): string {
+  const name = s.file.slice(s.file.replace(/\\/g, '/').lastIndexOf('/') + 1) || s.file;
+  return s.line === null ? name : `${name}:${s.line}`;
+}
+
+/** A source as a link: a click asks the host to open the file at its line (the host checks the file). */
+export function sourceLink(s: Source | null | undefined, post: Post | undefined): HTMLElement | null {
+  if (!s) return null;
+  const label = sourceLabel(s);
+  if (!post) return h('span', { class: 'meta source' }, ` — ${label}`);
+  const full = s.line === null ? s.file : `${s.file}:${s.line}`;
+  const link = h('button', { class: 'link source', attrs: { type: 'button', 'data-source': full, 'aria-label': `Open ${s.what ? `${s.what} at ` : ''}${full}` }, title: `Open ${full}` }, label);
+  link.addEventListener('click', () => post({ type: 'openSource', file: s.file, line: s.line }));
+  return h('span', { class: 'meta' }, ' — ', link);
+}
 
 const SEVERITY_ORDER = ['block', 'high', 'warn', 'info'] as const;
 const SEVERITY_ICON: Record<(typeof SEVERITY_ORDER)[number], string> = {
@@ -37,7 +55,7 @@ export function freshnessBanner(model: PanelModel): HTMLElement | null {
 }
 
 /** The next action, the most prominent thing on the page; the goal for the session above it, when set. */
-export function nextAction(packet: Packet, derivedFrom = ''): HTMLElement {
+export function nextAction(packet: Packet, derivedFrom = '', post?: Post): HTMLElement {
   const goal = packet.next_goal?.trim()
     ? h('p', { class: 'goal', attrs: { 'data-testid': 'next-goal' } }, h('strong', {}, 'Goal: '), packet.next_goal)
     : null;
@@ -53,15 +71,42 @@ export function nextAction(packet: Packet, derivedFrom = ''): HTMLElement {
     h('h2', { attrs: { id: 'next-title' } }, icon('arrow-right'), 'Next action'),
     h('p', { class: 'next-text', attrs: { 'data-testid': 'next-action' } }, packet.next_action),
     derived,
+    packet.next_action_origin?.source && packet.next_action_origin.source.line !== null
+      ? h('p', { class: 'muted', attrs: { 'data-testid': 'next-source' } }, 'Where the session said it', sourceLink(packet.next_action_origin.source, post) ?? '')
+      : null,
   );
 }
 
+/**
+ * The session's closing words, verbatim, right after the next action: what it said it did, what is not
+ * done, what is next, what it asked. Text only (`textContent`), its paragraphs kept.
+ */
+export function closingWords(packet: Packet, post?: Post): HTMLElement | null {
+  const c = packet.closing;
+  if (!c?.text.trim()) return null;
+  const quote = h('blockquote', { class: 'closing-text', attrs: { 'data-testid': 'closing' } }, c.text);
+  const from = h('p', { class: 'muted' }, 'The previous session\'s last message, verbatim', sourceLink(c.source, post) ?? '',
+    c.omitted_chars ? `; ${c.omitted_chars.toLocaleString('en-US')} more characters left out here (the whole message is at that line)` : '', '.');
+  return section('closing', 'Closing words of the previous session', h('div', {}, quote, from));
+}
+
 /** The agent's questions for a human and its blockers: decided or asked before acting, so above the risks. */
-export function openQuestionsSection(packet: Packet): HTMLElement | null {
+export function openQuestionsSection(packet: Packet, post?: Post): HTMLElement | null {
   const items = openQuestions(packet).map((q) =>
-    h('li', {}, q.kind === 'blocker' ? h('span', { class: 'badge warn' }, icon('circle-slash'), 'blocker') : null, ` ${q.text}`),
+    h(
+      'li',
+      { attrs: { 'data-testid': 'question' } },
+      q.kind === 'blocker' ? h('span', { class: 'badge warn' }, icon('circle-slash'), 'blocker') : null,
+      ` ${q.text}`,
+      q.options?.length ? h('span', { class: 'meta' }, ` (options: ${q.options.join(' / ')})`) : null,
+      sourceLink(q.source, post),
+    ),
   );
-  return items.length ? section('questions', OPEN_QUESTIONS_TITLE, h('ul', {}, ...items), items.length) : null;
+  if (!items.length) return null;
+  const waiting = packet.waiting_for_answers
+    ? h('p', { class: 'banner info', attrs: { 'data-testid': 'waiting' } }, icon('comment-discussion'), 'The previous session ended on these questions and was waiting for the answers: ask them first.')
+    : null;
+  return section('questions', OPEN_QUESTIONS_TITLE, h('div', {}, waiting, h('ul', {}, ...items)), items.length);
 }
 
 /** The completeness audit: the score, then each failing probe with what it saw and the fix. */
@@ -86,14 +131,16 @@ export function summary(packet: Packet): HTMLElement {
   return section('summary', 'Summary', h('p', { class: 'summary-text', attrs: { 'data-testid': 'summary' } }, packet.summary));
 }
 
-export function failedAttempts(packet: Packet): HTMLElement {
+export function failedAttempts(packet: Packet, post?: Post): HTMLElement {
   const items = packet.failed_attempts.map((f) =>
     h(
       'li',
-      { class: f.uncertain ? 'uncertain' : '' },
+      { class: f.uncertain ? 'uncertain' : '', attrs: { 'data-attempt': String(f.index) } },
       h('code', {}, f.command),
       h('span', { class: 'badge' }, f.outcome === 'failed' ? `exit ${f.exit_code ?? '?'}` : f.outcome),
       f.uncertain ? h('span', { class: 'badge warn' }, icon('question'), 'may have partly applied — inspect first') : null,
+      f.resolved_by !== undefined ? h('span', { class: 'badge ok' }, icon('check'), `a later run passed (#${f.resolved_by})`) : null,
+      sourceLink(f.source, post),
       f.may_have_changed?.length ? h('p', { class: 'note' }, 'May have changed: ', f.may_have_changed.join(', ')) : null,
       f.note ? h('p', { class: 'note' }, f.note) : null,
       f.excerpt ? h('pre', { class: 'excerpt' }, f.excerpt) : null,

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createGitClient } from './git/gitClient';
 import { registerViewActions } from './ui/actions/registerViewActions';
@@ -39,7 +40,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const config = own(new ConfigService(log));
   const ports: StatePorts = {
     load: (input) => loadFolderState(input, { git: createGitClient, budget: (i) => budgetFor(i.context.result, i.settings) }),
-    createContext: createContextPort,
+    // Cline, Roo Code and Kilo Code keep their tasks next to ours, in this editor's global storage.
+    createContext: (folder, settings, onSessionRead) =>
+      createContextPort(folder, settings, onSessionRead, {
+        globalStorageRoot: path.dirname(context.globalStorageUri.fsPath),
+        rooCustomStoragePath: vscode.workspace.getConfiguration('roo-cline', folder.uri).get<string>('customStoragePath') || undefined,
+      }),
     budget: budgetFor,
   };
   const state = own(new WorkbenchStateService(config, ports, log));

@@ -24,6 +24,11 @@ try {
   for (const f of files) console.log(`  ${f}`);
   const shipped = files.filter((f) => /\.(ts|map)$/.test(f) || /^(test|src|out|examples)\//.test(f));
   if (shipped.length) throw new Error(`sources or test files in the VSIX: ${shipped.join(', ')}`);
+  // Every bundle esbuild writes into dist/ is loaded by someone at run time (cli.js picks hook.js or
+  // statusline.js by the command): a bundle left out of the VSIX breaks that command once installed.
+  const built = fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).map((f) => `dist/${f}`);
+  const missing = built.filter((f) => !files.includes(f));
+  if (missing.length) throw new Error(`bundles missing from the VSIX (add them to .vscodeignore): ${missing.join(', ')}`);
   if (size >= LIMIT_BYTES) throw new Error(`the VSIX is ${size} bytes, over the 1 MB limit`);
 } catch (e) {
   failed = true;

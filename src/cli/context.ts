@@ -1,6 +1,10 @@
 import * as path from 'node:path';
+import type { SessionSearch } from '../core/context/discovery';
+import { sessionSearchOf } from '../core/context/discovery';
 import type { MeterReading } from '../core/context/meter';
+import { ALL_SOURCES } from '../core/context/discovery';
 import { ContextMeter } from '../core/context/meter';
+import type { VscodeAgentOptions } from '../core/context/vscodeAgents';
 import type { ContextResult } from '../core/context/types';
 import { workbenchDirOf } from '../core/workflow/paths';
 import type { SessionFacts } from '../core/session/model';
@@ -15,14 +19,28 @@ export const CONTEXT_FLAGS: FlagSpec[] = [
   { name: 'urge-at', type: 'number', placeholder: 'F', help: 'urgent threshold as a fraction of the window (default 0.75)' },
   { name: 'claude-config-dir', type: 'string', placeholder: 'DIR', help: 'Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)' },
   { name: 'codex-home', type: 'string', placeholder: 'DIR', help: 'Codex home (default: $CODEX_HOME or ~/.codex)' },
-  { name: 'window', type: 'number', placeholder: 'TOKENS', help: 'Claude context-window size, instead of detecting it' },
+  { name: 'window', type: 'number', placeholder: 'TOKENS', help: 'context-window size, instead of detecting it (Cline / Roo Code: instead of the model table)' },
+  { name: 'cline-dir', type: 'string', placeholder: 'DIR', help: "Cline's storage folder, looked in as well as VS Code's global storage (every variant)" },
+  { name: 'roo-dir', type: 'string', placeholder: 'DIR', help: "Roo Code's storage folder (its customStoragePath), looked in as well" },
+  { name: 'kilo-dir', type: 'string', placeholder: 'DIR', help: "Kilo Code's storage folder, looked in as well" },
+  { name: 'roo-model', type: 'string', placeholder: 'MODEL', help: 'the model Roo Code / Kilo Code use (they do not store it in the task)' },
 ];
 
+const TASK_FLAGS = ['cline-dir', 'roo-dir', 'kilo-dir'];
+
 /** Where the agent's session files live, for commands that read the session but no context reading. */
-export const SESSION_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['claude-config-dir', 'codex-home'].includes(f.name));
+export const SESSION_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['claude-config-dir', 'codex-home', ...TASK_FLAGS].includes(f.name));
 
 /** The flags that say where to find the agent's session (no thresholds): for commands that only read. */
-export const READING_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['workbench-dir', 'claude-config-dir', 'codex-home', 'window'].includes(f.name));
+export const READING_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['workbench-dir', 'claude-config-dir', 'codex-home', 'window', ...TASK_FLAGS, 'roo-model'].includes(f.name));
+
+/** Where the VS Code agents' tasks are looked for, from the flags (relative to the folder). */
+function taskOptions(workspaceDir: string, flags: FlagValues): VscodeAgentOptions {
+  const dir = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
+  const [clineDir, rooDir, kiloDir] = [dir('cline-dir'), dir('roo-dir'), dir('kilo-dir')];
+  const model = typeof flags['roo-model'] === 'string' ? flags['roo-model'].trim() : '';
+  return { ...(clineDir ? { clineDir } : {}), ...(rooDir ? { rooDir } : {}), ...(kiloDir ? { kiloDir } : {}), ...(model ? { rooModel: model } : {}) };
+}
 
 /** Reads the context of a folder once, with the roots and override from the flags and the environment. */
 export async function readContext(workspaceDir: string, flags: FlagValues, env: Record<string, string | undefined>): Promise<MeterReading> {
@@ -32,6 +50,9 @@ export async function readContext(workspaceDir: string, flags: FlagValues, env: 
     throw new UsageError('--window must be a positive whole number of tokens');
   }
   const meter = new ContextMeter({
+    ...taskOptions(workspaceDir, flags),
+    sources: ALL_SOURCES,
+    settle: true,
     folder: workspaceDir,
     workbenchDir: workbenchDirOf(workspaceDir, { workbenchDir: typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.' }),
     claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
@@ -49,6 +70,23 @@ export async function sessionForCli(workspaceDir: string, flags: FlagValues, env
   const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
   try {
     return await readFolderSession({
+      ...taskOptions(workspaceDir, flags),
+      agents: ['claude', 'codex', 'cline', 'roo', 'kilo'],
+      settle: true,
+      folder: workspaceDir,
+      claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
+      codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** Where `sessionForCli` looks for the folder's session (for a refusal that names the places). */
+export async function sessionSearchForCli(workspaceDir: string, flags: FlagValues, env: Record<string, string | undefined>): Promise<SessionSearch | null> {
+  const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
+  try {
+    return await sessionSearchOf({
       folder: workspaceDir,
       claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
       codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),

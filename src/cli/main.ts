@@ -8,5 +8,7 @@ const [name, ...rest] = process.argv.slice(2);
 const statusline = name === 'statusline' && !rest.includes('--help') && !rest.includes('-h');
 // A path chosen at run time: each bundle stays separate and only one is loaded.
 if (statusline) requireWithCodeCache(path.join(__dirname, 'statusline.js'));
+// `handoff hook` runs before every prompt and after every turn: its small bundle answers those itself.
+else if (name === 'hook') requireWithCodeCache(path.join(__dirname, 'hook.js'));
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 else require(path.join(__dirname, 'handoff.js'));

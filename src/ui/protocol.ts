@@ -18,7 +18,7 @@ export const FreshnessViewSchema = z.object({
 export const AckViewSchema = z.object({ id: z.string(), by: z.string(), at: z.string() });
 
 /** The panel's buttons; the host says which apply to the packet shown (an archived one: Generate only). */
-export const PANEL_ACTIONS = ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate', 'generate'] as const;
+export const PANEL_ACTIONS = ['copyPrompt', 'copyAsNewTask', 'copyJson', 'openMarkdown', 'regenerate', 'generate'] as const;
 export type PanelAction = (typeof PANEL_ACTIONS)[number];
 
 /** Everything the webview needs to draw one packet; built by the host from the UI state. */
@@ -56,7 +56,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('render'), model: PanelModelSchema }),
   z.object({ type: z.literal('empty'), empty: PanelEmptySchema }),
   /** Acknowledges a copy so the button can say "Copied". */
-  z.object({ type: z.literal('copied'), what: z.enum(['prompt', 'json']) }),
+  z.object({ type: z.literal('copied'), what: z.enum(['prompt', 'json', 'task']) }),
   /** A short, user-facing failure for the last request (e.g. the file to open is gone). */
   z.object({ type: z.literal('failed'), message: z.string() }),
 ]);
@@ -66,12 +66,16 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** Sent once the script has installed its listener: the host posts nothing before this. */
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('copyPrompt') }),
+  /** Cline / Roo Code / Kilo Code: the prompt for the agent's new-task flow. */
+  z.object({ type: z.literal('copyAsNewTask') }),
   z.object({ type: z.literal('copyJson') }),
   z.object({ type: z.literal('openMarkdown') }),
   z.object({ type: z.literal('regenerate') }),
   z.object({ type: z.literal('generate') }),
   /** A changed file, relative to the repository root; the host refuses paths escaping the workspace. */
   z.object({ type: z.literal('openFile'), path: z.string().min(1).max(4096) }),
+  /** A source the packet names (a session file, a workbench file) at its 1-based line; the host checks it. */
+  z.object({ type: z.literal('openSource'), file: z.string().min(1).max(4096), line: z.number().int().min(1).max(100_000_000).nullable() }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 

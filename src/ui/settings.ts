@@ -1,3 +1,5 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_OPTIONS } from '../core/options';
 import type { HandoffOptions } from '../core/options';
@@ -9,7 +11,16 @@ export interface UiSettings {
   /** Options for the core (workbench dir, output dir, K, globs, patterns, first turn). */
   options: HandoffOptions;
   wrapUp: { enabled: boolean; warnAt: number; urgeAt: number };
-  context: { sources: ContextSource[]; claudeConfigDir: string; codexHome: string; windowOverride: number };
+  context: {
+    sources: ContextSource[];
+    claudeConfigDir: string;
+    codexHome: string;
+    windowOverride: number;
+    /** Roo Code's custom storage folder (its `roo-cline.customStoragePath`), looked in as well; '' for none. */
+    rooStoragePath: string;
+    /** The model Roo Code / Kilo Code use (they keep it in their settings, not in the task); '' for unknown. */
+    rooModel: string;
+  };
   /** One sentence per setting that was invalid and replaced by its default. */
   problems: string[];
 }
@@ -22,10 +33,12 @@ const fields = {
   'wrapUp.enabled': z.boolean(),
   'wrapUp.warnAt': z.number().gt(0).lt(1),
   'wrapUp.urgeAt': z.number().gt(0).lt(1),
-  'context.sources': z.array(z.enum(['claude', 'codex', 'generic'])),
+  'context.sources': z.array(z.enum(['claude', 'codex', 'generic', 'cline', 'roo', 'kilo'])),
   'context.claudeConfigDir': z.string(),
   'context.codexHome': z.string(),
   'context.windowOverride': z.number().int().min(0).max(10_000_000),
+  'context.rooStoragePath': z.string(),
+  'context.rooModel': z.string().max(200),
   'clean.tempGlobs': z.array(z.string().min(1)),
   'clean.debugPatterns': z.array(z.string().min(1)),
   'restartPrompt.firstTurn': z.string(),
@@ -40,10 +53,12 @@ const DEFAULTS: Values = {
   'wrapUp.enabled': true,
   'wrapUp.warnAt': 0.5,
   'wrapUp.urgeAt': 0.75,
-  'context.sources': ['claude', 'codex', 'generic'],
+  'context.sources': ['claude', 'codex', 'generic', 'cline', 'roo', 'kilo'],
   'context.claudeConfigDir': '',
   'context.codexHome': '',
   'context.windowOverride': 0,
+  'context.rooStoragePath': '',
+  'context.rooModel': '',
   'clean.tempGlobs': DEFAULT_OPTIONS.tempGlobs,
   'clean.debugPatterns': DEFAULT_OPTIONS.debugPatterns,
   'restartPrompt.firstTurn': DEFAULT_OPTIONS.firstTurn,
@@ -99,12 +114,22 @@ export function parseSettings(get: (key: string) => unknown, folder?: string): U
     wrapUp: { enabled: s['wrapUp.enabled'], warnAt, urgeAt },
     context: {
       sources: [...new Set(s['context.sources'])],
-      claudeConfigDir: s['context.claudeConfigDir'],
-      codexHome: s['context.codexHome'],
+      claudeConfigDir: agentFolder(s['context.claudeConfigDir']),
+      codexHome: agentFolder(s['context.codexHome']),
       windowOverride: s['context.windowOverride'],
+      rooStoragePath: s['context.rooStoragePath'].trim(),
+      rooModel: s['context.rooModel'].trim(),
     },
     problems,
   };
+}
+
+/** An agent folder as typed: `~` or `~/…` is the home folder; empty stays empty (the default applies). */
+export function agentFolder(value: string, home: string = os.homedir()): string {
+  const v = value.trim();
+  if (v === '~') return home;
+  if (v.startsWith('~/') || v.startsWith(`~${path.sep}`)) return path.join(home, v.slice(2));
+  return v;
 }
 
 function isRegExp(p: string): boolean {

@@ -5,6 +5,7 @@ import type { ContextReading } from '../core/context/types';
 import { Disposable, toDisposable } from './disposable';
 import type { Services } from './services';
 import { asShown } from '../core/context/format';
+import { writeWrapUpSnooze } from '../core/setup/wrapUpSnooze';
 
 /** How long Snooze silences the prompt; afterwards the current level may prompt once more. */
 export const SNOOZE_MS = 15 * 60_000;
@@ -74,6 +75,8 @@ export class WrapUpPrompter extends Disposable {
     // A later snooze replaces an earlier one: one timer at a time.
     clearTimeout(this.snoozeTimer);
     this.snoozedUntil = Date.now() + ms;
+    // The agent's own wrap-up hook (UserPromptSubmit) holds back for the same time.
+    void writeWrapUpSnooze(this.snoozedUntil, process.env);
     this.snoozeTimer = setTimeout(() => {
       // Cleared here rather than left to the clock check in prompt(): a timer may fire a
       // millisecond before Date.now() gets there.

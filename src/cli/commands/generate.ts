@@ -4,7 +4,7 @@ import { auditWithFiles } from '../../core/workflow/audit';
 import { generateHandoff } from '../../core/workflow/generate';
 import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, JSON_FLAG, K_FLAG, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
-import { contextForPacket, READING_FLAGS, sessionForCli } from '../context';
+import { contextForPacket, READING_FLAGS, sessionForCli, sessionSearchForCli } from '../context';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED } from '../types';
 
@@ -33,6 +33,7 @@ export const generateCommand: CommandSpec = {
       context: await contextForPacket(workspaceDir, flags, io),
       // Claude Code and Codex sessions fill in what the workbench files do not say.
       session: await sessionForCli(workspaceDir, flags, io.env),
+      sessionSearch: await sessionSearchForCli(workspaceDir, flags, io.env),
     });
     printDiagnostics(io, outcome.diagnostics);
     if (outcome.kind === 'refused') {

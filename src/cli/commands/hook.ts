@@ -2,11 +2,11 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { readPacketAcks } from '../../core/acks';
 import { stripControlLine } from '../../core/controlChars';
-import { atomicWrite, readIfExists } from '../../core/fsx';
-import { appendInside, appendStateLog, realInside } from '../../core/ownLog';
+import { readIfExists } from '../../core/fsx';
+import { appendInside, appendStateLog } from '../../core/ownLog';
 import type { HandoffOptions } from '../../core/options';
-import { redact, redactedJson } from '../../core/redact';
-import { renderRestartPrompt } from '../../core/render/prompt';
+import { redact } from '../../core/redact';
+import { renderForAgent } from '../../core/render/forAgent';
 import { isOwnPacket } from '../../core/registry/ownership';
 import { packetTrust } from '../../core/registry/trust';
 import { currentPacket } from '../../core/workflow/freshness';
@@ -19,6 +19,10 @@ import { readSessionFile } from '../../core/session/reader';
 import { contextForPacket, sessionForCli } from '../context';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK } from '../types';
+import { completeInQueue, isInline, spawnCompletion } from './hookDetached';
+import { agentOfEvent } from './hookEvent';
+import { HOOK_FLAGS } from './hookFlags';
+import { stopNeedsPacket, wrapUpOutput } from './wrapUpHook';
 
 /** The fields of a Claude Code hook event this command reads; the rest is ignored. */
 const HookEventSchema = z
@@ -26,9 +30,11 @@ const HookEventSchema = z
     hook_event_name: z.string(),
     cwd: z.string().min(1),
     session_id: z.string().optional(),
-    transcript_path: z.string().optional(),
+    transcript_path: z.string().nullable().optional(),
     /** SessionStart: startup, resume, clear or compact. */
     source: z.string().optional(),
+    /** Codex only (Stop, UserPromptSubmit, PreCompact). */
+    turn_id: z.string().optional(),
   })
   .passthrough();
 
@@ -86,7 +92,7 @@ export async function generateForEvent(workspaceDir: string, flags: FlagValues, 
     const context = await contextForPacket(workspaceDir, flags, io);
     // A hook names its own transcript: the workbench is derived from exactly that session.
     const session = transcriptPath
-      ? await readSessionFile(path.resolve(workspaceDir, transcriptPath), 'claude-code').catch(() => null)
+      ? await readSessionFile(path.resolve(workspaceDir, transcriptPath), agentOfEvent({ transcript_path: transcriptPath }) === 'codex' ? 'codex' : 'claude-code').catch(() => null)
       : await sessionForCli(workspaceDir, flags, io.env);
     outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context, session });
   } catch (err) {
@@ -122,7 +128,7 @@ async function readLastHook(outputDir: string): Promise<LastHook | null> {
  * when it is fresh, a short notice when it is stale (its instructions no longer hold), nothing when
  * there is none. After a compaction, the packet PreCompact just wrote for this session comes first.
  */
-async function sessionStartContext(workspaceDir: string, options: HandoffOptions, event: { session_id?: string; source?: string }): Promise<string | null> {
+async function sessionStartContext(workspaceDir: string, options: HandoffOptions, event: { session_id?: string; source?: string; transcript_path?: string | null; turn_id?: string }): Promise<string | null> {
   const outputDir = outputDirOf(workspaceDir, options);
   let prefer: string | undefined;
   if (event.source === 'compact') {
@@ -146,11 +152,12 @@ async function sessionStartContext(workspaceDir: string, options: HandoffOptions
     );
   }
   const { acks } = await readPacketAcks(outputDir, current.stored.dir);
-  return renderRestartPrompt(packet, {
+  // Whichever agent wrote it, rendered for the agent that starts now (its tool names; under 10 000 characters).
+  return renderForAgent(packet, agentOfEvent(event), {
     firstTurn: options.firstTurn,
     freshness: current.freshness,
     acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
-  });
+  }, { packetDir: path.relative(workspaceDir, current.stored.dir) || '.' });
 }
 
 async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
@@ -182,16 +189,31 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
     io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } })}\n`);
     return;
   }
-  if (!GENERATING.has(event.hook_event_name)) {
-    await logLine(outputDir, `hook: ignored event ${event.hook_event_name} (handles SessionStart, SessionEnd and PreCompact)`, workspaceDir);
+  if (event.hook_event_name === 'UserPromptSubmit') {
+    const out = await wrapUpOutput(event, flags, io.env, io.cwd);
+    if (out) io.stdout(out);
     return;
   }
-  const packetDir = await generateForEvent(workspaceDir, flags, io, tag, event.transcript_path);
+  // A finished turn (Codex's Stop; Claude Code's when configured) refreshes the packet past the threshold only.
+  const stop = event.hook_event_name === 'Stop' && (isInline(io.env) || (await stopNeedsPacket(event, flags, io.cwd)));
+  if (!GENERATING.has(event.hook_event_name) && !stop) {
+    await logLine(outputDir, `hook: ignored event ${event.hook_event_name} (handles SessionStart, UserPromptSubmit, Stop, SessionEnd and PreCompact)`, workspaceDir);
+    return;
+  }
+  // Answer at once; a detached process of its own writes the packet (the agent may kill this one).
+  if (!isInline(io.env)) {
+    if ((await spawnCompletion(raw, hookArgs(flags), io.env)) === undefined) await logLine(outputDir, `${tag} the packet could not be handed to a background process`, workspaceDir);
+    return;
+  }
+  const packetDir = await completeInQueue(outputDir, event, io.env, () => generateForEvent(workspaceDir, flags, io, tag, event.transcript_path ?? undefined), (l) => logLine(outputDir, l, workspaceDir));
   if (!packetDir) return;
-  const last: LastHook = { event: event.hook_event_name, session_id: event.session_id ?? null, packet_dir: packetDir, at: new Date().toISOString() };
-  if (await realInside(outputDir, workspaceDir)) await atomicWrite(path.join(outputDir, LAST_HOOK_FILE), redactedJson(last, 2, '\n')).catch(() => undefined);
-  // Claude Code shows a hook's stdout only in its transcript view; SessionStart's is the only one it reads.
-  io.stdout(`handoff: ${path.join(packetDir, 'handoff.json')}\n`);
+  // Claude Code shows a hook's stdout only in its transcript view; Codex takes only JSON from Stop.
+  if (agentOfEvent(event) === 'claude') io.stdout(`handoff: ${path.join(packetDir, 'handoff.json')}\n`);
+}
+
+/** The hook's own flags again, for the detached process. */
+function hookArgs(flags: FlagValues): string[] {
+  return HOOK_FLAGS.flatMap((f) => (flags[f.name] === undefined ? [] : [`--${f.name}`, String(flags[f.name])]));
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
@@ -209,9 +231,9 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
  */
 export const hookCommand: CommandSpec = {
   name: 'hook',
-  summary: 'Claude Code hooks: SessionEnd/PreCompact write a packet, SessionStart hands its prompt to the new session (always exits 0)',
-  usage: 'hook [--output-dir DIR]  < hook-event.json',
-  flags: [{ name: 'output-dir', type: 'string', placeholder: 'DIR', help: 'where packets go, relative to the workbench (default: outputs/handoff)' }],
+  summary: 'Claude Code and Codex hooks: SessionStart hands the packet to the new session, UserPromptSubmit says when to wrap up, SessionEnd/PreCompact/Stop write a packet in the background (always exits 0)',
+  usage: 'hook [--output-dir DIR] [--warn-at F] [--urge-at F]  < hook-event.json',
+  flags: HOOK_FLAGS,
   async run({ flags, io }) {
     try {
       await runHook(flags, io);

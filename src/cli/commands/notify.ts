@@ -6,6 +6,7 @@ import { readContext } from '../context';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK } from '../types';
 import { generateForEvent, logForFolder } from './hook';
+import { runChainedNotify } from './notifyChain';
 import { budgetOf } from './statusline';
 
 async function runNotify(payload: string | undefined, flags: FlagValues, io: CliIO): Promise<void> {
@@ -43,8 +44,12 @@ export const notifyCommand: CommandSpec = {
     { name: 'urge-at', type: 'number', placeholder: 'F', help: 'urgent threshold as a fraction (default 0.75)' },
     { name: 'output-dir', type: 'string', placeholder: 'DIR', help: 'where packets go, relative to the workbench (default: outputs/handoff)' },
     { name: 'codex-home', type: 'string', placeholder: 'DIR', help: 'Codex home (default: $CODEX_HOME or ~/.codex)' },
+    { name: 'chain-json', type: 'string', placeholder: 'ARGV', help: 'your own notify program as a JSON list, run first with the same payload (setup writes it)' },
   ],
   async run({ flags, positionals, io }) {
+    if (flags['chain-json'] !== undefined && !runChainedNotify(flags['chain-json'], positionals[0], io.env)) {
+      await logForFolder(io.cwd, optionsOf(flags), `notify: the chained notify program ${String(flags['chain-json'])} could not be started`, io.env);
+    }
     try {
       await runNotify(positionals[0], flags, io);
     } catch (err) {

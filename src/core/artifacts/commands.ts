@@ -38,6 +38,8 @@ export function outcomeOf(record: FeedbackRecord): Outcome {
 const TEST_RUNNERS: RegExp[] = [
   /(^|[ /])(py\.test|pytest|jest|vitest|mocha|ava|tap|rspec|tox|nox|phpunit|ctest|karma|playwright test|cypress run)( |$)/,
   /(^|[ /])(npm|yarn|pnpm|bun)( run)? test(:\S*)?( |$)/,
+  /(^|[ /])npm t( |$)/,
+  /(^|[ /])(hardhat|forge|bun) test( |$)/,
   /(^|[ /])python\d?(\.\d+)? -m (pytest|unittest|nose2?)( |$)/,
   /(^|[ /])go test( |$)/,
   /(^|[ /])cargo (test|nextest)( |$)/,
@@ -54,6 +56,86 @@ const TEST_RUNNERS: RegExp[] = [
 export function isTestCommand(command: string | string[]): boolean {
   const text = normalizeCommand(command);
   return TEST_RUNNERS.some((re) => re.test(text));
+}
+
+/** The summary lines test runners print: mocha's "69 passing", pytest's "== 3 passed in 0.4s ==", jest, vitest, cargo, go. */
+const TEST_OUTPUT: RegExp[] = [
+  /^\s*\d+ (passing|failing)( \(\d|\s*$)/m,
+  /^=+ .*\b\d+ (passed|failed)\b.* in \d+(\.\d+)?s/m,
+  /^\d+ (passed|failed)(, \d+ \w+)* in \d+(\.\d+)?s/m,
+  /^Tests:\s+(\d+ \w+, )*\d+ (passed|failed)/m,
+  /^\s*Test Files\s+\d+ (passed|failed)/m,
+  /^test result: (ok|FAILED)\. \d+ passed/m,
+  /^(ok|FAIL)\s+\S+\s+\d+(\.\d+)?s$/m,
+];
+
+/** True when a command's output is a test runner's summary, whatever script started it ("69 passing"). */
+export function isTestOutput(output: string | null | undefined): boolean {
+  return !!output && TEST_OUTPUT.some((re) => re.test(output));
+}
+
+/** A test run: a known runner, or output that reads as a runner's summary. */
+export function isTestRun(record: Pick<FeedbackRecord, 'command' | 'stdout_tail' | 'stderr_tail'>): boolean {
+  return isTestCommand(record.command) || isTestOutput(record.stdout_tail) || isTestOutput(record.stderr_tail);
+}
+
+/** Leading `cd DIR &&` steps dropped: `cd services/sync && grep x f` is the grep. */
+function lastStep(text: string): string | null {
+  // Quoted text is an argument (`grep "a\|b"`): masked while looking for operators.
+  const masked = text.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (m) => 'q'.repeat(m.length));
+  const steps: string[] = [];
+  let from = 0;
+  for (const m of masked.matchAll(/\s*&&\s*/g)) {
+    steps.push(`${text.slice(from, m.index)}\u0000${masked.slice(from, m.index)}`);
+    from = (m.index ?? 0) + m[0].length;
+  }
+  steps.push(`${text.slice(from)}\u0000${masked.slice(from)}`);
+  while (steps.length > 1 && /^cd\s+\S+\u0000/.test(steps[0] ?? '')) steps.shift();
+  if (steps.length !== 1) return null;
+  const [step = '', mask = ''] = (steps[0] ?? '').split('\u0000');
+  // Anything else that chains, pipes or substitutes says more than one command: its exit is no probe's.
+  return /;|\|\||\||\$\(|`|\n|>/.test(mask) ? null : step.trim();
+}
+
+const SEARCH = /^(grep|egrep|fgrep|rg|ag|ack|git grep|find)( |$)/;
+const PROBE = /^(test -[a-zA-Z]|\[ -[a-zA-Z] |\[\[ -[a-zA-Z] |which |command -v |type -p |ls( |$))/;
+const blank = (s: string | null | undefined): boolean => !(s ?? '').trim() || /^\((Bash )?completed with no output\)$/i.test((s ?? '').trim());
+
+/**
+ * Why a non-zero exit is no failure, or null when it is one. A search that found nothing (`grep`, `rg`,
+ * `ag`, `git grep`, `find` exiting 1 with no output, or the agent's own reading "No matches found"), a
+ * probe (`test -f`, `[ -e … ]`, `which`, `command -v`, `ls` of a missing path), and a background run
+ * stopped on purpose, a stream that ended, or a call that never ran are facts, not failures.
+ */
+export function notAFailure(record: FeedbackRecord): string | null {
+  const unfinished = typeof record['unfinished'] === 'string' ? record['unfinished'] : null;
+  if (record.exit_code === null || record.exit_code === undefined) {
+    if (unfinished === 'stopped') return 'a background run stopped on purpose';
+    if (unfinished === 'completed') return 'a monitored stream that ended';
+    if (unfinished === 'cancelled') return 'never ran (a parallel call failed first)';
+    return null;
+  }
+  if (record.exit_code === 0) return null;
+  const interpretation = typeof record['interpretation'] === 'string' ? record['interpretation'] : '';
+  const step = lastStep(normalizeCommand(record.command));
+  if (/no match(es)? found/i.test(interpretation) && (step === null || SEARCH.test(step))) return 'search found nothing';
+  if (step === null) return null;
+  const quiet = blank(record.stdout_tail) && blank(record.error);
+  if (SEARCH.test(step) && record.exit_code === 1 && quiet && blank(record.stderr_tail)) return 'search found nothing';
+  if (PROBE.test(step) && quiet && (blank(record.stderr_tail) || /no such file|not found|cannot access/i.test(record.stderr_tail ?? ''))) {
+    return 'a probe: the thing it looked for is not there';
+  }
+  return null;
+}
+
+/** A failure: an outcome other than `ok`, unless `notAFailure` says why it is none. */
+export function isFailure(record: FeedbackRecord): boolean {
+  return outcomeOf(record) !== 'ok' && notAFailure(record) === null;
+}
+
+/** The command with its flags left out: `git rm -r --cached x` and `git rm --cached x` are one command. */
+export function looseKey(command: string | string[]): string {
+  return normalizeCommand(command).split(' ').filter((w) => !/^-/.test(w)).join(' ');
 }
 
 /** `started_at` as ISO 8601 (epoch seconds, epoch milliseconds or a date string), or null. */

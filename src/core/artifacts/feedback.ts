@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { jsonMayHoldControl, stripControlDeep } from '../controlChars';
 import type { Diagnostic } from '../diagnostics';
 import { openRegular } from '../fsx';
-import { isTestCommand, normalizeCommand, outcomeOf } from './commands';
+import { isFailure, isTestCommand, isTestOutput, looseKey, normalizeCommand, outcomeOf } from './commands';
+import { testTargets } from '../clean/command';
 import { decodeText, parseJsonLocated, zodMessage } from './readJson';
 import type { FeedbackRecord } from './schemas';
 import { FeedbackRecordSchema } from './schemas';
@@ -157,6 +158,8 @@ export class FeedbackTrim {
   private readonly failures: IndexedRecord[] = [];
   private readonly lastRunOf = new Map<string, IndexedRecord>();
   private lastTestRun: IndexedRecord | null = null;
+  /** Failure index → the index of a later passing run that resolves it. */
+  private readonly resolvedBy = new Map<number, number>();
   total = 0;
 
   constructor(opts: FeedbackOptions) {
@@ -170,12 +173,22 @@ export class FeedbackTrim {
     this.total++;
     ring.push(rec);
     if (ring.length > this.k) ring.shift();
-    if (outcomeOf(rec.record) !== 'ok') {
+    const { key, isTest: testCommand } = classify(rec.record.command);
+    // A script whose output reads as a runner's summary ("69 passing") is a test run too.
+    const isTest = testCommand || isTestOutput(rec.record.stdout_tail) || isTestOutput(rec.record.stderr_tail);
+    if (isFailure(rec.record)) {
       failures.push(rec);
       // The newest failures are the most useful; drop the oldest beyond the cap.
       failures.splice(0, failures.length - this.cap);
+    } else if (outcomeOf(rec.record) === 'ok' && failures.length) {
+      const loose = classify(rec.record.command).loose;
+      for (const f of failures) {
+        if (this.resolvedBy.has(f.index)) continue;
+        const failed = classify(f.record.command);
+        // The cheap comparison first; the test-target one only for a test run after a failed test run.
+        if (failed.loose === loose || (isTest && failed.isTest && resolves(rec.record.command, true, f.record.command))) this.resolvedBy.set(f.index, rec.index);
+      }
     }
-    const { key, isTest } = classify(rec.record.command);
     if (isTest) this.lastTestRun = rec;
     if ((isTest || watch.has(key)) && (lastRunOf.has(key) || lastRunOf.size < MAX_TRACKED || watch.has(key))) {
       lastRunOf.delete(key);
@@ -185,10 +198,27 @@ export class FeedbackTrim {
   }
 
   result(): NonNullable<WorkbenchSnapshot['feedback']> {
-    const byIndex = new Map<number, IndexedRecord>();
-    for (const r of [...this.failures, ...this.ring]) byIndex.set(r.index, r);
-    const kept = [...byIndex.values()].sort((a, b) => a.index - b.index).slice(-this.cap);
-    return { kept, total: this.total, omitted: this.total - kept.length, lastTestRun: this.lastTestRun, lastRunOf: Object.fromEntries(this.lastRunOf) };
+    // Every failure first (the newest up to the cap, whatever K is), then the newest of the last K.
+    const kept = new Map<number, IndexedRecord>();
+    for (const r of this.failures) kept.set(r.index, r);
+    for (const r of [...this.ring].reverse()) {
+      if (kept.size >= this.cap) break;
+      kept.set(r.index, r);
+    }
+    const list = [...kept.values()].sort((a, b) => a.index - b.index);
+    const resolvedBy: Record<number, number> = {};
+    for (const r of list) {
+      const by = this.resolvedBy.get(r.index);
+      if (by !== undefined) resolvedBy[r.index] = by;
+    }
+    return {
+      kept: list,
+      total: this.total,
+      omitted: this.total - list.length,
+      lastTestRun: this.lastTestRun,
+      lastRunOf: Object.fromEntries(this.lastRunOf),
+      ...(Object.keys(resolvedBy).length ? { resolvedBy } : {}),
+    };
   }
 }
 
@@ -219,15 +249,37 @@ function quickRecord(v: unknown): FeedbackRecord | null {
 }
 // Stryker restore ConditionalExpression,LogicalOperator,ArrowFunction
 
+/** The runner part of a test command: its words that are neither flags nor targets (`python -m pytest`). */
+function runnerOf(command: string): string {
+  const targets = new Set(testTargets(command));
+  return command.split(' ').filter((w) => !w.startsWith('-') && !targets.has(w.replace(/::.*/, '').replace(/:\d+$/, '').replace(/^["']|["']$/g, ''))).join(' ');
+}
+
+/**
+ * True when a passing run of `passed` resolves an earlier failure of `failed`: the same command (flags
+ * aside), or a test run of the same runner whose targets cover the failed one's (no target: the whole suite).
+ */
+export function resolves(passed: string | string[], passedIsTest: boolean, failed: string | string[]): boolean {
+  if (looseKey(passed) === looseKey(failed)) return true;
+  if (!passedIsTest || !isTestCommand(failed)) return false;
+  const p = normalizeCommand(passed);
+  const f = normalizeCommand(failed);
+  if (runnerOf(p) !== runnerOf(f)) return false;
+  const pt = testTargets(p);
+  if (!pt.length) return true;
+  const ft = testTargets(f);
+  return ft.length > 0 && ft.every((t) => pt.some((q) => t === q || t.startsWith(`${q.replace(/\/$/, '')}/`)));
+}
+
 /** Agents repeat the same few commands; remember their key and test-runner verdict. */
-const classifyCache = new Map<string, { key: string; isTest: boolean }>();
-function classify(command: string | string[]): { key: string; isTest: boolean } {
+const classifyCache = new Map<string, { key: string; isTest: boolean; loose: string }>();
+function classify(command: string | string[]): { key: string; isTest: boolean; loose: string } {
   const raw = Array.isArray(command) ? `a:${command.join('\u0000')}` : `s:${command}`;
   let hit = classifyCache.get(raw);
   // Stryker disable next-line ConditionalExpression: without the cache the same answer is computed again
   if (!hit) {
     const key = normalizeCommand(command);
-    hit = { key, isTest: isTestCommand(key) };
+    hit = { key, isTest: isTestCommand(key), loose: looseKey(key) };
     // Stryker disable next-line all: the bound keeps the cache small; it does not change any answer
     if (classifyCache.size >= 2000) classifyCache.clear();
     classifyCache.set(raw, hit);

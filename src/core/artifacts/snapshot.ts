@@ -1,11 +1,14 @@
 import type { Diagnostic } from '../diagnostics';
 import type { AgentState, FeatureList, FeedbackRecord, ReviewReport, VerificationReport } from './schemas';
-import type { SessionAgent } from '../session/model';
+import type { SessionAgent, SessionAnswer, SessionQuestion, SessionText, UnansweredRequest } from '../session/model';
+import type { Source } from '../source';
 
 /** One feedback record with its 0-based line number in `feedback_record.jsonl`. */
 export interface IndexedRecord {
   index: number;
   record: FeedbackRecord;
+  /** Where the record came from when it is not `feedback_record.jsonl` line index + 1 (a session's call line). */
+  source?: Source;
 }
 
 /** Where an artifact was read from, relative to the workbench dir, with a content hash for freshness. */
@@ -59,6 +62,13 @@ export interface WorkbenchSnapshot {
     lastRunOf: Record<string, IndexedRecord>;
     /** Set when the log was derived from an agent session: the session for people ("Claude Code session 7f3e2a91"). */
     derivedFrom?: string;
+    /**
+     * Kept failures that a later run passed (the same command, flags aside, or a test run covering the
+     * same target): failure index → index of the passing run. Such a failure is history, not open.
+     */
+    resolvedBy?: Record<number, number>;
+    /** Files edited after each kept command and before the next one (command index → paths), when known. */
+    editedAfter?: Record<number, string[]>;
   } | null;
   sources: ArtifactSource[];
   diagnostics: Diagnostic[];
@@ -83,4 +93,20 @@ export interface SessionSummary {
   latestUserRequest: string | null;
   lastAssistantMessage: string | null;
   rejectedCount: number;
+  /** The session's judgement (DESIGN §2c), when the reader found it; every text redacted. */
+  closing?: SessionText | null;
+  /** No human message came after the closing words. */
+  endedOnClosing?: boolean;
+  firstRequest?: SessionText | null;
+  latestRequest?: SessionText | null;
+  openQuestions?: SessionQuestion[];
+  answers?: SessionAnswer[];
+  unanswered?: UnansweredRequest[];
+  recap?: SessionText | null;
+  /** Reasons the user typed when declining a command, whole, with the line of the call. */
+  rejectionReasons?: { command: string; reason: string; line: number | null }[];
+  /** The newest test command the session ran (for "verify with …"), when it ran one. */
+  lastTestCommand?: string | null;
+  /** The session has a task tool (a task list, even an empty one). */
+  hasTaskList?: boolean;
 }

@@ -10,7 +10,14 @@ import { normalizeCommand } from '../artifacts/commands';
 export function checkFeatureBoard(snapshot: WorkbenchSnapshot): CheckResult {
   const base = { check: 'feature-board' as const, title: 'Feature board' };
   const board = snapshot.featureList;
-  if (!board) return { ...base, passed: true, summary: 'No feature board (feature_list.json) to check.', findings: [] };
+  if (!board) {
+    // A session with no task tool has no task list: nothing to check, which is neutral, never a failure.
+    const session = snapshot.session;
+    if (session && session.hasTaskList !== true) {
+      return { ...base, passed: true, unknown: true, summary: `No feature board (feature_list.json), and no task list in this session (the ${session.displayName} used no task tool): nothing to check.`, findings: [] };
+    }
+    return { ...base, passed: true, summary: 'No feature board (feature_list.json) to check.', findings: [] };
+  }
   if (board.derivedFrom) return checkTaskList(board.features, board.derivedFrom);
   const file = board.file;
   const findings: CleanFinding[] = [];

@@ -49,6 +49,9 @@ export function checkBudget(budget: Budget, reading?: ContextResult): BudgetChec
 function agentName(source: string): string {
   if (source.startsWith('claude')) return 'Claude Code';
   if (source.startsWith('codex')) return 'Codex CLI';
+  if (source === 'cline') return 'Cline';
+  if (source === 'roo') return 'Roo Code';
+  if (source === 'kilo') return 'Kilo Code';
   return source;
 }
 

@@ -4,8 +4,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { GENERIC_USAGE_FILE } from './usage';
 import type { Head } from './heads';
-import { claudeHead, codexHead } from './heads';
+import { claudeHead, codexHead, CwdScanner } from './heads';
 import type { ContextSource } from './types';
+import type { VscodeAgentOptions } from './vscodeAgents';
+import { isVscodeAgent, VscodeTaskDiscovery } from './vscodeAgents';
 
 /** One agent log that belongs to the workspace folder. */
 export interface SessionCandidate {
@@ -18,7 +20,7 @@ export interface SessionCandidate {
   size: number;
 }
 
-export interface DiscoveryOptions {
+export interface DiscoveryOptions extends VscodeAgentOptions {
   /** The workspace folder (absolute). */
   folder: string;
   /** The workbench dir (absolute) holding `context_usage.json`; defaults to `folder`. */
@@ -27,14 +29,21 @@ export interface DiscoveryOptions {
   claudeConfigDir?: string;
   /** Codex's home; default `$CODEX_HOME`, else `~/.codex`. */
   codexHome?: string;
-  /** How many recent days of Codex session folders to look at (default 7). */
+  /**
+   * Kept for callers of earlier versions: Codex rollouts are now found in every date folder (a resumed
+   * session appends to its old rollout), newest modification first.
+   */
   codexDays?: number;
-  /** Which sources to look for (default all three). */
+  /** Which sources to look for (default Claude Code, Codex and the generic file; `ALL_SOURCES` adds Cline, Roo Code, Kilo Code). */
   sources?: readonly ContextSource[];
   /** The clock, for tests. */
   now?: () => Date;
 }
 
+
+/** Every source (the CLI and the settings' default); without `sources`, discovery looks for the first three only. */
+export const ALL_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic', 'cline', 'roo', 'kilo'];
+const DEFAULT_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic'];
 
 /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function defaultClaudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -48,7 +57,8 @@ export function defaultCodexHome(env: NodeJS.ProcessEnv = process.env): string {
 
 /** True when `cwd` is `folder` or inside it. */
 export function isInsideFolder(folder: string, cwd: string): boolean {
-  const norm = (p: string) => (process.platform === 'win32' ? path.resolve(p).toLowerCase() : path.resolve(p));
+  // The same name composed or decomposed (macOS) is the same folder.
+  const norm = (p: string) => (process.platform === 'win32' ? path.resolve(p).toLowerCase() : path.resolve(p)).normalize('NFC');
   const rel = path.relative(norm(folder), norm(cwd));
   // `..` or `../…` leaves the folder; a folder inside it may well be named `..app`. The folder itself is `''`.
   return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
@@ -58,6 +68,36 @@ export function isInsideFolder(folder: string, cwd: string): boolean {
 export function claudeProjectSlug(cwd: string): string {
   return path.resolve(cwd).replace(/[^a-zA-Z0-9]/g, '-');
 }
+
+/**
+ * A project folder name with every run of `-` made one: a character outside ASCII becomes one or two
+ * dashes (a surrogate pair, a decomposed accent on macOS), so names are compared this way.
+ */
+export function looseSlug(name: string): string {
+  return name.replace(/-+/g, '-');
+}
+
+/** The folder and every folder above it. */
+function withAncestors(folder: string): string[] {
+  const out: string[] = [];
+  for (let d = path.resolve(folder); ; d = path.dirname(d)) {
+    out.push(d);
+    if (path.dirname(d) === d) return out;
+  }
+}
+
+/** Files that did not match by their head and are searched for a later cwd, per look (newest first). */
+const DEEP_SCANS = 20;
+/**
+ * Bytes searched for later cwds per look: a big session of another folder is searched a part at a
+ * time (the search goes on where it stopped), so no single look is slow. Codex sessions rarely change
+ * folder (a resume elsewhere), Claude Code sessions often (`cd`).
+ */
+const DEEP_BYTES = { claude: 96 * 1024 * 1024, codex: 32 * 1024 * 1024, generic: 0 } as const;
+/** How often every Codex date folder is listed again; in between only the newest rollouts are looked at. */
+const CODEX_RESCAN_MS = 10_000;
+/** Rollouts looked at on every call between two full listings. */
+const CODEX_HOT = 32;
 
 async function statOrNull(p: string): Promise<Stats | null> {
   try {
@@ -78,6 +118,28 @@ async function listDir(dir: string): Promise<string[]> {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+const isRollout = (f: string): boolean => f.startsWith('rollout-') && f.endsWith('.jsonl');
+
+/**
+ * Every rollout under `sessions/` (`YYYY/MM/DD/rollout-….jsonl`, any depth up to the day), and the
+ * rollouts `session_index.jsonl` names that sit elsewhere. A resumed session appends to the rollout of
+ * the day it started, so no date folder is left out.
+ */
+async function listRollouts(sessions: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    const names = await listDir(dir);
+    await Promise.all(
+      names.map(async (n) => {
+        if (isRollout(n)) out.push(path.join(dir, n));
+        else if (depth < 3 && /^\d+$/.test(n)) await walk(path.join(dir, n), depth + 1);
+      }),
+    );
+  };
+  await walk(sessions, 0);
+  return out;
+}
+
 /** The `YYYY/MM/DD` folders of the last `days` days, in local time and UTC (Codex uses local time). */
 export function recentDayFolders(now: Date, days: number): string[] {
   const out = new Set<string>();
@@ -90,35 +152,46 @@ export function recentDayFolders(now: Date, days: number): string[] {
 }
 
 /**
- * Finds the agent sessions of one workspace folder: the newest Claude Code transcript whose `cwd` is the
- * folder or inside it, the newest main Codex rollout of the recent days whose cwd matches, and the
- * workbench's `context_usage.json`. Heads are read once per file and cached by mtime and size, so a
- * long-lived caller can call `find()` on every refresh.
+ * Finds the agent sessions of one workspace folder: the newest Claude Code transcript or main Codex
+ * rollout any of whose working directories is the folder or inside it (a session that started in
+ * `$HOME` and `cd`'d into the project counts), and the workbench's `context_usage.json`. Heads are
+ * read once per file and cached by mtime and size, and the search for later working directories is
+ * incremental, so a long-lived caller can call `find()` on every refresh.
  */
 export class SessionDiscovery {
   private readonly heads = new Map<string, { mtimeMs: number; size: number; head: Head }>();
+  private readonly scanners = new Map<string, CwdScanner>();
+  private codexFiles: string[] = [];
+  private codexListedAt = -Infinity;
+  private codexHot: string[] = [];
+  /** Cline, Roo Code and Kilo Code tasks (their own discovery). */
+  readonly tasks: VscodeTaskDiscovery;
 
-  constructor(private readonly options: DiscoveryOptions) {}
+  constructor(private readonly options: DiscoveryOptions) {
+    this.tasks = new VscodeTaskDiscovery(options.folder, options, options.now);
+  }
 
   /** Where `find()` looks, for people: one entry per enabled source. */
   places(): string[] {
-    const sources = this.options.sources ?? ['claude', 'codex', 'generic'];
+    const sources = this.options.sources ?? DEFAULT_SOURCES;
     const out: string[] = [];
-    if (sources.includes('claude')) out.push(`Claude Code: ${path.join(this.options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects', claudeProjectSlug(this.options.folder))}*`);
-    if (sources.includes('codex')) out.push(`Codex CLI: ${path.join(this.options.codexHome ?? defaultCodexHome(), 'sessions')} (last ${this.options.codexDays ?? 7} days)`);
+    if (sources.includes('claude')) out.push(`Claude Code: ${path.join(this.options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects', claudeProjectSlug(this.options.folder))}* (and sessions that moved into the folder)`);
+    if (sources.includes('codex')) out.push(`Codex CLI: ${path.join(this.options.codexHome ?? defaultCodexHome(), 'sessions')} (every date folder, newest first)`);
     if (sources.includes('generic')) out.push(`${path.join(this.options.workbenchDir ?? this.options.folder, GENERIC_USAGE_FILE)}`);
+    out.push(...this.tasks.places(sources.filter(isVscodeAgent)));
     return out;
   }
 
   /** The candidates, newest first (one per source at most). */
   async find(): Promise<SessionCandidate[]> {
-    const sources = this.options.sources ?? ['claude', 'codex', 'generic'];
-    const found = await Promise.all([
+    const sources = this.options.sources ?? DEFAULT_SOURCES;
+    const [tasks, ...found] = await Promise.all([
+      this.tasks.find(sources.filter(isVscodeAgent)),
       sources.includes('claude') ? this.findClaude() : undefined,
       sources.includes('codex') ? this.findCodex() : undefined,
       sources.includes('generic') ? this.findGeneric() : undefined,
     ]);
-    return found.filter((c): c is SessionCandidate => !!c).sort((a, b) => b.mtimeMs - a.mtimeMs);
+    return [...found, ...tasks].filter((c): c is SessionCandidate => !!c).sort((a, b) => b.mtimeMs - a.mtimeMs);
   }
 
   private async head(file: string, st: Stats, read: (f: string) => Promise<Head>): Promise<Head> {
@@ -139,24 +212,58 @@ export class SessionDiscovery {
     return head;
   }
 
-  private async newestMatching(files: string[], source: ContextSource, read: (f: string) => Promise<Head>): Promise<SessionCandidate | undefined> {
+  /**
+   * The newest file (by modification time) that belongs to the folder: its head's cwd is inside it,
+   * or — searched for the newest few that are newer than that match — any later cwd is.
+   */
+  private async newestMatching(files: string[], source: 'claude' | 'codex', read: (f: string) => Promise<Head>): Promise<SessionCandidate | undefined> {
     const stats = await Promise.all(files.map(async (f) => ({ f, st: await statOrNull(f) })));
     const sorted = stats.filter((s): s is { f: string; st: Stats } => !!s.st?.isFile()).sort((a, b) => b.st.mtimeMs - a.st.mtimeMs);
+    let deep = DEEP_SCANS;
+    let budget: number = DEEP_BYTES[source];
     for (const { f, st } of sorted) {
       const head = await this.head(f, st, read);
-      if (head.subAgent || !head.cwd || !isInsideFolder(this.options.folder, head.cwd)) continue;
-      return { source, file: f, ...(head.sessionId ? { sessionId: head.sessionId } : {}), cwd: head.cwd, mtimeMs: st.mtimeMs, size: st.size };
+      if (head.subAgent) continue;
+      const found = (cwd: string): SessionCandidate => ({ source, file: f, ...(head.sessionId ? { sessionId: head.sessionId } : {}), cwd, mtimeMs: st.mtimeMs, size: st.size });
+      if (head.cwd && isInsideFolder(this.options.folder, head.cwd)) return found(head.cwd);
+      if (deep-- <= 0 || budget <= 0) continue;
+      const { cwds, bytes } = await this.cwdsOf(f, st, budget);
+      budget -= bytes;
+      const inside = cwds.filter((c) => isInsideFolder(this.options.folder, c));
+      if (inside.length) return found(inside[inside.length - 1] as string);
     }
     return undefined;
   }
 
+  private async cwdsOf(file: string, st: Stats, budget: number): Promise<{ cwds: string[]; bytes: number }> {
+    let scanner = this.scanners.get(file);
+    if (!scanner) {
+      scanner = new CwdScanner();
+      this.scanners.set(file, scanner);
+      if (this.scanners.size > 4 * DEEP_SCANS) this.scanners.delete(this.scanners.keys().next().value as string);
+    }
+    try {
+      const cwds = await scanner.scan(file, st, budget);
+      return { cwds, bytes: scanner.lastBytes };
+    } catch {
+      this.scanners.delete(file);
+      return { cwds: [], bytes: 0 };
+    }
+  }
+
   private async findClaude(): Promise<SessionCandidate | undefined> {
     const projects = path.join(this.options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
-    const slug = claudeProjectSlug(this.options.folder);
+    // The folder as Claude Code may have spelt it: composed, or decomposed as macOS paths can be.
+    const spellings = [...new Set([this.options.folder, this.options.folder.normalize('NFC'), this.options.folder.normalize('NFD')])];
+    const slugs = spellings.map((f) => looseSlug(claudeProjectSlug(f)));
     const dirs = await listDir(projects);
-    // A transcript inside the folder lives in a project dir whose name starts with the folder's slug;
-    // Claude Code shortens names longer than 200 characters, so those fall back to every project dir.
-    const wanted = slug.length > 200 ? dirs : dirs.filter((d) => d.startsWith(slug));
+    // A transcript lives in the project dir of the cwd its session started in: one whose name starts
+    // with the folder's (a session in the folder or inside it), or one of a folder above it (a session
+    // that started there and cd'd in). Claude Code shortens names longer than 200 characters, so those
+    // fall back to every project dir.
+    const above = new Set(spellings.flatMap((f) => withAncestors(f).map((d) => looseSlug(claudeProjectSlug(d)))));
+    const long = slugs.some((slug) => slug.length > 200);
+    const wanted = long ? dirs : dirs.filter((d) => slugs.some((slug) => looseSlug(d).startsWith(slug)) || above.has(looseSlug(d)));
     const files = (
       await Promise.all(wanted.map(async (d) => (await listDir(path.join(projects, d))).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(projects, d, f))))
     ).flat();
@@ -164,12 +271,62 @@ export class SessionDiscovery {
   }
 
   private async findCodex(): Promise<SessionCandidate | undefined> {
-    const sessions = path.join(this.options.codexHome ?? defaultCodexHome(), 'sessions');
-    const days = recentDayFolders((this.options.now ?? (() => new Date()))(), this.options.codexDays ?? 7);
-    const files = (
-      await Promise.all(days.map(async (d) => (await listDir(path.join(sessions, d))).filter((f) => f.startsWith('rollout-') && f.endsWith('.jsonl')).map((f) => path.join(sessions, d, f))))
+    const home = this.options.codexHome ?? defaultCodexHome();
+    const now = Date.now();
+    if (now - this.codexListedAt >= CODEX_RESCAN_MS) {
+      this.codexFiles = await listRollouts(path.join(home, 'sessions'));
+      this.codexListedAt = now;
+      const found = await this.newestMatching(this.codexFiles, 'codex', codexHead);
+      // Between two listings, the newest rollouts and today's folders are enough to follow a session.
+      const stats = await Promise.all(this.codexFiles.map(async (f) => ({ f, m: (await statOrNull(f))?.mtimeMs ?? 0 })));
+      this.codexHot = stats.sort((a, b) => b.m - a.m).slice(0, CODEX_HOT).map((s) => s.f);
+      return found;
+    }
+    const today = recentDayFolders((this.options.now ?? (() => new Date()))(), 1);
+    const fresh = (
+      await Promise.all(today.map(async (d) => (await listDir(path.join(home, 'sessions', d))).filter(isRollout).map((f) => path.join(home, 'sessions', d, f))))
     ).flat();
-    return this.newestMatching(files, 'codex', codexHead);
+    // Threads updated lately by name (session_index.jsonl): their rollouts may be in any date folder.
+    const named = (await this.recentThreads(home)).flatMap((id) => this.codexFiles.filter((f) => path.basename(f).includes(id)));
+    return this.newestMatching([...new Set([...this.codexHot, ...fresh, ...named])], 'codex', codexHead);
+  }
+
+  private indexState: { mtimeMs: number; size: number; ids: string[] } | null = null;
+
+  /** The newest thread ids of `$CODEX_HOME/session_index.jsonl` (last line per id wins), newest first. */
+  private async recentThreads(home: string): Promise<string[]> {
+    const file = path.join(home, 'session_index.jsonl');
+    const st = await statOrNull(file);
+    if (!st?.isFile()) return [];
+    if (this.indexState?.mtimeMs === st.mtimeMs && this.indexState.size === st.size) return this.indexState.ids;
+    const updated = new Map<string, string>();
+    // The index is small (a line per rename); a huge one is read from its end.
+    const keep = 1024 * 1024;
+    let text = '';
+    try {
+      const handle = await fs.open(file, 'r');
+      try {
+        const from = Math.max(0, st.size - keep);
+        const buf = Buffer.alloc(st.size - from);
+        await handle.read(buf, 0, buf.length, from);
+        text = buf.toString('utf8');
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return [];
+    }
+    for (const line of text.split('\n')) {
+      try {
+        const o = JSON.parse(line) as { id?: unknown; updated_at?: unknown };
+        if (typeof o.id === 'string' && /^[\w-]+$/.test(o.id)) updated.set(o.id, typeof o.updated_at === 'string' ? o.updated_at : '');
+      } catch {
+        // A torn or foreign line names no thread.
+      }
+    }
+    const ids = [...updated.entries()].sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0)).slice(0, 8).map(([id]) => id);
+    this.indexState = { mtimeMs: st.mtimeMs, size: st.size, ids };
+    return ids;
   }
 
   private async findGeneric(): Promise<SessionCandidate | undefined> {
@@ -177,4 +334,32 @@ export class SessionDiscovery {
     const st = await statOrNull(file);
     return st?.isFile() ? { source: 'generic', file, mtimeMs: st.mtimeMs, size: st.size } : undefined;
   }
+}
+
+/** Where the agent sessions of a folder were looked for, and whether the person uses an agent that keeps them. */
+export interface SessionSearch {
+  /** One entry per place, for people (see `SessionDiscovery.places`). */
+  places: string[];
+  /** True when Claude Code's or Codex's session folders exist: the person uses one of them. */
+  agentUser: boolean;
+}
+
+/** Where discovery looks for the folder's Claude Code and Codex sessions, and whether either agent keeps sessions here at all. */
+export async function sessionSearchOf(options: Omit<DiscoveryOptions, 'sources'>): Promise<SessionSearch> {
+  const claude = path.join(options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
+  const codex = path.join(options.codexHome ?? defaultCodexHome(), 'sessions');
+  const [a, b] = await Promise.all([statOrNull(claude), statOrNull(codex)]);
+  return { places: new SessionDiscovery({ ...options, sources: ['claude', 'codex'] }).places(), agentUser: !!(a?.isDirectory() || b?.isDirectory()) };
+}
+
+/**
+ * Why there is nothing to hand off when no agent session was found for a Claude Code or Codex user:
+ * where it looked and what to do, never a workbench file to write by hand.
+ */
+export function noSessionReason(search: SessionSearch): string {
+  return (
+    'no Claude Code or Codex session was found for this folder, so there is no next step to take from it; ' +
+    'start or resume the agent in this folder, or point the agent folder settings (sessionHandoff.context.claudeConfigDir / codexHome, or --claude-config-dir / --codex-home) at where it keeps its sessions' +
+    ` — looked in: ${search.places.join('; ')}`
+  );
 }

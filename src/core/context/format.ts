@@ -4,6 +4,9 @@ import type { BudgetLevel, ContextResult } from './types';
 const AGENT_NAMES = new Map<string | undefined, string>([
   ['claude', 'Claude Code'],
   ['codex', 'Codex CLI'],
+  ['cline', 'Cline'],
+  ['roo', 'Roo Code'],
+  ['kilo', 'Kilo Code'],
 ]);
 
 /**

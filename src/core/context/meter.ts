@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { claudeCompactAtPercent, claudeTranscriptReader, round1 } from './claude';
 import { codexRolloutReader } from './codex';
 import type { DiscoveryOptions, SessionCandidate } from './discovery';
@@ -5,10 +6,16 @@ import { SessionDiscovery } from './discovery';
 import { readGenericUsage } from './generic';
 import type { TailReader, TailReadStats } from './tailReader';
 import type { ContextResult } from './types';
+import { isSdkMessagesFile } from '../session/clineSdk';
+import { VscodeTaskReader } from '../session/taskReader';
+import type { VscodeAgent } from './vscodeAgents';
+import { isVscodeAgent } from './vscodeAgents';
 
 export interface ContextMeterOptions extends DiscoveryOptions {
-  /** A Claude context-window size that beats the detection (0 or undefined: detect). */
+  /** A Claude context-window size that beats the detection (0 or undefined: detect); for Cline / Roo Code, beats the model table. */
   windowOverride?: number;
+  /** One-shot reads (the CLI): wait a moment for a task file caught half-written. */
+  settle?: boolean;
 }
 
 /** One candidate session with its current reading. */
@@ -33,6 +40,8 @@ export class ContextMeter {
   private readonly discovery: SessionDiscovery;
   private readonly readers = new Map<string, TailReader<unknown>>();
   private readonly generic = new Map<string, { mtimeMs: number; size: number; result: ContextResult }>();
+  /** Cline / Roo Code / Kilo Code tasks: JSON files rewritten whole, read again when they change. */
+  private readonly tasks = new Map<string, VscodeTaskReader>();
 
   constructor(private readonly options: ContextMeterOptions) {
     this.discovery = new SessionDiscovery(options);
@@ -40,16 +49,23 @@ export class ContextMeter {
 
   /** Finds the sessions and brings every reading up to date. Never throws for missing or bad files. */
   async read(): Promise<MeterReading> {
-    const found = await this.discovery.find();
+    // A session of Cline's SDK bundle has facts but no known meter rule: it never hides another reading.
+    const found = (await this.discovery.find()).filter((c) => !isSdkMessagesFile(c.file));
     const candidates = withKnownWindow(await Promise.all(found.map(async (c) => ({ ...c, result: await this.readOne(c) }))), this.options.windowOverride);
     // Readers of logs that are no longer candidates hold offsets and state for nothing.
     const live = new Set(found.map((c) => c.file));
     for (const file of [...this.readers.keys()]) if (!live.has(file)) this.readers.delete(file);
+    for (const file of [...this.tasks.keys()]) if (!live.has(file)) this.tasks.delete(file);
     const first = candidates[0];
     const current: ContextResult = first
       ? first.result
       : { known: false, reason: `no Claude Code, Codex or context_usage.json session found for ${this.options.folder}` };
     return { current, candidates };
+  }
+
+  /** The Cline / Roo Code / Kilo Code storage folders that exist, to watch for task changes. */
+  taskDirs(agents: readonly VscodeAgent[]): Promise<string[]> {
+    return this.discovery.tasks.watchDirs(agents);
   }
 
   /** Where the meter looks for sessions, for the log when none is found. */
@@ -69,6 +85,14 @@ export class ContextMeter {
       const result = await readGenericUsage(c.file, this.options.folder);
       this.generic.set(c.file, { mtimeMs: c.mtimeMs, size: c.size, result });
       return result;
+    }
+    if (isVscodeAgent(c.source)) {
+      let task = this.tasks.get(c.file);
+      if (!task) {
+        task = new VscodeTaskReader(path.dirname(c.file), c.source, { cwd: c.cwd ?? null });
+        this.tasks.set(c.file, task);
+      }
+      return task.reading({ windowOverride: this.options.windowOverride, rooModel: this.options.rooModel }, this.options.settle === true);
     }
     let reader = this.readers.get(c.file);
     if (!reader) {

@@ -1,6 +1,8 @@
 import { renderRestartPrompt } from '../render/prompt';
 import { openQuestions } from '../render/text';
 import { isStackFrame } from './excerpt';
+import { questionsIn } from './judgement';
+import { openFailures } from './nextAction';
 import { pathsIn } from './readFirst';
 import type { Packet } from './schema';
 import type { Audit, Probe } from './auditSchema';
@@ -68,13 +70,39 @@ export function auditPacket(p: Packet, ctx: AuditContext = {}): Audit {
     noted.length === 0 ? 'no failure carries a note' : rejected ? `${rejected} rejected approach${rejected === 1 ? '' : 'es'}` : `${noted.length} failure notes, no rejected approach recorded`,
     'Record what was tried and dropped as decisions ("rejected: …") in agent_state.json, so the next session does not retry it.'));
 
-  const questions = openQuestions(p);
-  const prompt = flat(renderRestartPrompt(p, ctx.freshness ? { freshness: ctx.freshness } : {}));
-  const dropped = questions.filter((q) => !prompt.includes(flat(q.text).slice(0, 60)));
+  // Quote markers left out, so a quoted text reads as one run whatever its line breaks.
+  const prompt = flat(renderRestartPrompt(p, ctx.freshness ? { freshness: ctx.freshness } : {}).replace(/^>( |$)/gm, ''));
+  const inPrompt = (text: string): boolean => prompt.includes(flat(text).trim().slice(0, 60));
+  // The questions of the closing words count too, whether or not the packet listed them.
+  const closingQuestions = p.closing ? questionsIn(p.closing.text) : [];
+  const questions = [...openQuestions(p).map((q) => q.text), ...closingQuestions];
+  const dropped = [...new Set(questions.filter((q) => !inPrompt(q)).map((q) => flat(q).trim()))];
+  const total = new Set(questions.map((q) => flat(q).trim())).size;
   probes.push(probe('open-questions', 'Open questions and blockers are in the restart prompt',
-    questions.length === 0 ? 'n/a' : dropped.length ? 'fail' : 'pass',
-    questions.length === 0 ? 'no questions or blockers recorded' : dropped.length ? `${dropped.length} left out of the prompt` : `${questions.length} in the prompt, before the risks`,
+    total === 0 ? 'n/a' : dropped.length ? 'fail' : 'pass',
+    total === 0 ? 'no questions or blockers recorded' : dropped.length ? `${dropped.length} left out of the prompt` : `${total} in the prompt, before the risks`,
     'Shorten the questions and blockers in agent_state.json so that all of them fit in the restart prompt.'));
+
+  // An older packet has no `closing` field; its summary says whether the session had closing words.
+  const hadClosing = p.closing !== undefined ? p.closing !== null : /Where the agent stopped: "/.test(p.summary);
+  const closingShown = !!p.closing?.text.trim() && inPrompt(p.closing.text);
+  probes.push(probe('closing-words', "The session's closing words are in the packet and the prompt",
+    !hadClosing ? 'n/a' : closingShown ? 'pass' : 'fail',
+    !hadClosing ? 'no closing words in the session' : closingShown ? `${p.closing?.text.length ?? 0} characters, quoted after the next action` : 'the session had closing words, but the packet or the prompt lost them',
+    'Regenerate the packet with this version, so it keeps the closing message of the session.'));
+
+  // The next action may not be a failure that a later run resolved, nor one that was never a failure.
+  const named = p.failed_attempts.filter((f) => p.next_action.includes(`failed attempt #${f.index} `) || p.next_action.includes(`\`${f.command}\``));
+  const open = new Set(openFailures(p.failed_attempts, p.commands_run).map((f) => f.index));
+  const harmless = p.commands_run.filter((c) => c.not_a_failure && (p.next_action.includes(`\`${c.command}\``) || p.next_action.includes(`failed attempt #${c.index} `)));
+  const stale = named.filter((f) => !open.has(f.index));
+  const derivedFromFailure = p.next_action_source === 'derived' && (p.next_action_origin?.kind === 'failure' || p.next_action_origin?.kind === 'task' || (!p.next_action_origin && named.length > 0));
+  probes.push(probe('next-action-open', 'The next action is not a resolved or harmless failure',
+    !derivedFromFailure ? 'n/a' : stale.length || harmless.length ? 'fail' : 'pass',
+    !derivedFromFailure ? 'the next action does not come from a failure'
+      : harmless.length ? `names ${list(harmless.map((c) => `#${c.index}`))}, which is no failure (${harmless[0]?.not_a_failure ?? ''})`
+        : stale.length ? `names ${list(stale.map((f) => `#${f.index}`))}, which a later run resolved` : 'names a failure still open',
+    'Regenerate the packet with this version (it skips resolved failures, searches that found nothing and probes), or record next_action in agent_state.json.'));
 
   const files = p.next_session_prereqs;
   // Everything counts as missing when nothing was checked; the probe is n/a then and does not list them.

@@ -9,6 +9,8 @@ export const PROBE_IDS = [
   'uncertain-evidence',
   'rejected-approaches',
   'open-questions',
+  'closing-words',
+  'next-action-open',
   'read-first',
   'secrets',
   'fresh',

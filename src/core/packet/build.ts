@@ -8,7 +8,8 @@ import type { LineOrigin } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import { redact, redactDeep, redactedJson, type Redacted } from '../redact';
 import { commandsRun, failedAttempts, withMayHaveChanged } from './commands';
-import { decideNextAction } from './nextAction';
+import { chooseNextAction } from './nextAction';
+import { collectHumanWords, collectOpenQuestions, packetClosing, waitingForAnswers } from './judgement';
 import { collectAssumptions, collectDecisions, collectQuestions } from './notes';
 import { collectReadFirst } from './readFirst';
 import { collectRisks } from './risks';
@@ -116,13 +117,14 @@ export function buildPacket(input: PacketInput): BuildResult {
     ? git.changedFiles.map((c) => ({ ...c, path: stripControlLine(c.path), ...(c.from ? { from: stripControlLine(c.from) } : {}) }))
     : [...new Set((agent?.touched_files ?? []).map(stripControlLine).filter((p) => p !== ''))].map((p) => ({ path: p, kind: 'touched' as const }));
   const commands = commandsRun(kept);
-  const failed = withMayHaveChanged(failedAttempts(kept), changed);
-  const next = decideNextAction(snapshot, failed, commands);
+  const failed = withMayHaveChanged(failedAttempts(kept, snapshot.feedback?.resolvedBy), changed, snapshot.feedback?.editedAfter);
+  const next = chooseNextAction(snapshot, failed, commands);
   if (!next.ok) return { ok: false, reason: next.reason };
 
   const branch = git?.branch ?? agent?.branch ?? null;
   const prereqs = collectReadFirst(snapshot, changed, failed, { tempGlobs: input.options.tempGlobs, knownFiles: git?.knownFiles ?? null });
   // Say why there is no last known good commit, so the next session does not assume HEAD is safe.
+  const questions = collectOpenQuestions(snapshot);
   const lkgNote = git && !git.lastKnownGoodCommit && git.lkgUnknownReason ? ` Last known good commit unknown: ${git.lkgUnknownReason}.` : '';
 
   const packet: Packet = {
@@ -145,6 +147,11 @@ export function buildPacket(input: PacketInput): BuildResult {
     open_risks: collectRisks(snapshot, input.clean, git, git?.secretOrigins),
     next_action: next.text,
     next_action_source: next.source,
+    next_action_origin: next.origin,
+    closing: packetClosing(snapshot),
+    questions,
+    waiting_for_answers: waitingForAnswers(snapshot, questions),
+    human_words: collectHumanWords(snapshot),
     sources: sourcesOf(snapshot, git, next.from),
     next_goal: goalOf(input.nextGoal),
     verdict_pointer: {

@@ -1,5 +1,6 @@
-import { displayCommand, outcomeOf, startedAtIso } from '../artifacts/commands';
+import { displayCommand, notAFailure, outcomeOf, startedAtIso } from '../artifacts/commands';
 import type { IndexedRecord } from '../artifacts/snapshot';
+import type { Source } from '../source';
 import { EXCERPT_MAX, salientExcerpt, tailExcerpt } from './excerpt';
 import type { ChangedFile, CommandRun, FailedAttempt } from './schema';
 
@@ -7,17 +8,28 @@ import type { ChangedFile, CommandRun, FailedAttempt } from './schema';
 const KILLED_EXITS = new Set([130, 137, 143]);
 const MAY_HAVE_CHANGED_MAX = 8;
 
+/** Where a record came from: its own source (a session line), else its line in feedback_record.jsonl. */
+export function recordSource(r: IndexedRecord): Source {
+  return r.source ?? { file: 'feedback_record.jsonl', line: r.index + 1 };
+}
+
 /** The trimmed feedback records as packet entries, in original order. */
 export function commandsRun(kept: IndexedRecord[]): CommandRun[] {
-  return kept.map(({ index, record }) => ({
-    index,
-    command: displayCommand(record.command),
-    exit_code: typeof record.exit_code === 'number' ? record.exit_code : null,
-    outcome: outcomeOf(record),
-    started_at: startedAtIso(record.started_at),
-    duration_ms: typeof record.duration_ms === 'number' ? record.duration_ms : null,
-    note: record.agent_note?.trim() ? record.agent_note.trim() : null,
-  }));
+  return kept.map((r) => {
+    const { index, record } = r;
+    const harmless = notAFailure(record);
+    return {
+      index,
+      command: displayCommand(record.command),
+      exit_code: typeof record.exit_code === 'number' ? record.exit_code : null,
+      outcome: harmless ? 'ok' : outcomeOf(record),
+      started_at: startedAtIso(record.started_at),
+      duration_ms: typeof record.duration_ms === 'number' ? record.duration_ms : null,
+      note: record.agent_note?.trim() ? record.agent_note.trim() : null,
+      source: recordSource(r),
+      ...(harmless ? { not_a_failure: harmless } : {}),
+    };
+  });
 }
 
 const text = (s: string | null | undefined): string => (s ?? '').trim();
@@ -47,11 +59,14 @@ function uncertainExcerpt(record: IndexedRecord['record'], outcome: FailedAttemp
  * Every kept record that did not succeed. Timeouts, spawn errors and killed commands are `uncertain`:
  * the command may have partly applied, so the next session must check before doing anything else.
  */
-export function failedAttempts(kept: IndexedRecord[]): FailedAttempt[] {
+export function failedAttempts(kept: IndexedRecord[], resolvedBy: Record<number, number> = {}): FailedAttempt[] {
   const out: FailedAttempt[] = [];
-  for (const { index, record } of kept) {
+  for (const r of kept) {
+    const { index, record } = r;
     const outcome = outcomeOf(record);
-    if (outcome === 'ok') continue;
+    // A search that found nothing or a probe is kept among the commands, never among the failures.
+    if (outcome === 'ok' || notAFailure(record)) continue;
+    const by = resolvedBy[index];
     const exit = typeof record.exit_code === 'number' ? record.exit_code : null;
     const uncertain = outcome !== 'failed' || (exit !== null && KILLED_EXITS.has(exit));
     out.push({
@@ -62,6 +77,8 @@ export function failedAttempts(kept: IndexedRecord[]): FailedAttempt[] {
       note: record.agent_note?.trim() ? record.agent_note.trim() : null,
       excerpt: uncertain ? uncertainExcerpt(record, outcome) : failureExcerpt(record),
       uncertain,
+      source: recordSource(r),
+      ...(by !== undefined ? { resolved_by: by } : {}),
     });
   }
   return out;
@@ -80,17 +97,17 @@ function namesFile(said: string, p: string): boolean {
 
 /**
  * For each uncertain attempt, the changed files it plausibly touched: those its command or partial
- * output names (by path or file name) first, then the other changed files — all of them are what the
- * next session inspects before finishing the work. Deterministic: changed files come sorted.
+ * output names (by path or file name), then the files edited after it and before the next command
+ * (`editedAfter`, when the session says) — never every file the session edited. Deterministic.
  */
-export function withMayHaveChanged(failed: FailedAttempt[], changed: readonly ChangedFile[]): FailedAttempt[] {
+export function withMayHaveChanged(failed: FailedAttempt[], changed: readonly ChangedFile[], editedAfter: Record<number, string[]> = {}): FailedAttempt[] {
   const candidates = changed.map((c) => c.path);
   return failed.map((f) => {
     if (!f.uncertain) return f;
     const said = `${f.command}\n${f.excerpt}`;
     const named = candidates.filter((p) => said.includes(p) || namesFile(said, p));
-    const rest = candidates.filter((p) => !named.includes(p));
-    return { ...f, may_have_changed: [...named, ...rest].slice(0, MAY_HAVE_CHANGED_MAX) };
+    const after = (editedAfter[f.index] ?? []).filter((p) => !named.includes(p));
+    return { ...f, may_have_changed: [...named, ...after].slice(0, MAY_HAVE_CHANGED_MAX) };
   });
 }
 

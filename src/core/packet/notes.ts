@@ -1,9 +1,12 @@
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import { textOf } from './risks';
 
+import type { Source } from '../source';
+
 export interface Decision {
   text: string;
   status: 'made' | 'rejected';
+  source?: Source;
 }
 
 /**
@@ -12,6 +15,9 @@ export interface Decision {
  */
 export function collectDecisions(snapshot: WorkbenchSnapshot): Decision[] {
   const out: Decision[] = [];
+  // Decisions of the session (declined commands) name their file and line; agent_state.json's need no
+  // source of their own (`sources.decisions` says it).
+  const fromSession = snapshot.origins?.['decisions'] !== undefined && snapshot.origins['decisions'] !== 'agent_state.json';
   for (const d of snapshot.agentState?.decisions ?? []) {
     if (typeof d === 'string') {
       const m = /^\s*rejected\s*[:\-–]\s*(.*)/is.exec(d);
@@ -24,7 +30,11 @@ export function collectDecisions(snapshot: WorkbenchSnapshot): Decision[] {
     const text = d.reason?.trim() ? `${base} — ${d.reason.trim()}` : base;
     // Stryker disable next-line StringLiteral: a missing status reads as made whatever stands in for it, unless that starts with "reject"
     const rejected = /^reject/i.test(d.status ?? '');
-    out.push({ text, status: rejected ? 'rejected' : 'made' });
+    const file = typeof d['file'] === 'string' ? d['file'] : null;
+    const line = typeof d['line'] === 'number' ? d['line'] : null;
+    const sessionFile = file ?? snapshot.session?.file;
+    const source: Source | null = fromSession && sessionFile ? { file: sessionFile, line, what: 'declined command' } : null;
+    out.push({ text, status: rejected ? 'rejected' : 'made', ...(source ? { source } : {}) });
   }
   return out;
 }

@@ -9,6 +9,9 @@ export const SEVERITIES = ['block', 'high', 'warn', 'info'] as const;
 export const SeveritySchema = z.enum(SEVERITIES);
 export type Severity = z.infer<typeof SeveritySchema>;
 
+/** Where a derived item came from (core/source.ts): a session or workbench file and its 1-based line. */
+export const SourceSchema = z.object({ file: z.string(), line: z.number().int().nullable(), what: z.string().optional() });
+
 export const ChangedFileSchema = z.object({
   path: z.string(),
   kind: z.enum(['added', 'modified', 'deleted', 'renamed', 'untracked', 'touched']),
@@ -24,6 +27,14 @@ export const CommandRunSchema = z.object({
   started_at: z.string().nullable(),
   duration_ms: z.number().nullable(),
   note: z.string().nullable(),
+  /** Where the command was recorded: the session file and the line of its call, or feedback_record.jsonl:N. */
+  source: SourceSchema.optional(),
+  /**
+   * Set when a non-zero exit is no failure: a search that found nothing (`grep`, `rg`, … exit 1 with no
+   * output), or a probe (`test -f`, `which`, `command -v`, `ls` of a missing path); or a background run
+   * stopped on purpose. Such a command is not among the failed attempts.
+   */
+  not_a_failure: z.string().optional(),
 });
 
 export const FailedAttemptSchema = z.object({
@@ -38,6 +49,10 @@ export const FailedAttemptSchema = z.object({
   uncertain: z.boolean(),
   /** For an uncertain attempt: changed files it plausibly touched (named by it first, then the rest). */
   may_have_changed: z.array(z.string()).optional(),
+  /** Where the command was recorded (session file and line, or feedback_record.jsonl:N). */
+  source: SourceSchema.optional(),
+  /** The index of a later passing run of the same command or test target: history, not an open failure. */
+  resolved_by: z.number().int().optional(),
 });
 
 export const RiskSchema = z.object({
@@ -55,7 +70,54 @@ export const RiskSchema = z.object({
 export const DecisionSchema = z.object({
   text: z.string(),
   status: z.enum(['made', 'rejected']),
+  /** Where the decision was recorded (agent_state.json, or the session line of a declined command). */
+  source: SourceSchema.optional(),
 });
+
+/**
+ * The session's closing words (DESIGN §2c): its final assistant message after the last human message,
+ * whole up to about 3 000 characters, else cut at a paragraph boundary; `omitted_chars` says how much
+ * was left out (the rest is at `source`).
+ */
+export const ClosingSchema = z.object({
+  text: z.string(),
+  source: SourceSchema,
+  omitted_chars: z.number().int().min(0).optional(),
+});
+
+/** An open question of the session, with where it was asked. */
+export const QuestionSchema = z.object({
+  text: z.string(),
+  /** `closing`: in the closing words; `question-tool`: an unanswered question-tool call; `agent_state`: questions_for_human. */
+  from: z.enum(['closing', 'question-tool', 'agent_state']),
+  source: SourceSchema.nullable(),
+  options: z.array(z.string()).optional(),
+});
+
+/** The human's own words, kept whole up to about 2 000 characters (never cut inside a word). */
+export const HumanWordsSchema = z.object({
+  kind: z.enum(['first-request', 'latest-request', 'rejection-reason', 'answer', 'unanswered-request']),
+  text: z.string(),
+  source: SourceSchema.nullable(),
+  /** For an answer: the question it answers; for a rejection reason: the declined command. */
+  about: z.string().optional(),
+  omitted_chars: z.number().int().min(0).optional(),
+});
+
+/** The kinds of next action, in the order they are chosen (DESIGN §2c). */
+export const NEXT_ACTION_KINDS = [
+  'agent_state',
+  'closing-next',
+  'recap',
+  'unanswered-request',
+  'task',
+  'failure',
+  'verification',
+  'questions',
+  'latest-request',
+  'done',
+] as const;
+export const NextActionOriginSchema = z.object({ kind: z.enum(NEXT_ACTION_KINDS), source: SourceSchema.nullable() });
 
 export const CleanFindingSchema = z.object({
   check: z.enum(['working-tree', 'temp-artifacts', 'tests', 'feature-board', 'branch']),
@@ -69,7 +131,7 @@ export const CleanFindingSchema = z.object({
 export const ContextAtGenerationSchema = z.union([
   z.object({
     known: z.literal(true),
-    source: z.enum(['claude', 'codex', 'generic']),
+    source: z.enum(['claude', 'codex', 'generic', 'cline', 'roo', 'kilo']),
     sessionId: z.string(),
     model: z.string().optional(),
     usedTokens: z.number(),
@@ -104,6 +166,16 @@ export const PacketSchema = z.object({
   open_risks: z.array(RiskSchema),
   next_action: z.string().min(1),
   next_action_source: z.enum(['agent_state', 'derived']),
+  /** Which step of the precedence gave the next action, and where it came from (older packets: absent). */
+  next_action_origin: NextActionOriginSchema.optional(),
+  /** The session's closing words, verbatim (redacted); null when the session had none. */
+  closing: ClosingSchema.nullable().optional(),
+  /** Open questions with their sources: the closing words', unanswered question-tool calls, questions_for_human. */
+  questions: z.array(QuestionSchema).optional(),
+  /** The session ended on its questions (no human message after them): the next session asks them first. */
+  waiting_for_answers: z.boolean().optional(),
+  /** The human's words kept whole: first and latest request, rejection reasons, answers. */
+  human_words: z.array(HumanWordsSchema).optional(),
   /** Where each kind of fact came from, e.g. `{ "commands": "claude:<session id>", "next_action": "task list" }`. */
   sources: z.record(z.string(), z.string()).default({}),
   /** What the person wants the next session to achieve, when they said so at generation. */
@@ -130,6 +202,9 @@ export type Risk = z.infer<typeof RiskSchema>;
 export type FailedAttempt = z.infer<typeof FailedAttemptSchema>;
 export type CommandRun = z.infer<typeof CommandRunSchema>;
 export type ChangedFile = z.infer<typeof ChangedFileSchema>;
+export type PacketQuestion = z.infer<typeof QuestionSchema>;
+export type HumanWords = z.infer<typeof HumanWordsSchema>;
+export type NextActionKind = (typeof NEXT_ACTION_KINDS)[number];
 
 /** Ordering of severities, most severe first. */
 export function severityRank(s: Severity): number {

@@ -4,11 +4,13 @@
  */
 const kindName = (kind: string): string => (kind === 'decisions' ? 'declined commands' : kind.replace(/_/g, ' '));
 
-/** `claude:<id>` → "Claude Code session 7f3e2a91"; file names and other labels stay as they are. */
+const SESSION_NAMES: Record<string, string> = { claude: 'Claude Code session', codex: 'Codex session', cline: 'Cline task', roo: 'Roo Code task', kilo: 'Kilo Code task' };
+
+/** `claude:<id>` → "Claude Code session 7f3e2a91", `roo:<id>` → "Roo Code task 0190a3b4"; other labels stay as they are. */
 export function sourceName(label: string): string {
-  const m = /^(claude|codex):(.+)$/.exec(label);
+  const m = /^(claude|codex|cline|roo|kilo):(.+)$/.exec(label);
   if (!m) return label;
-  return `${m[1] === 'claude' ? 'Claude Code' : 'Codex'} session ${(m[2] ?? '').slice(0, 8)}`;
+  return `${SESSION_NAMES[m[1] as string]} ${(m[2] ?? '').slice(0, 8)}`;
 }
 
 /**
@@ -25,10 +27,11 @@ export function describeSources(sources: Record<string, string>): string {
       byOrigin.set(name, [...(byOrigin.get(name) ?? []), kindName(kind)]);
     }
   }
-  const sessionsFirst = [...byOrigin].sort((a, b) => Number(/ session /.test(b[0])) - Number(/ session /.test(a[0])));
+  const sessionsFirst = [...byOrigin].sort((a, b) => Number(/ (?:session|task) /.test(b[0])) - Number(/ (?:session|task) /.test(a[0])));
   const parts = sessionsFirst.map(([name, kinds]) => `${name} (${kinds.join(', ')})`);
   const next = sources['next_action'];
-  const nextText = next ? `next action from ${next === 'task list' || next === 'newest failure' || next === 'latest request' ? `the ${next}` : sourceName(next)}` : '';
+  const ours = ['task list', 'newest failure', 'latest request', 'closing words', 'recap', 'unanswered request', 'questions'];
+  const nextText = next ? `next action from ${ours.includes(next) ? `the ${next}` : sourceName(next)}` : '';
   if (!parts.length) return nextText ? `${nextText.charAt(0).toUpperCase()}${nextText.slice(1)}.` : '';
   return `From ${parts.join('; ')}${nextText ? `; ${nextText}` : ''}.`;
 }

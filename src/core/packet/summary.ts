@@ -2,7 +2,13 @@ import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import { activeTaskId } from '../artifacts/topic';
 import type { FailedAttempt } from './schema';
 
-const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** At most `n` characters, cut at a space when one is near the end: never inside a word. */
+const clip = (s: string, n: number): string => {
+  if (s.length <= n) return s;
+  const cut = s.slice(0, n - 1);
+  const space = cut.search(/\s\S*$/);
+  return `${space > n * 0.7 ? cut.slice(0, space) : cut}…`;
+};
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -61,6 +67,7 @@ export function composeSummary(snapshot: WorkbenchSnapshot, failed: FailedAttemp
   const blockers = snapshot.agentState?.blockers.length ?? 0;
   if (blockers) parts.push(`${plural(blockers, 'blocker')} open.`);
   // The agent's own last words say where it stopped.
+  // The closing words are kept whole in the packet's `closing`; the summary line only points at them.
   if (session?.lastAssistantMessage) parts.push(`Where the agent stopped: "${clip(session.lastAssistantMessage.replace(/\s+/g, ' '), 400)}"`);
   return parts.join(' ');
 }

@@ -1,6 +1,6 @@
 import type { Packet } from '../packet/schema';
 import { orderRisks } from '../packet/severity';
-import { asOfText, contextText, OPEN_QUESTIONS_TITLE, openQuestions, outcomeText, RECORD_NOTICE, sourcesText } from './text';
+import { asOfText, contextText, OPEN_QUESTIONS_TITLE, openQuestions, outcomeText, RECORD_NOTICE, sourcesText, sourceText } from './text';
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
@@ -59,6 +59,27 @@ export function inline(text: string, opts: { tableCell?: boolean } = {}): string
   return out + escapeMarkup(one.slice(i));
 }
 
+/** Each step of the next-action precedence, for people. */
+const NEXT_KIND: Record<string, string> = {
+  agent_state: 'agent_state.json next_action',
+  'closing-next': 'the next step the closing words name',
+  recap: "the agent's recap",
+  'unanswered-request': 'a request that never got a real answer',
+  task: 'the task in progress',
+  failure: 'an open failure',
+  verification: 'a blocking verification finding',
+  questions: 'the questions the session ended on',
+  'latest-request': 'the latest request',
+  done: 'the session reported the task done',
+};
+const HUMAN_KIND: Record<string, string> = {
+  'first-request': 'First request',
+  'latest-request': 'Latest request',
+  'rejection-reason': 'Reason given for declining',
+  answer: 'Answer',
+  'unanswered-request': 'Request that never got a real answer',
+};
+
 const short = (sha: string | null): string => (sha ? sha.slice(0, 12) : 'unknown');
 
 /** Multi-line record text as a fenced block, its fence longer than any backtick run inside (≥ 3). */
@@ -97,9 +118,30 @@ export function renderMarkdown(p: Packet): string {
   out.push('', `_${RECORD_NOTICE}_`);
 
   section(`Next action (${p.next_action_source === 'agent_state' ? 'recorded by the agent' : 'derived from the record'})`, [inline(p.next_action)]);
+  const origin = p.next_action_origin;
+  if (origin) out.push('', `_Next action from: ${inline(NEXT_KIND[origin.kind] ?? origin.kind)}${origin.source ? ` — source: ${inline(sourceText(origin.source))}` : ''}_`);
+
+  if (p.closing?.text.trim()) {
+    out.push('', '## Closing words of the previous session', '', `_Verbatim, from ${inline(sourceText(p.closing.source))}${p.closing.omitted_chars ? `; ${p.closing.omitted_chars} more characters left out here (the whole message is at that line)` : ''}._`, '');
+    out.push(...quoted(fenced(p.closing.text)));
+  }
 
   const questions = openQuestions(p);
-  section(OPEN_QUESTIONS_TITLE, questions.map((q) => `- ${q.kind === 'blocker' ? '**blocker:** ' : ''}${inline(q.text)}`), 'None recorded.');
+  if (p.waiting_for_answers && questions.length) out.push('', '_The previous session ended on these questions and was waiting for the answers: ask them first; with nobody to ask, make the most reasonable choice and state it._');
+  section(OPEN_QUESTIONS_TITLE, questions.map((q) => {
+    const opts = q.options?.length ? ` — options: ${q.options.map((o) => inline(o)).join(' / ')}` : '';
+    return `- ${q.kind === 'blocker' ? '**blocker:** ' : ''}${inline(q.text)}${opts}${q.source ? ` _(source: ${inline(sourceText(q.source))})_` : ''}`;
+  }), 'None recorded.');
+
+  const words = p.human_words ?? [];
+  if (words.length) {
+    const body: string[] = [];
+    for (const w of words) {
+      body.push(`- **${HUMAN_KIND[w.kind] ?? w.kind}**${w.about ? ` (${inline(w.about)})` : ''}${w.source ? ` _(source: ${inline(sourceText(w.source))})_` : ''}${w.omitted_chars ? ` — ${w.omitted_chars} more characters left out` : ''}:`);
+      body.push('', ...fenced(w.text, '    '));
+    }
+    section("The human's words (verbatim)", body);
+  }
 
   const uncertain = p.failed_attempts.filter((f) => f.uncertain);
   if (uncertain.length) {
@@ -124,7 +166,8 @@ export function renderMarkdown(p: Packet): string {
 
   const failed: string[] = [];
   for (const f of p.failed_attempts) {
-    failed.push(`- #${f.index} ${code(f.command)} — ${f.outcome === 'failed' && !f.uncertain ? `failed (exit ${f.exit_code})` : outcomeText(f)}${f.uncertain ? ' — **uncertain: may have partly applied, inspect before anything else**' : ''}`);
+    failed.push(`- #${f.index} ${code(f.command)} — ${f.outcome === 'failed' && !f.uncertain ? `failed (exit ${f.exit_code})` : outcomeText(f)}${f.uncertain ? ' — **uncertain: may have partly applied, inspect before anything else**' : ''}${f.resolved_by !== undefined ? ` — a later run passed (#${f.resolved_by})` : ''}`);
+    if (f.source) failed.push(`  - source: ${inline(sourceText(f.source))}`);
     if (f.note) failed.push(`  - note: ${inline(f.note)}`);
     failed.push('  - output:', '', ...fenced(f.excerpt, '    '));
   }
@@ -132,12 +175,13 @@ export function renderMarkdown(p: Packet): string {
 
   const table = ['| # | command | outcome | exit | note |', '|---|---|---|---|---|'];
   for (const c of p.commands_run) {
-    table.push(`| ${c.index} | ${code(c.command).replace(/\|/g, '\\|')} | ${c.outcome} | ${c.exit_code ?? 'null'} | ${c.note ? inline(c.note, { tableCell: true }) : ''} |`);
+    const note = [c.not_a_failure ? `not a failure: ${c.not_a_failure}` : '', c.note ?? ''].filter(Boolean).join('; ');
+    table.push(`| ${c.index} | ${code(c.command).replace(/\|/g, '\\|')} | ${c.outcome} | ${c.exit_code ?? 'null'} | ${note ? inline(note, { tableCell: true }) : ''} |`);
   }
   section(`Commands run (${p.commands_run.length} kept, ${p.commands_omitted} left out)`, p.commands_run.length ? table : [], 'None recorded.');
 
   section('Changed files', p.changed_files.map((f) => `- ${code(f.path)} (${f.kind}${f.from ? ` from ${code(f.from)}` : ''})`), 'None recorded.');
-  section('Decisions', p.decisions.map((d) => `- ${d.status === 'rejected' ? '**rejected** — do not retry: ' : 'made: '}${inline(d.text)}`), 'None recorded.');
+  section('Decisions', p.decisions.map((d) => `- ${d.status === 'rejected' ? '**rejected** — do not retry: ' : 'made: '}${inline(d.text)}${d.source && d.source.line !== null ? ` _(source: ${inline(sourceText(d.source))})_` : ''}`), 'None recorded.');
   section('Assumptions to validate (unverified)', p.assumptions_to_validate.map((a) => `- ${inline(a.text)}`), 'None recorded.');
   section('Read these first', p.next_session_prereqs.map((f) => `- ${code(f)}`), 'Nothing listed.');
 

@@ -1,4 +1,6 @@
 import type { Packet } from '../packet/schema';
+import type { Source } from '../source';
+import { formatSource } from '../source';
 import { describeSources } from '../packet/sources';
 
 /**
@@ -21,7 +23,8 @@ export function groupDigits(n: number): string {
 
 /** The agent a context reading came from, by its product name. */
 export function agentName(source: string): string {
-  return source === 'claude' ? 'Claude Code' : source === 'codex' ? 'Codex CLI' : source === 'generic' ? 'context_usage.json' : source;
+  const names: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI', generic: 'context_usage.json', cline: 'Cline', roo: 'Roo Code', kilo: 'Kilo Code' };
+  return Object.prototype.hasOwnProperty.call(names, source) ? (names[source] as string) : source;
 }
 
 /** The context reading at generation for people: `260 005 of 1 000 000 tokens (26 %), Claude Code`. */
@@ -63,14 +66,32 @@ export interface OpenQuestion {
   text: string;
   /** The risk id of a blocker (`blocker:1`), for acknowledgements. */
   id?: string;
+  /** Where it was asked (a session file and line, agent_state.json), when the packet says. */
+  source?: Source | null;
+  /** The choices a question tool offered. */
+  options?: string[];
 }
 
-/** The agent's questions for a human and its blockers: what must be decided before acting. */
+/**
+ * The open questions and blockers: what must be decided before acting. The packet's `questions` (with
+ * their sources: questions_for_human, the closing words, the question tool) when it has them, else the
+ * older `questions_for_human` strings.
+ */
 export function openQuestions(p: Packet): OpenQuestion[] {
-  return [
-    ...p.open_risks.filter((r) => r.id.startsWith('blocker:')).map((r) => ({ kind: 'blocker' as const, text: r.detail, id: r.id })),
-    ...p.questions_for_human.map((q) => ({ kind: 'question' as const, text: q })),
-  ];
+  const blockers = p.open_risks.filter((r) => r.id.startsWith('blocker:')).map((r) => ({ kind: 'blocker' as const, text: r.detail, id: r.id }));
+  const asked: OpenQuestion[] = p.questions?.length
+    ? p.questions.map((q) => ({ kind: 'question' as const, text: q.text, source: q.source, ...(q.options?.length ? { options: q.options } : {}) }))
+    : p.questions_for_human.map((q) => ({ kind: 'question' as const, text: q }));
+  // questions_for_human written after the packet was built (by hand) still count.
+  const seen = new Set(asked.map((q) => q.text));
+  const extra = p.questions?.length ? p.questions_for_human.filter((q) => !seen.has(q)).map((q) => ({ kind: 'question' as const, text: q })) : [];
+  return [...blockers, ...asked, ...extra];
+}
+
+/** `file:line` of a source, with what is there: "session.jsonl:93 (closing message)". */
+export function sourceText(s: Source | null | undefined): string {
+  if (!s) return '';
+  return `${formatSource(s)}${s.what ? ` (${s.what})` : ''}`;
 }
 
 /** "1 older one", "3 older ones". */

@@ -1,7 +1,8 @@
 import { isTestCommand, normalizeCommand } from '../artifacts/commands';
 import { redact } from '../redact';
-import type { SessionAgent, SessionCommand, SessionFacts, SessionTodo, Unfinished } from './model';
-import { cut, firstSentence, MAX_TEXT_CHARS, RAW_TAIL_CHARS, STDERR_TAIL_CHARS, STDOUT_TAIL_CHARS, tail } from './text';
+import type { SessionAgent, SessionAnswer, SessionCommand, SessionFacts, SessionQuestion, SessionText, SessionTodo, UnansweredRequest, Unfinished } from './model';
+import type { StoredTask } from './taskStore';
+import { cut, cutAtWord, firstSentence, MAX_TEXT_CHARS, RAW_TAIL_CHARS, STDERR_TAIL_CHARS, STDOUT_TAIL_CHARS, tail } from './text';
 
 /** Commands with a result kept before the list is compacted. */
 const COMPACT_AT = 200;
@@ -15,6 +16,18 @@ const MAX_FILES = 500;
 const MAX_TODOS = 100;
 const MAX_BAD_LINES = 20;
 const MAX_PENDING = 500;
+/** Human words (requests, reasons, answers) are kept whole up to this (after redaction). */
+export const MAX_HUMAN_CHARS = 2_000;
+/** The closing words are kept whole up to this (after redaction); the packet cuts them further. */
+export const MAX_CLOSING_CHARS = 12_000;
+/** Raw text is held a little longer than its published bound, so that redaction never sees a cut secret. */
+const RAW_MARGIN = 2_000;
+const MAX_CWDS = 50;
+const MAX_QUESTIONS = 20;
+const MAX_ANSWERS = 20;
+const MAX_UNANSWERED = 20;
+const MAX_ROLLED_BACK = 20;
+const MAX_BACKGROUND = 500;
 /** Ids seen (for de-duplicating streamed lines); forgotten in halves beyond this. */
 const MAX_SEEN_IDS = 20_000;
 
@@ -28,6 +41,38 @@ export interface CommandResult {
   error?: string | null;
   at?: string | null;
   durationMs?: number | null;
+  /** 1-based line of the result. */
+  line?: number | null;
+  /** The reason the user typed with a rejection. */
+  rejectionReason?: string | null;
+  /** The agent's own reading of the exit code ("No matches found"). */
+  interpretation?: string | null;
+  /** Sent to the background: its outcome comes later (a notification, a stop), matched by this task id. */
+  background?: { taskId: string | null } | null;
+}
+
+/** Where a command was called, for its provenance. */
+export interface CommandMeta {
+  line?: number | null;
+  tool?: string;
+  cwd?: string | null;
+}
+
+type BackgroundStatus = 'pending' | 'completed' | 'failed' | 'stopped';
+
+/** A human request while the log is read: raw text, its line, and whether a real answer came. */
+interface Request {
+  text: string;
+  line: number | null;
+  /** Commands seen before it (its turn's commands have this ordinal or more). */
+  commandsBefore: number;
+  answered: boolean;
+  why: UnansweredRequest['why'];
+}
+
+interface PendingQuestion {
+  questions: { question: string; options: string[] }[];
+  line: number | null;
 }
 
 /** A command while the log is being read: raw strings, and whether its result came. */
@@ -47,6 +92,14 @@ interface Entry {
   error: string | null;
   note: string | null;
   reply: string | null;
+  line: number | null;
+  resultLine: number | null;
+  tool: string | null;
+  cwd: string | null;
+  rejectionReason: string | null;
+  interpretation: string | null;
+  background: { taskId: string | null; status: BackgroundStatus; resolvedLine: number | null } | null;
+  rolledBack: boolean;
   /** Bumped on every change; the published (redacted) copy is rebuilt when it moves. */
   version: number;
   published?: { version: number; value: SessionCommand };
@@ -61,14 +114,21 @@ export class SessionAccumulator {
   sessionId: string | null = null;
   cwd: string | null = null;
   branch: string | null = null;
-  private first: string | null = null;
-  private requests: string[] = [];
+  model: string | null = null;
+  version: string | null = null;
+  private first: Request | null = null;
+  private requests: Request[] = [];
   private commands: Entry[] = [];
   private answeredSinceCompact = 0;
   private count = 0;
   private rejectedList: Entry[] = [];
   private rejectedTotal = 0;
   private readonly pending = new Map<string, Entry>();
+  /** Background commands whose outcome has not come yet, by tool-call id and by task id. */
+  private readonly backgroundById = new Map<string, Entry>();
+  private readonly backgroundByTask = new Map<string, Entry>();
+  /** Every background command by task id, resolved or not: its output file may be read later. */
+  private readonly taskOutputs = new Map<string, Entry>();
   /** Commands whose result came and that no assistant text has commented on yet. */
   private awaitingNote: Entry[] = [];
   /** Rejected commands waiting for the user's next message. */
@@ -76,7 +136,21 @@ export class SessionAccumulator {
   private files: string[] = [];
   private readonly fileSet = new Set<string>();
   private todos: SessionTodo[] | null = null;
+  private todoSource: { tool: string; line: number | null } | null = null;
   private lastAssistant: { key: string; parts: string[] } | null = null;
+  /** The assistant text since the last human message and the last tool call: the closing words so far. */
+  private segment: { parts: string[]; chars: number; line: number | null } | null = null;
+  /** A tool call came after the segment's text. */
+  private segmentClosed = false;
+  private cwdList: string[] = [];
+  private readonly askPending = new Map<string, PendingQuestion>();
+  private open: SessionQuestion[] = [];
+  private answerList: SessionAnswer[] = [];
+  /** The latest request, until a real answer came. */
+  private current: Request | null = null;
+  private unansweredList: Request[] = [];
+  private rolledBack: { text: string; line: number | null }[] = [];
+  private recapText: { text: string; line: number | null } | null = null;
   private apiErrors = 0;
   private readonly seen = new Set<string>();
   private bad: number[] = [];
@@ -112,8 +186,16 @@ export class SessionAccumulator {
     return this.pending.size;
   }
 
+  /** A working directory the session was in (the first one is `cwd`). */
+  addCwd(cwd: string): void {
+    if (!this.cwd) this.cwd = cwd;
+    if (this.cwdList.length >= MAX_CWDS || this.cwdList.includes(cwd)) return;
+    this.cwdList.push(cwd);
+    this.rev++;
+  }
+
   /** A command call. Returns false for a duplicate id. */
-  startCommand(id: string, command: string, at: string | null): boolean {
+  startCommand(id: string, command: string, at: string | null, meta: CommandMeta = {}): boolean {
     if (!command.trim() || this.pending.has(id)) return false;
     const entry: Entry = {
       ordinal: this.count++,
@@ -131,6 +213,14 @@ export class SessionAccumulator {
       error: null,
       note: null,
       reply: null,
+      line: meta.line ?? null,
+      resultLine: null,
+      tool: meta.tool ?? null,
+      cwd: meta.cwd ?? null,
+      rejectionReason: null,
+      interpretation: null,
+      background: null,
+      rolledBack: false,
       version: 0,
     };
     this.commands.push(entry);
@@ -155,6 +245,20 @@ export class SessionAccumulator {
     if (r.stdout !== undefined) e.stdout = tail(r.stdout, RAW_TAIL_CHARS);
     if (r.stderr !== undefined) e.stderr = tail(r.stderr, RAW_TAIL_CHARS);
     e.error = r.error ?? null;
+    if (r.line !== undefined && r.line !== null) e.resultLine = r.line;
+    if (r.rejectionReason) e.rejectionReason = r.rejectionReason.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN);
+    if (r.interpretation) e.interpretation = r.interpretation.slice(0, 500);
+    if (r.background) {
+      e.background = { taskId: r.background.taskId, status: 'pending', resolvedLine: null };
+      this.backgroundById.set(e.id, e);
+      if (r.background.taskId) {
+        this.backgroundByTask.set(r.background.taskId, e);
+        this.taskOutputs.set(r.background.taskId, e);
+        if (this.taskOutputs.size > MAX_BACKGROUND) this.taskOutputs.delete(this.taskOutputs.keys().next().value as string);
+      }
+      if (this.backgroundById.size > MAX_BACKGROUND) this.backgroundById.delete(this.backgroundById.keys().next().value as string);
+      if (this.backgroundByTask.size > MAX_BACKGROUND) this.backgroundByTask.delete(this.backgroundByTask.keys().next().value as string);
+    }
     if (r.durationMs !== undefined && r.durationMs !== null) e.durationMs = r.durationMs;
     else if (r.at && e.startedAt) {
       const d = Date.parse(r.at) - Date.parse(e.startedAt);
@@ -174,6 +278,65 @@ export class SessionAccumulator {
     if (++this.answeredSinceCompact >= COMPACT_AT) this.compact();
   }
 
+  /** True when a background command waits for its outcome under this tool-call id or task id. */
+  isBackground(ref: { id?: string | null; taskId?: string | null }): boolean {
+    return !!((ref.id && this.backgroundById.has(ref.id)) || (ref.taskId && this.backgroundByTask.has(ref.taskId)));
+  }
+
+  /**
+   * The outcome of a background command (a task notification, a stop, a poll that saw it end): matched
+   * by its tool-call id, else by its task id. `killed` means stopped on purpose (no exit code). A
+   * Monitor that ended has no exit code either. Returns false when no background command matches.
+   */
+  resolveBackground(ref: { id?: string | null; taskId?: string | null }, outcome: { status: 'completed' | 'failed' | 'killed'; exit: number | null; line: number | null; summary?: string | null }): boolean {
+    const e = (ref.id ? this.backgroundById.get(ref.id) : undefined) ?? (ref.taskId ? this.backgroundByTask.get(ref.taskId) : undefined);
+    if (!e?.background || e.background.status !== 'pending') return false;
+    this.backgroundById.delete(e.id);
+    if (e.background.taskId) this.backgroundByTask.delete(e.background.taskId);
+    const monitor = e.tool === 'Monitor';
+    e.background.resolvedLine = outcome.line;
+    e.error = null;
+    if (outcome.status === 'killed') {
+      e.exit = null;
+      e.unfinished = 'stopped';
+      e.background.status = 'stopped';
+      e.error = 'stopped on purpose before it ended (it may have partly applied); no exit status';
+    } else if (outcome.exit !== null) {
+      e.exit = outcome.exit;
+      e.unfinished = null;
+      e.background.status = outcome.exit === 0 ? 'completed' : 'failed';
+    } else if (monitor && outcome.status === 'completed') {
+      e.exit = null;
+      e.unfinished = 'completed';
+      e.background.status = 'completed';
+      e.error = 'the monitor stream ended (a monitor has no exit code)';
+    } else {
+      // A failure told without its code reads as 1, as older Claude Code results do.
+      e.exit = outcome.status === 'failed' ? 1 : 0;
+      e.unfinished = null;
+      e.background.status = outcome.status;
+    }
+    // A failure's notice says how it ended; a success needs no error line.
+    if (outcome.summary && e.exit !== null && e.exit !== 0) e.error = outcome.summary.slice(0, 500);
+    e.version++;
+    this.rev++;
+    return true;
+  }
+
+  /** True when `taskId` is a background command of this session (its output file can be matched to it). */
+  isBackgroundTask(taskId: string): boolean {
+    return this.taskOutputs.has(taskId);
+  }
+
+  /** A background command's output, as the agent read it from its output file or a poll. */
+  backgroundOutput(taskId: string, stdout: string): void {
+    const e = this.taskOutputs.get(taskId);
+    if (!e || !stdout.trim()) return;
+    e.stdout = tail(stdout, RAW_TAIL_CHARS);
+    e.version++;
+    this.rev++;
+  }
+
   /** More output of a running process (a poll); the exit comes with `finishCommand` when it ends. */
   appendOutput(id: string, stdout: string): void {
     const e = this.pending.get(id);
@@ -184,17 +347,19 @@ export class SessionAccumulator {
   }
 
   /** Everything still pending ends the way the caller says (an aborted turn). */
-  abortPending(unfinished: Unfinished, error: string): void {
-    for (const id of [...this.pending.keys()]) this.finishCommand(id, { exit: null, unfinished, error });
+  abortPending(unfinished: Unfinished, error: string, line: number | null = null): void {
+    for (const id of [...this.pending.keys()]) this.finishCommand(id, { exit: null, unfinished, error, line });
   }
 
-  /** Any tool call: the assistant moved on, so earlier results get no note. */
+  /** Any tool call: the assistant moved on, so earlier results get no note, and its text so far is not its last word. */
   toolUse(): void {
     this.awaitingNote = [];
+    if (this.segment) this.segmentClosed = true;
+    this.answered();
   }
 
   /** Main-chain assistant text. `key` groups the streamed parts of one message. */
-  assistantText(text: string, key: string): void {
+  assistantText(text: string, key: string, line: number | null = null): void {
     const t = text.trim();
     if (!t) return;
     if (this.awaitingNote.length) {
@@ -213,28 +378,168 @@ export class SessionAccumulator {
     } else {
       this.lastAssistant = { key, parts: [cut(t, MAX_TEXT_CHARS)] };
     }
+    this.addClosingPart(t, line);
+    this.answered();
     this.rev++;
+  }
+
+  private addClosingPart(t: string, line: number | null): void {
+    const limit = MAX_CLOSING_CHARS + RAW_MARGIN;
+    if (!this.segment || this.segmentClosed) {
+      this.segment = { parts: [], chars: 0, line };
+      this.segmentClosed = false;
+    }
+    const seg = this.segment;
+    if (seg.parts.includes(t) || seg.chars >= limit) {
+      if (!seg.parts.includes(t)) seg.chars += t.length;
+      return;
+    }
+    seg.parts.push(t.length > limit ? t.slice(0, limit) : t);
+    seg.chars += t.length;
+  }
+
+  /** The agent's own last words for its turn (Codex `task_complete.last_agent_message`): the closing words. */
+  setClosing(text: string, line: number | null): void {
+    const t = text.trim();
+    if (!t) return;
+    this.segment = null;
+    this.segmentClosed = false;
+    this.addClosingPart(t, line);
+    this.answered();
+    this.rev++;
+  }
+
+  /** The current request got a real answer (text or a tool call). */
+  private answered(): void {
+    if (this.current) {
+      this.current.answered = true;
+      this.current = null;
+    }
   }
 
   apiError(): void {
     this.apiErrors++;
+    if (this.current) this.current.why = 'api-error';
+    this.rev++;
+  }
+
+  /** The human interrupted the turn: the words before it were cut short, not the session's last. */
+  interrupted(): void {
+    if (this.current && this.current.why !== 'api-error') this.current.why = 'interrupted';
+    if (this.segment) this.segmentClosed = true;
     this.rev++;
   }
 
   /** A message the human typed. */
-  humanRequest(text: string): void {
-    const t = cut(text.trim(), MAX_TEXT_CHARS);
-    if (!t) return;
-    if (this.first === null) this.first = t;
-    this.requests.push(t);
-    if (this.requests.length > MAX_REQUESTS) this.requests.splice(1, 1);
+  humanRequest(text: string, line: number | null = null): void {
+    const raw = text.trim();
+    if (!raw) return;
+    const t = raw.length > MAX_HUMAN_CHARS + RAW_MARGIN ? raw.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN) : raw;
+    const req: Request = { text: t, line, commandsBefore: this.count, answered: false, why: 'no-reply' };
+    if (this.current) {
+      this.unansweredList.push(this.current);
+      if (this.unansweredList.length > MAX_UNANSWERED) this.unansweredList.shift();
+    }
+    this.current = req;
+    if (this.first === null) this.first = req;
+    this.requests.push(req);
+    if (this.requests.length > MAX_REQUESTS) this.requests.splice(this.requests[0] === this.first ? 1 : 0, 1);
     for (const e of this.awaitingReply) {
       if (e.reply === null) {
-        e.reply = t;
+        e.reply = cut(t, MAX_TEXT_CHARS + RAW_MARGIN);
         e.version++;
       }
     }
     this.awaitingReply = [];
+    // The words before it were not the session's last; a question it asked is answered or moot.
+    this.segment = null;
+    this.segmentClosed = false;
+    this.open = [];
+    this.askPending.clear();
+    this.rev++;
+  }
+
+  /** The latest request was read from another copy of the same message (Codex's event): its line. */
+  relineLatestRequest(line: number): void {
+    const last = this.requests[this.requests.length - 1];
+    if (last) last.line = line;
+    this.rev++;
+  }
+
+  /**
+   * Codex `thread_rolled_back`: the last `n` user turns are gone from the thread. Their requests are
+   * not the task any more (kept apart for the record); their commands stay, marked, as their side
+   * effects happened.
+   */
+  rollBack(n: number): void {
+    if (!(n > 0)) return;
+    const removed = this.requests.splice(Math.max(0, this.requests.length - n), n);
+    if (!removed.length) return;
+    const from = (removed[0] as Request).commandsBefore;
+    for (const e of [...this.commands, ...this.rejectedList, ...this.pending.values()]) {
+      if (e.ordinal >= from && !e.rolledBack) {
+        e.rolledBack = true;
+        e.version++;
+      }
+    }
+    for (const r of removed) {
+      this.rolledBack.push({ text: r.text, line: r.line });
+      if (this.rolledBack.length > MAX_ROLLED_BACK) this.rolledBack.shift();
+    }
+    const gone = new Set(removed);
+    this.unansweredList = this.unansweredList.filter((r) => !gone.has(r));
+    if (this.current && gone.has(this.current)) this.current = null;
+    if (this.first && gone.has(this.first)) this.first = this.requests[0] ?? null;
+    // The rolled-back turn's words and questions went with it.
+    this.segment = null;
+    this.segmentClosed = false;
+    this.open = [];
+    this.askPending.clear();
+    this.rev++;
+  }
+
+  /** The agent asked the human through its question tool. */
+  askQuestions(id: string, questions: { question: string; options: string[] }[], line: number | null): void {
+    if (!questions.length) return;
+    this.askPending.set(id, { questions: questions.slice(0, MAX_QUESTIONS), line });
+    if (this.askPending.size > MAX_QUESTIONS) this.askPending.delete(this.askPending.keys().next().value as string);
+    this.rev++;
+  }
+
+  isAsking(id: string): boolean {
+    return this.askPending.has(id);
+  }
+
+  /**
+   * The question tool's result: `answers` maps a question to what the human chose or typed; a question
+   * without an answer (dismissed, auto-continued while the human was away) stays open.
+   */
+  questionResult(id: string, answers: Record<string, string>, line: number | null): void {
+    const q = this.askPending.get(id);
+    if (!q) return;
+    this.askPending.delete(id);
+    for (const item of q.questions) {
+      const a = answers[item.question];
+      if (a !== undefined && a.trim()) {
+        this.answerList.push({ question: item.question.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN), answer: a.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN), line: line ?? q.line ?? 0 });
+        if (this.answerList.length > MAX_ANSWERS) this.answerList.shift();
+      } else {
+        this.pushOpen(item, q.line);
+      }
+    }
+    this.rev++;
+  }
+
+  private pushOpen(item: { question: string; options: string[] }, line: number | null): void {
+    this.open.push({ text: item.question.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN), source: 'question-tool', line: line ?? 0, ...(item.options.length ? { options: item.options.slice(0, 20) } : {}) });
+    if (this.open.length > MAX_QUESTIONS) this.open.shift();
+  }
+
+  /** The agent's own recap (Claude Code `away_summary`). */
+  setRecap(text: string, line: number | null): void {
+    const t = text.trim();
+    if (!t) return;
+    this.recapText = { text: t.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN), line };
     this.rev++;
   }
 
@@ -246,24 +551,74 @@ export class SessionAccumulator {
     this.rev++;
   }
 
+  /** True once the session has a task list of any kind. */
+  get hasTodos(): boolean {
+    return this.todos !== null;
+  }
+
   /** A new task list (each call replaces the whole list). */
-  setTodos(items: { content: string; status: string }[]): void {
-    const previous = new Map((this.todos ?? []).map((t) => [t.content, t]));
+  setTodos(items: { content: string; status: string; id?: string }[], source: { tool: string; line: number | null } | null = null): void {
+    const previous = new Map((this.todos ?? []).map((t) => [t.id ?? t.content, t]));
     const next: SessionTodo[] = [];
     for (const it of items.slice(0, MAX_TODOS)) {
       const content = cut(it.content.trim(), 500);
-      if (!content) continue;
-      const status = it.status === 'in_progress' || it.status === 'completed' ? it.status : 'pending';
-      const before = previous.get(content);
+      if (!content || it.status === 'deleted') continue;
+      const status = todoStatus(it.status);
+      const before = previous.get(it.id ?? content);
       const since = status === 'in_progress' && before?.status === 'in_progress' ? before.since : this.count;
-      next.push({ content, status, since });
+      next.push({ content, status, since, ...(it.id !== undefined ? { id: it.id } : {}), ...(source?.line ? { line: source.line } : {}) });
     }
     this.todos = next;
+    if (source) this.todoSource = source;
+    this.rev++;
+  }
+
+  /** A task the agent created (task tools): it starts pending. */
+  taskCreate(id: string, subject: string, line: number | null): void {
+    const content = cut(subject.trim(), 500);
+    if (!content) return;
+    const list = (this.todos ?? []).filter((t) => t.id !== id);
+    if (list.length >= MAX_TODOS) return;
+    list.push({ content, status: 'pending', since: this.count, id, ...(line ? { line } : {}) });
+    this.todos = list;
+    this.todoSource = { tool: 'task tools', line };
+    this.rev++;
+  }
+
+  /** A successful task update: a new status (`deleted` removes it) or subject. */
+  taskUpdate(id: string, change: { status?: string; subject?: string }, line: number | null): void {
+    const list = this.todos ?? [];
+    const at = list.findIndex((t) => t.id === id);
+    if (change.status === 'deleted') {
+      if (at >= 0) list.splice(at, 1);
+    } else if (at >= 0) {
+      const t = list[at] as SessionTodo;
+      const status = change.status ? todoStatus(change.status) : t.status;
+      list[at] = {
+        ...t,
+        ...(change.subject?.trim() ? { content: cut(change.subject.trim(), 500) } : {}),
+        status,
+        since: status === 'in_progress' && t.status !== 'in_progress' ? this.count : t.since,
+        ...(line ? { line } : {}),
+      };
+    } else if (change.subject?.trim() && list.length < MAX_TODOS) {
+      // A task created before the part of the log that was read (or in a shared list).
+      list.push({ content: cut(change.subject.trim(), 500), status: todoStatus(change.status ?? 'pending'), since: this.count, id, ...(line ? { line } : {}) });
+    } else {
+      return;
+    }
+    this.todos = list;
+    this.todoSource = { tool: 'task tools', line };
     this.rev++;
   }
 
   badLine(line: number): void {
     if (this.bad.length < MAX_BAD_LINES) this.bad.push(line);
+    this.rev++;
+  }
+
+  /** Marks the facts changed (something outside the lines, such as the task store, changed). */
+  touchRevision(): void {
     this.rev++;
   }
 
@@ -282,7 +637,7 @@ export class SessionAccumulator {
     const testKeys = new Set<string>();
     for (let i = this.commands.length - 1; i >= 0; i--) {
       const e = this.commands[i] as Entry;
-      if (!e.answered) keep.add(e);
+      if (!e.answered || e.background?.status === 'pending') keep.add(e);
       else if (e.exit !== 0 && failures < KEEP_FAILURES) {
         keep.add(e);
         failures++;
@@ -299,24 +654,65 @@ export class SessionAccumulator {
   }
 
   /** The facts as of now: redacted copies, safe to hand out. */
-  facts(file: string, fallbackId: string): SessionFacts {
+  facts(file: string, fallbackId: string, extra: { store?: readonly StoredTask[] | null } = {}): SessionFacts {
     const lastText = this.lastAssistant ? this.lastAssistant.parts.join('\n\n') : null;
+    const human = (t: string): string => cutAtWord(redact(t), MAX_HUMAN_CHARS).text;
+    const humanText = (r: { text: string; line: number | null }): SessionText => {
+      const c = cutAtWord(redact(r.text), MAX_HUMAN_CHARS);
+      return { text: c.text, line: r.line ?? 0, ...(c.omitted ? { omittedChars: c.omitted } : {}) };
+    };
+    const latest = this.requests[this.requests.length - 1];
+    const seg = this.segment;
+    let closing: SessionText | null = null;
+    if (seg?.parts.length) {
+      const whole = redact(seg.parts.join('\n\n'));
+      const c = cutAtWord(whole, MAX_CLOSING_CHARS);
+      const omitted = c.omitted + Math.max(0, seg.chars - seg.parts.reduce((n, p) => n + p.length, 0));
+      closing = { text: c.text, line: seg.line ?? 0, ...(omitted ? { omittedChars: omitted } : {}) };
+    }
+    const open = [...this.open];
+    // Questions still on screen when the log ends got no answer either.
+    for (const q of this.askPending.values()) for (const item of q.questions) open.push({ text: item.question, source: 'question-tool', line: q.line ?? 0, ...(item.options.length ? { options: item.options } : {}) });
+    const unanswered = [...this.unansweredList.filter((r) => !r.answered), ...(this.current && !this.current.answered ? [this.current] : [])];
+    // The on-disk task list is the live one (it survives compaction); the transcript's replay says since when a task is in progress.
+    const store = extra.store?.length ? extra.store : null;
+    const replayed = new Map((this.todos ?? []).filter((t) => t.id !== undefined).map((t) => [t.id as string, t]));
+    const todos = store
+      ? store.map((t): SessionTodo => {
+          const before = replayed.get(t.id);
+          return { content: cut(t.subject, 500), status: t.status, since: t.status === 'in_progress' && before?.status === 'in_progress' ? before.since : this.count, id: t.id };
+        })
+      : this.todos;
+    const todosSource = store ? { tool: 'task store', line: null } : this.todoSource;
     return {
       agent: this.agent,
       file,
       sessionId: this.sessionId ?? fallbackId,
       cwd: this.cwd,
       branch: this.branch,
-      firstUserRequest: this.first === null ? null : redact(this.first),
-      latestUserRequest: this.requests.length ? redact(this.requests[this.requests.length - 1] as string) : null,
-      userRequests: this.requests.map((r) => redact(r)),
+      firstUserRequest: this.first === null ? null : human(this.first.text),
+      latestUserRequest: latest ? human(latest.text) : null,
+      userRequests: this.requests.map((r) => human(r.text)),
       commands: this.commands.map((e) => this.publish(e)),
       commandCount: this.count,
       rejected: this.rejectedList.map((e) => this.publish(e)),
       rejectedCount: this.rejectedTotal,
       filesTouched: [...this.files].sort(),
-      todos: this.todos ? this.todos.map((t) => ({ ...t, content: redact(t.content) })) : null,
+      todos: todos ? todos.map((t) => ({ ...t, content: redact(t.content) })) : null,
       lastAssistantMessage: lastText === null ? null : cut(redact(lastText), MAX_TEXT_CHARS),
+      cwds: this.cwdList.map((c) => redact(c)),
+      firstRequest: this.first ? humanText(this.first) : null,
+      latestRequest: latest ? humanText(latest) : null,
+      closing,
+      endedOnClosing: closing !== null && !this.segmentClosed,
+      openQuestions: open.map((q) => ({ ...q, text: human(q.text), ...(q.options ? { options: q.options.map((o) => cut(redact(o), 500)) } : {}) })),
+      answers: this.answerList.map((a) => ({ question: human(a.question), answer: human(a.answer), line: a.line })),
+      unanswered: unanswered.map((r) => ({ ...humanText(r), why: r.why })),
+      recap: this.recapText ? humanText(this.recapText) : null,
+      todosSource: todos ? todosSource : null,
+      rolledBackRequests: this.rolledBack.map((r) => humanText(r)),
+      model: this.model,
+      version: this.version,
       apiErrorLines: this.apiErrors,
       revision: this.rev,
       badLines: [...this.bad],
@@ -340,9 +736,21 @@ export class SessionAccumulator {
       stderr_tail: e.stderr ? tail(redact(e.stderr), STDERR_TAIL_CHARS) : null,
       error: e.error ? cut(redact(e.error), 500) : null,
       agent_note: e.note ? redact(e.note) : null,
-      user_reply: e.reply ? redact(e.reply) : null,
+      user_reply: e.reply ? cutAtWord(redact(e.reply), MAX_HUMAN_CHARS).text : null,
+      line: e.line,
+      result_line: e.resultLine,
+      ...(e.tool ? { tool: e.tool } : {}),
+      rejection_reason: e.rejectionReason ? cutAtWord(redact(e.rejectionReason), MAX_HUMAN_CHARS).text : null,
+      interpretation: e.interpretation ? redact(e.interpretation) : null,
+      background: e.background ? { task_id: e.background.taskId, status: e.background.status, resolved_line: e.background.resolvedLine } : null,
+      rolled_back: e.rolledBack,
+      cwd: e.cwd === null ? null : redact(e.cwd),
     };
     e.published = { version: e.version, value };
     return value;
   }
+}
+
+function todoStatus(s: string): SessionTodo['status'] {
+  return s === 'in_progress' || s === 'completed' ? s : 'pending';
 }

@@ -17,9 +17,29 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/** Tools whose results the reader follows besides commands and edits. */
+type ToolKind = 'task-create' | 'task-update' | 'task-list' | 'task-get' | 'question' | 'stop' | 'poll' | 'output';
+const TOOL_KINDS: Record<string, ToolKind> = {
+  TaskCreate: 'task-create',
+  TaskUpdate: 'task-update',
+  TaskList: 'task-list',
+  TaskGet: 'task-get',
+  AskUserQuestion: 'question',
+  KillShell: 'stop',
+  KillBash: 'stop',
+  TaskStop: 'stop',
+  BashOutput: 'poll',
+  TaskOutput: 'poll',
+};
+const SHELL_TOOLS = new Set(['Bash', 'PowerShell', 'Monitor']);
+const RECAP_SUFFIX = /\s*\(disable recaps in \/config\)\s*$/i;
+const MAX_TOOLS = 500;
+
 /**
- * Reads a Claude Code transcript (FORMATS.md §1) into session facts: main-chain `Bash` calls with
- * their results, edits, the last `TodoWrite`, human requests, assistant text. Sidechain lines, API
+ * Reads a Claude Code transcript (FORMATS.md §1) into session facts: main-chain `Bash` / `PowerShell` /
+ * `Monitor` calls with their results and background outcomes (task notifications, stops), edits, the
+ * task list of every generation (`TodoWrite`, the task tools and their reminders), human requests
+ * (typed mid-turn ones too), the question tool, the recap and the closing words. Sidechain lines, API
  * errors, compaction summaries and injected text are not the session's own. Lines that cannot matter
  * (results of tools we do not follow, bookkeeping lines) are skipped without being parsed.
  */
@@ -27,6 +47,14 @@ export class ClaudeHandler implements LineHandler {
   readonly acc = new SessionAccumulator('claude-code');
   /** Edit calls waiting for their result: the file counts once the edit did not fail. */
   private readonly edits = new Map<string, string>();
+  /** Other calls whose results carry facts (task ids, answers, stops), with their input and line. */
+  private readonly tools = new Map<string, { kind: ToolKind; input: Obj; line: number }>();
+  /** Task notifications already applied (each arrives two or three times): task id + status. */
+  private readonly notified = new Set<string>();
+  /** The text of the last request typed mid-turn: the same prompt as a user line right after is one request. */
+  private lastQueuedPrompt: string | null = null;
+  /** Whether the session ever used a task tool (an empty reminder alone is no task list). */
+  private usedTaskTools = false;
 
   line(bytes: Buffer, lineNo: number): void {
     // Decide from the line's edges whether it can matter before parsing it: most of a transcript's
@@ -34,15 +62,16 @@ export class ClaudeHandler implements LineHandler {
     const user = hasAtEdges(bytes, '"type":"user"');
     const assistant = !user && hasAtEdges(bytes, '"type":"assistant"');
     if (!user && !assistant) {
-      // Another line type (summary, system, snapshots…), unless the keys are laid out unusually.
-      if (hasAtEdges(bytes, '"type":"') || bytes.length > 64 * 1024) return;
+      if (!otherLineMatters(bytes)) return;
     } else if (user && hasInHead(bytes, '"tool_use_id":"')) {
-      // A tool result: only worth parsing when it answers a command or an edit we follow.
-      if (!this.acc.pendingCount && !this.edits.size) return;
-      const commandIds = [...this.acc.pendingIds()].filter((id) => has(bytes, `"tool_use_id":"${id}"`));
-      const editIds = [...this.edits.keys()].filter((id) => has(bytes, `"tool_use_id":"${id}"`));
-      if (!commandIds.length && !editIds.length) return;
-      if (!commandIds.length) {
+      // A tool result: only worth parsing when it answers a call we follow.
+      if (!this.acc.pendingCount && !this.edits.size && !this.tools.size) return;
+      const follows = (id: string) => has(bytes, `"tool_use_id":"${id}"`);
+      const commandIds = [...this.acc.pendingIds()].filter(follows);
+      const toolIds = [...this.tools.keys()].filter(follows);
+      const editIds = [...this.edits.keys()].filter(follows);
+      if (!commandIds.length && !editIds.length && !toolIds.length) return;
+      if (!commandIds.length && !toolIds.length) {
         // An edit result holds the whole file; its error flag is enough.
         const failed = has(bytes, '"is_error":true');
         for (const id of editIds) this.editResult(id, failed);
@@ -57,11 +86,12 @@ export class ClaudeHandler implements LineHandler {
       return;
     }
     const o = obj(value);
-    if (o) this.apply(o);
+    if (o) this.apply(o, lineNo);
   }
 
   /** A line too long to parse: the result's outcome is read from its first and last bytes. */
-  oversized(head: string, tailText: string): void {
+  oversized(head: string, tailText: string, lineNo = 0): void {
+    if (!head.includes('"tool_use_id":"')) return this.oversizedRequest(head, tailText, lineNo);
     const ids = idsAfter(Buffer.from(head), '"tool_use_id":"').filter((id) => this.acc.isPending(id) || this.edits.has(id));
     const failed = head.includes('"is_error":true') || tailText.includes('"is_error":true');
     for (const id of ids) {
@@ -71,12 +101,35 @@ export class ClaudeHandler implements LineHandler {
       }
       const code = /"content":"Exit code (\d+)/.exec(head);
       const note = 'output too large to read from the transcript';
-      if (head.includes(REJECTED_PREFIX) || head.includes("The user doesn't want to take this action")) this.acc.finishCommand(id, { exit: null, rejected: true });
-      else if (head.includes('"content":"Command timed out')) this.acc.finishCommand(id, { exit: null, unfinished: 'timeout', error: 'Command timed out', stdout: note });
-      else if (code) this.acc.finishCommand(id, { exit: Number(code[1]), stdout: note });
-      else if (failed) this.acc.finishCommand(id, { exit: null, unfinished: 'error', error: note });
-      else this.acc.finishCommand(id, { exit: 0, stdout: note });
+      const line = lineNo || null;
+      if (head.includes(REJECTED_PREFIX) || head.includes("The user doesn't want to take this action")) this.acc.finishCommand(id, { exit: null, rejected: true, line });
+      else if (head.includes('"content":"Command timed out')) this.acc.finishCommand(id, { exit: null, unfinished: 'timeout', error: 'Command timed out', stdout: note, line });
+      else if (code) this.acc.finishCommand(id, { exit: Number(code[1]), stdout: note, line });
+      else if (failed) this.acc.finishCommand(id, { exit: null, unfinished: 'error', error: note, line });
+      else this.acc.finishCommand(id, { exit: 0, stdout: note, line });
     }
+  }
+
+  /**
+   * A human message too long to hold (pasted images of several MB): its typed text sits after the
+   * image data, in the line's last bytes, and its cwd after the message.
+   */
+  private oversizedRequest(head: string, tailText: string, lineNo: number): void {
+    const user = /"type":"user"/.test(head.slice(0, 4096)) || /"type":"user"/.test(tailText.slice(-4096));
+    if (!user || /"isSidechain":true/.test(head.slice(0, 4096)) || /"isMeta":true/.test(tailText.slice(-4096))) return;
+    const cwd = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(tailText.slice(-8192));
+    if (cwd?.[1]) this.acc.addCwd(JSON.parse(`"${cwd[1]}"`) as string);
+    const texts: string[] = [];
+    const re = /\{"type":"text","text":"((?:[^"\\]|\\.)*)"\}/g;
+    for (let m = re.exec(tailText); m; m = re.exec(tailText)) {
+      try {
+        texts.push(JSON.parse(`"${m[1] ?? ''}"`) as string);
+      } catch {
+        // A part cut at the tail's start is not a whole text.
+      }
+    }
+    const text = texts.join('\n').trim();
+    if (text && !NOT_A_REQUEST.test(text) && !text.includes('<task-notification>')) this.acc.humanRequest(text, lineNo || null);
   }
 
   private editResult(id: string, failed: boolean): void {
@@ -85,47 +138,63 @@ export class ClaudeHandler implements LineHandler {
     if (file && !failed) this.acc.touch(file);
   }
 
-  private apply(o: Obj): void {
+  private apply(o: Obj, lineNo: number): void {
     // Sub-agent lines are the sub-agent's actions, not the session's.
     if (o['isSidechain'] === true) return;
     const type = o['type'];
-    if (type !== 'assistant' && type !== 'user') return;
     const acc = this.acc;
     const sid = str(o['sessionId']);
     if (sid && !acc.sessionId) acc.sessionId = sid;
     const cwd = str(o['cwd']);
-    if (cwd && !acc.cwd) acc.cwd = cwd;
+    if (cwd) acc.addCwd(cwd);
     const branch = str(o['gitBranch']);
     if (branch && branch !== 'HEAD') acc.branch = branch;
+    const version = str(o['version']);
+    if (version) acc.version = version;
     const at = str(o['timestamp']) ?? null;
+    if (type === 'attachment') return this.attachment(obj(o['attachment']), lineNo);
+    if (type === 'queue-operation') {
+      // The queue's copy of a prompt is never counted (the prompt arrives again); its notices are read.
+      const content = str(o['content']);
+      if (o['operation'] === 'enqueue' && content?.includes('<task-notification>')) this.notifications(content, lineNo);
+      return;
+    }
+    if (type === 'system') {
+      const content = str(o['content']);
+      if (o['subtype'] === 'away_summary' && content) acc.setRecap(content.replace(RECAP_SUFFIX, ''), lineNo);
+      return;
+    }
+    if (type !== 'assistant' && type !== 'user') return;
     const message = obj(o['message']);
     if (!message) return;
-    if (type === 'assistant') this.assistant(o, message, at);
-    else this.user(o, message, at);
+    if (type === 'assistant') this.assistant(o, message, at, lineNo, cwd ?? null);
+    else this.user(o, message, at, lineNo);
   }
 
-  private assistant(o: Obj, message: Obj, at: string | null): void {
+  private assistant(o: Obj, message: Obj, at: string | null, lineNo: number, cwd: string | null): void {
     const acc = this.acc;
     const msgId = str(message['id']) ?? str(o['uuid']) ?? '';
     if (o['isApiErrorMessage'] === true || message['model'] === '<synthetic>') {
       if (o['isApiErrorMessage'] === true && acc.firstSight(`api:${msgId}`)) acc.apiError();
       return;
     }
+    const model = str(message['model']);
+    if (model) acc.model = model;
     const content = message['content'];
     if (typeof content === 'string') {
-      acc.assistantText(content, msgId);
+      acc.assistantText(content, msgId, lineNo);
       return;
     }
     if (!Array.isArray(content)) return;
     for (const part of content) {
       const p = obj(part);
       if (!p) continue;
-      if (p['type'] === 'text' && typeof p['text'] === 'string') acc.assistantText(p['text'], msgId);
-      else if (p['type'] === 'tool_use') this.toolUse(p, at);
+      if (p['type'] === 'text' && typeof p['text'] === 'string') acc.assistantText(p['text'], msgId, lineNo);
+      else if (p['type'] === 'tool_use') this.toolUse(p, at, lineNo, cwd);
     }
   }
 
-  private toolUse(p: Obj, at: string | null): void {
+  private toolUse(p: Obj, at: string | null, lineNo: number, cwd: string | null): void {
     const acc = this.acc;
     const id = str(p['id']);
     const name = str(p['name']);
@@ -133,12 +202,18 @@ export class ClaudeHandler implements LineHandler {
     // One response is streamed as several lines with the same blocks: each call counts once.
     if (!id || !name || !acc.firstSight(`tool:${id}`)) return;
     acc.toolUse();
-    if (name === 'Bash') {
+    const kind = TOOL_KINDS[name];
+    if (SHELL_TOOLS.has(name)) {
       const command = str(input['command']);
-      if (command) acc.startCommand(id, command, at);
+      if (command) acc.startCommand(id, command, at, { line: lineNo, tool: name, cwd: cwd ?? acc.cwd });
+    } else if (name === 'Read' && /[\\/]tasks[\\/][\w-]+\.output$/.test(str(input['file_path']) ?? '')) {
+      // Reading a background command's output file (2.1.x): its output, not a command.
+      const taskId = /([\w-]+)\.output$/.exec(str(input['file_path']) ?? '')?.[1];
+      if (taskId && acc.isBackgroundTask(taskId)) this.tools.set(id, { kind: 'output', input: { task_id: taskId }, line: lineNo });
     } else if (EDIT_TOOLS.has(name)) {
       const file = str(input['file_path']) ?? str(input['notebook_path']);
-      if (file) this.edits.set(id, path.isAbsolute(file) || !acc.cwd ? file : path.resolve(acc.cwd, file));
+      const base = cwd ?? acc.cwd;
+      if (file) this.edits.set(id, path.isAbsolute(file) || !base ? file : path.resolve(base, file));
       // Edits whose result never came are forgotten, oldest first, so the map stays small.
       if (this.edits.size > 500) this.edits.delete(this.edits.keys().next().value as string);
     } else if (name === 'TodoWrite' && Array.isArray(input['todos'])) {
@@ -146,11 +221,16 @@ export class ClaudeHandler implements LineHandler {
         .map((t) => obj(t))
         .filter((t): t is Obj => !!t && typeof t['content'] === 'string')
         .map((t) => ({ content: t['content'] as string, status: str(t['status']) ?? 'pending' }));
-      acc.setTodos(items);
+      acc.setTodos(items, { tool: 'TodoWrite', line: lineNo });
+    } else if (kind) {
+      if (kind.startsWith('task-')) this.usedTaskTools = true;
+      if (kind === 'question') acc.askQuestions(id, questionsOf(input), lineNo);
+      this.tools.set(id, { kind, input, line: lineNo });
+      if (this.tools.size > MAX_TOOLS) this.tools.delete(this.tools.keys().next().value as string);
     }
   }
 
-  private user(o: Obj, message: Obj, at: string | null): void {
+  private user(o: Obj, message: Obj, at: string | null, lineNo: number): void {
     const content = message['content'];
     const parts = Array.isArray(content) ? content.map((c) => obj(c)).filter((c): c is Obj => !!c) : [];
     const results = parts.filter((p) => p['type'] === 'tool_result');
@@ -158,19 +238,198 @@ export class ClaudeHandler implements LineHandler {
       for (const r of results) {
         const id = str(r['tool_use_id']);
         if (!id) continue;
+        const line = results.length === 1 ? o : {};
+        const tool = this.tools.get(id);
         if (this.edits.has(id)) this.editResult(id, r['is_error'] === true);
-        else if (this.acc.isPending(id)) this.acc.finishCommand(id, bashResult(r, results.length === 1 ? o : {}, at));
+        else if (this.acc.isPending(id)) this.acc.finishCommand(id, { ...bashResult(r, line, at), line: lineNo });
+        else if (tool) {
+          this.tools.delete(id);
+          this.toolResult(id, tool, r, line, lineNo);
+        }
       }
       return;
     }
     // Compaction summaries and meta lines are written by the tool, not typed by the human.
     if (o['isCompactSummary'] === true || o['isMeta'] === true || o['isVisibleInTranscriptOnly'] === true) return;
     const text = contentText(content).trim();
-    if (text && !NOT_A_REQUEST.test(text)) this.acc.humanRequest(text);
+    if (!text) return;
+    if (obj(o['origin'])?.['kind'] === 'task-notification' || text.includes('<task-notification>')) return this.notifications(text, lineNo);
+    if (/^\s*\[Request interrupted by user/.test(text)) return this.acc.interrupted();
+    if (NOT_A_REQUEST.test(text)) return;
+    if (this.lastQueuedPrompt !== null && text === this.lastQueuedPrompt) {
+      // The prompt typed mid-turn, delivered again as a user line: one request.
+      this.lastQueuedPrompt = null;
+      return;
+    }
+    this.lastQueuedPrompt = null;
+    this.acc.humanRequest(text, lineNo);
+  }
+
+  private attachment(a: Obj | undefined, lineNo: number): void {
+    if (!a) return;
+    const acc = this.acc;
+    switch (a['type']) {
+      case 'queued_command': {
+        const text = contentText(a['prompt']).trim();
+        if (!text) return;
+        if (a['commandMode'] === 'task-notification' || text.includes('<task-notification>')) return this.notifications(text, lineNo);
+        if (a['commandMode'] !== undefined && a['commandMode'] !== 'prompt') return;
+        if (NOT_A_REQUEST.test(text)) return;
+        acc.humanRequest(text, lineNo);
+        this.lastQueuedPrompt = text;
+        return;
+      }
+      case 'task_reminder':
+      case 'todo_reminder': {
+        const items = Array.isArray(a['content']) ? a['content'].map((t) => obj(t)).filter((t): t is Obj => !!t) : [];
+        // An empty reminder in a session that never made a list is a nudge, not a task list.
+        if (!items.length && !acc.hasTodos && !this.usedTaskTools) return;
+        const task = a['type'] === 'task_reminder';
+        const list = items
+          .map((t) => ({ content: str(task ? t['subject'] : t['content']) ?? str(t['subject']) ?? str(t['content']) ?? '', status: str(t['status']) ?? 'pending', ...(t['id'] !== undefined ? { id: String(t['id']) } : {}) }))
+          .filter((t) => t.content);
+        acc.setTodos(list, { tool: task ? 'task tools' : 'TodoWrite', line: lineNo });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Every `<task-notification>` in a text: a background command's outcome, or a monitor's event (progress). */
+  private notifications(text: string, lineNo: number): void {
+    const re = /<task-notification>([\s\S]*?)(?:<\/task-notification>|$)/g;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const body = m[1] ?? '';
+      const tag = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(body)?.[1]?.trim() ?? null;
+      const status = tag('status');
+      const taskId = tag('task-id');
+      const id = tag('tool-use-id');
+      // Without a status it is a monitor event: progress, not an outcome.
+      if (!status || (!taskId && !id)) continue;
+      const key = `${taskId ?? id}|${status}`;
+      if (this.notified.has(key)) continue;
+      const summary = tag('summary');
+      const code = summary ? /exit code (-?\d+)/i.exec(summary) : null;
+      const killed = status === 'killed' || status === 'stopped' || /\bwas stopped\b|\bkilled\b/i.test(summary ?? '');
+      const outcome = killed ? 'killed' : status === 'failed' ? 'failed' : status === 'completed' ? 'completed' : null;
+      if (!outcome) continue;
+      if (this.acc.resolveBackground({ id, taskId }, { status: outcome, exit: code ? Number(code[1]) : null, line: lineNo, summary })) this.notified.add(key);
+    }
+  }
+
+  private toolResult(id: string, tool: { kind: ToolKind; input: Obj; line: number }, r: Obj, line: Obj, lineNo: number): void {
+    const acc = this.acc;
+    const text = contentText(r['content']);
+    const tur = obj(line['toolUseResult']);
+    const failed = r['is_error'] === true || tur?.['success'] === false;
+    switch (tool.kind) {
+      case 'task-create': {
+        const task = obj(tur?.['task']);
+        const taskId = str(task?.['id']) ?? (typeof task?.['id'] === 'number' ? String(task['id']) : undefined) ?? /Task #(\w+) created/.exec(text)?.[1];
+        const subject = str(tool.input['subject']) ?? str(task?.['subject']);
+        if (!failed && taskId && subject) acc.taskCreate(taskId, subject, tool.line);
+        return;
+      }
+      case 'task-update': {
+        // A hook can refuse a completion: the result says whether the update happened.
+        if (failed || /^<tool_use_error>/.test(text)) return;
+        const taskId = str(tool.input['taskId']) ?? (typeof tool.input['taskId'] === 'number' ? String(tool.input['taskId']) : undefined);
+        const change = obj(tur?.['statusChange']);
+        const status = str(change?.['to']) ?? str(tool.input['status']);
+        const subject = str(tool.input['subject']);
+        if (taskId) acc.taskUpdate(taskId, { ...(status ? { status } : {}), ...(subject ? { subject } : {}) }, tool.line);
+        return;
+      }
+      case 'task-list': {
+        const tasks = tur?.['tasks'];
+        if (failed || !Array.isArray(tasks)) return;
+        const list = tasks.map((t) => obj(t)).filter((t): t is Obj => !!t && typeof t['subject'] === 'string');
+        acc.setTodos(list.map((t) => ({ content: t['subject'] as string, status: str(t['status']) ?? 'pending', ...(t['id'] !== undefined ? { id: String(t['id']) } : {}) })), { tool: 'task tools', line: lineNo });
+        return;
+      }
+      case 'task-get': {
+        const task = obj(tur?.['task']);
+        const taskId = task?.['id'];
+        if (failed || !task || taskId === undefined) return;
+        acc.taskUpdate(String(taskId), { ...(str(task['status']) ? { status: str(task['status']) as string } : {}), ...(str(task['subject']) ? { subject: str(task['subject']) as string } : {}) }, lineNo);
+        return;
+      }
+      case 'question':
+        return acc.questionResult(id, REJECTED.test(text) || r['is_error'] === true ? {} : answersOf(tur, text), lineNo);
+      case 'stop': {
+        const taskId = str(tool.input['task_id']) ?? str(tool.input['shell_id']) ?? str(tur?.['task_id']) ?? str(tur?.['shell_id']);
+        if (!taskId) return;
+        const message = str(tur?.['message']) ?? text;
+        const gone = /is not running[^\n]*\(status: (\w+)\)/.exec(text) ?? /is not running[^\n]*\(status: (\w+)\)/.exec(message);
+        if (/Successfully (?:killed|stopped)/i.test(message) && !r['is_error']) acc.resolveBackground({ taskId }, { status: 'killed', exit: null, line: lineNo });
+        else if (gone?.[1] === 'completed' || gone?.[1] === 'failed') acc.resolveBackground({ taskId }, { status: gone[1], exit: null, line: lineNo });
+        return;
+      }
+      case 'output': {
+        const taskId = str(tool.input['task_id']);
+        const file = obj(tur?.['file']);
+        // The Read result's own copy has no `N\t` line numbers.
+        const content = str(file?.['content']) ?? text.replace(/^ *\d+\t/gm, '');
+        if (taskId && !failed) acc.backgroundOutput(taskId, content);
+        return;
+      }
+      case 'poll': {
+        const taskId = str(tool.input['task_id']) ?? str(tool.input['bash_id']) ?? str(tool.input['shell_id']);
+        const status = /<status>(\w+)<\/status>/.exec(text)?.[1];
+        const code = /<exit_code>(-?\d+)<\/exit_code>/.exec(text)?.[1];
+        const out = /<stdout>([\s\S]*?)<\/stdout>/.exec(text)?.[1];
+        if (taskId && out) acc.backgroundOutput(taskId, out);
+        if (!taskId || (status !== 'completed' && status !== 'failed' && status !== 'killed')) return;
+        acc.resolveBackground({ taskId }, { status, exit: code === undefined ? null : Number(code), line: lineNo });
+        return;
+      }
+    }
   }
 }
 
-/** The outcome of a Bash call from its `tool_result` part and the line's `toolUseResult`. */
+/** The questions of an AskUserQuestion call, with the labels of their options. */
+function questionsOf(input: Obj): { question: string; options: string[] }[] {
+  const qs = Array.isArray(input['questions']) ? input['questions'] : [];
+  return qs
+    .map((q) => obj(q))
+    .filter((q): q is Obj => !!q && typeof q['question'] === 'string')
+    .map((q) => ({
+      question: q['question'] as string,
+      options: (Array.isArray(q['options']) ? q['options'] : []).map((o) => str(obj(o)?.['label']) ?? str(o) ?? '').filter(Boolean),
+    }));
+}
+
+/** The answers of an AskUserQuestion result: `toolUseResult.answers`, else the pairs of its text. */
+function answersOf(tur: Obj | undefined, text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const answers = obj(tur?.['answers']);
+  if (answers) {
+    for (const [q, a] of Object.entries(answers)) {
+      const v = typeof a === 'string' ? a : Array.isArray(a) ? a.filter((x) => typeof x === 'string').join(', ') : '';
+      if (v.trim()) out[q] = v;
+    }
+    return out;
+  }
+  if (!/^(?:User has answered your questions|Your questions have been answered)/.test(text)) return out;
+  const re = /"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) if (m[1] && m[2]) out[m[1]] = m[2];
+  return out;
+}
+
+/** Whether a line that is neither a user nor an assistant line carries a fact (notices, queued prompts, task lists, the recap). */
+function otherLineMatters(bytes: Buffer): boolean {
+  if (hasAtEdges(bytes, '"type":"queue-operation"')) return has(bytes, '<task-notification>');
+  if (hasAtEdges(bytes, '"type":"attachment"')) return hasInHead(bytes, '"queued_command"') || hasInHead(bytes, '"task_reminder"') || hasInHead(bytes, '"todo_reminder"');
+  if (hasAtEdges(bytes, '"type":"system"')) return hasAtEdges(bytes, '"away_summary"');
+  // Another line type (summary, snapshots…), unless the keys are laid out unusually.
+  return !hasAtEdges(bytes, '"type":"') && bytes.length <= 64 * 1024;
+}
+
+const REASON = /The user provided the following reason for the rejection:\s*([\s\S]*)$/;
+const CANCELLED = /^(?:<tool_use_error>)?Cancelled: parallel tool call/;
+
+/** The outcome of a Bash (or Monitor) call from its `tool_result` part and the line's `toolUseResult`. */
 export function bashResult(part: Obj, line: Obj, at: string | null): CommandResult {
   const text = contentText(part['content']);
   const tur = line['toolUseResult'];
@@ -178,18 +437,31 @@ export function bashResult(part: Obj, line: Obj, at: string | null): CommandResu
   const isError = part['is_error'] === true;
   const denial = str(turObj?.['toolDenialKind']) ?? str(line['toolDenialKind']);
   if (REJECTED.test(text) || tur === 'User rejected tool use' || denial === 'user-rejected') {
-    return { exit: null, rejected: true, at };
+    const reason = REASON.exec(text)?.[1]?.replace(/\n\nNote: The user's next message may contain[\s\S]*$/, '').trim();
+    return { exit: null, rejected: true, at, ...(reason ? { rejectionReason: reason } : {}) };
+  }
+  if (CANCELLED.test(text) || (typeof tur === 'string' && CANCELLED.test(tur))) {
+    return { exit: null, unfinished: 'cancelled', error: 'did not run: cancelled because a parallel tool call failed', at };
   }
   const timeout = /^Command timed out after ([^\n]*)\n?/.exec(text);
   if (timeout) return { exit: null, unfinished: 'timeout', error: `Command timed out after ${timeout[1]?.trim()}`, stdout: text.slice(timeout[0].length), at };
-  if (turObj && (typeof turObj['backgroundTaskId'] === 'string' || typeof turObj['backgroundTaskId'] === 'number')) {
-    const after = turObj['timedOutAfterMs'];
-    return typeof after === 'number'
-      ? { exit: null, unfinished: 'timeout', error: `moved to the background after ${Math.round(after / 1000)} s without finishing; no exit status recorded`, stdout: str(turObj['stdout']) ?? '', at }
-      : { exit: null, unfinished: 'background', error: 'sent to the background; no exit status recorded', stdout: str(turObj['stdout']) ?? '', at };
+  const monitor = /^Monitor started \(task ([^,)\s]+)/.exec(text);
+  if (monitor || (turObj && typeof turObj['taskId'] === 'string' && 'timeoutMs' in turObj)) {
+    const taskId = str(turObj?.['taskId']) ?? monitor?.[1] ?? null;
+    return { exit: null, unfinished: 'background', error: 'a monitor running in the background; its end was not recorded', at, background: { taskId } };
   }
-  if (/^Command running in background with ID:/.test(text)) {
-    return { exit: null, unfinished: 'background', error: 'sent to the background; no exit status recorded', at };
+  const bgId = turObj?.['backgroundTaskId'];
+  if (turObj && (typeof bgId === 'string' || typeof bgId === 'number')) {
+    const after = turObj['timedOutAfterMs'];
+    const background = { taskId: String(bgId) };
+    return typeof after === 'number'
+      ? { exit: null, unfinished: 'timeout', error: `moved to the background after ${Math.round(after / 1000)} s without finishing; no exit status recorded`, stdout: str(turObj['stdout']) ?? '', at, background }
+      : { exit: null, unfinished: 'background', error: 'sent to the background; no exit status recorded', stdout: str(turObj['stdout']) ?? '', at, background };
+  }
+  // "Command running in background with ID: …" (and the newer wording of a run moved there at its timeout).
+  const started = /^Command\b[^\n]*\bbackground\b[^\n]*?\bID: ?([A-Za-z0-9_-]+)/.exec(text);
+  if (started) {
+    return { exit: null, unfinished: 'background', error: 'sent to the background; no exit status recorded', at, background: { taskId: started[1] ?? null } };
   }
   const code = /^Exit code (-?\d+)\n?/.exec(text);
   if (code) return { exit: Number(code[1]), stdout: text.slice(code[0].length).replace(/^\n/, ''), at };
@@ -203,5 +475,9 @@ export function bashResult(part: Obj, line: Obj, at: string | null): CommandResu
   if (isError) return { exit: 1, stdout: text, error: null, at };
   const stdout = str(turObj?.['stdout']);
   const stderr = str(turObj?.['stderr']);
-  return stdout !== undefined || stderr !== undefined ? { exit: 0, stdout: stdout ?? '', stderr: stderr ?? '', at } : { exit: 0, stdout: text, at };
+  // Claude Code reads exit 1 of grep, find, diff, test… as "not an error" and says so instead of the code.
+  const interpretation = str(turObj?.['returnCodeInterpretation']);
+  const exit = interpretation ? 1 : 0;
+  const extra = interpretation ? { interpretation } : {};
+  return stdout !== undefined || stderr !== undefined ? { exit, stdout: stdout ?? '', stderr: stderr ?? '', at, ...extra } : { exit, stdout: text, at, ...extra };
 }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { CommandResult } from './accumulator';
+import type { CommandMeta, CommandResult } from './accumulator';
 import { SessionAccumulator } from './accumulator';
 import type { LineHandler } from './lines';
 import { hasInHead, idsAfter } from './lines';
@@ -30,6 +30,8 @@ export class CodexHandler implements LineHandler {
   private sawUserEvent = false;
   private lastFallbackRequest: string | null = null;
   private lastAssistant = '';
+  /** The working directory of the current turn. */
+  private turnCwd: string | null = null;
 
   line(bytes: Buffer, lineNo: number): void {
     // Rollout lines start with their type and the payload's type: decide from the head.
@@ -53,16 +55,16 @@ export class CodexHandler implements LineHandler {
       return;
     }
     const o = obj(value);
-    if (o) this.apply(o);
+    if (o) this.apply(o, lineNo);
   }
 
-  oversized(head: string, tailText: string): void {
+  oversized(head: string, tailText: string, lineNo = 0): void {
     if (head.includes('"type":"session_meta"')) {
       const id = /"payload":\{"id":"([^"]+)"/.exec(head);
       const cwd = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(head);
       const branch = /"branch":"((?:[^"\\]|\\.)*)"/.exec(tailText);
       if (id?.[1] && !this.acc.sessionId) this.acc.sessionId = id[1];
-      if (cwd?.[1] && !this.acc.cwd) this.acc.cwd = JSON.parse(`"${cwd[1]}"`) as string;
+      if (cwd?.[1]) this.acc.addCwd(JSON.parse(`"${cwd[1]}"`) as string);
       if (branch?.[1]) this.acc.branch = JSON.parse(`"${branch[1]}"`) as string;
       return;
     }
@@ -70,7 +72,7 @@ export class CodexHandler implements LineHandler {
     for (const id of ids) {
       const exit = /exit_code\\?":(-?\d+)/.exec(tailText) ?? /Process exited with code (-?\d+)|Exit code: (-?\d+)/.exec(head);
       const code = exit ? Number(exit[1] ?? exit[2]) : null;
-      this.output(id, code === null ? 'execution error: output too large to read from the rollout' : `Exit code: ${code}\nOutput:\noutput too large to read from the rollout`, null);
+      this.output(id, code === null ? 'execution error: output too large to read from the rollout' : `Exit code: ${code}\nOutput:\noutput too large to read from the rollout`, null, lineNo || null);
     }
   }
 
@@ -78,7 +80,7 @@ export class CodexHandler implements LineHandler {
     return this.acc.isPending(id) || this.patches.has(id) || this.polls.has(id);
   }
 
-  private apply(o: Obj): void {
+  private apply(o: Obj, lineNo: number): void {
     const type = o['type'];
     const p = obj(o['payload']);
     if (!p) return;
@@ -86,11 +88,16 @@ export class CodexHandler implements LineHandler {
     if (type === 'session_meta') return this.meta(p);
     if (type === 'turn_context') {
       const cwd = str(p['cwd']);
-      if (cwd && !this.acc.cwd) this.acc.cwd = cwd;
+      if (cwd) {
+        this.acc.addCwd(cwd);
+        this.turnCwd = cwd;
+      }
+      const model = str(p['model']);
+      if (model) this.acc.model = model;
       return;
     }
-    if (type === 'event_msg') return this.event(p);
-    if (type === 'response_item') return this.item(p, at);
+    if (type === 'event_msg') return this.event(p, lineNo);
+    if (type === 'response_item') return this.item(p, at, lineNo);
   }
 
   private meta(p: Obj): void {
@@ -98,33 +105,54 @@ export class CodexHandler implements LineHandler {
     const id = str(p['id']);
     if (id && !acc.sessionId) acc.sessionId = id;
     const cwd = str(p['cwd']);
-    if (cwd && !acc.cwd) acc.cwd = cwd;
+    if (cwd) {
+      acc.addCwd(cwd);
+      this.turnCwd ??= cwd;
+    }
     const branch = str(obj(p['git'])?.['branch']);
     if (branch) acc.branch = branch;
+    const version = str(p['cli_version']);
+    if (version) acc.version = version;
   }
 
-  private event(p: Obj): void {
+  private event(p: Obj, lineNo: number): void {
     const acc = this.acc;
     switch (p['type']) {
       case 'user_message': {
         const text = str(p['message'])?.trim() ?? '';
         const echo = !this.sawUserEvent && text === this.lastFallbackRequest;
         this.sawUserEvent = true;
-        if (text && !echo && !INJECTED.test(text)) acc.humanRequest(text);
+        if (echo) acc.relineLatestRequest(lineNo);
+        else if (text && !INJECTED.test(text)) acc.humanRequest(text, lineNo);
         return;
       }
       case 'agent_message':
-        return this.assistantText(str(p['message']) ?? '');
+        return this.assistantText(str(p['message']) ?? '', lineNo);
+      case 'task_complete': {
+        // The turn's last words as Codex itself records them: the closing words.
+        const last = str(p['last_agent_message']);
+        if (last?.trim()) acc.setClosing(last, lineNo);
+        return;
+      }
       case 'turn_aborted':
-        return acc.abortPending('interrupted', `the turn was aborted (${str(p['reason']) ?? 'interrupted'}) before the command finished`);
+        acc.abortPending('interrupted', `the turn was aborted (${str(p['reason']) ?? 'interrupted'}) before the command finished; it may have partially executed`, lineNo);
+        acc.interrupted();
+        return;
+      case 'thread_rolled_back': {
+        const n = p['num_turns'];
+        if (typeof n === 'number') acc.rollBack(n);
+        return;
+      }
+      case 'error':
+        return acc.apiError();
       case 'exec_command_end': {
-        // Only in the extended persistence mode; the function_call_output usually says the same.
+        // Only in some persistence modes; the function_call_output usually says the same.
         const id = str(p['call_id']);
         if (!id || !acc.isPending(id)) return;
         const status = str(p['status']);
         const code = typeof p['exit_code'] === 'number' ? p['exit_code'] : null;
-        if (status === 'declined') acc.finishCommand(id, { exit: null, rejected: true });
-        else acc.finishCommand(id, { exit: code, unfinished: 'error', stdout: str(p['aggregated_output']) ?? '' });
+        if (status === 'declined') acc.finishCommand(id, { exit: null, rejected: true, line: lineNo });
+        else acc.finishCommand(id, { exit: code, unfinished: 'error', stdout: str(p['aggregated_output']) ?? '', line: lineNo });
         return;
       }
       case 'patch_apply_end': {
@@ -140,28 +168,28 @@ export class CodexHandler implements LineHandler {
     }
   }
 
-  private assistantText(text: string): void {
+  private assistantText(text: string, lineNo: number): void {
     const t = text.trim();
     // The event copy and the response item carry the same text: count it once.
     if (!t || t === this.lastAssistant) return;
     this.lastAssistant = t;
-    this.acc.assistantText(t, `m:${t.length}:${t.slice(0, 40)}`);
+    this.acc.assistantText(t, `m:${t.length}:${t.slice(0, 40)}`, lineNo);
   }
 
-  private item(p: Obj, at: string | null): void {
+  private item(p: Obj, at: string | null, lineNo: number): void {
     const acc = this.acc;
     switch (p['type']) {
       case 'message': {
         const text = contentText(p['content']).trim();
-        if (p['role'] === 'assistant') return this.assistantText(text);
+        if (p['role'] === 'assistant') return this.assistantText(text, lineNo);
         if (p['role'] !== 'user' || this.sawUserEvent || !text || INJECTED.test(text)) return;
         // Older rollouts have no user_message events: the response item is the request.
         this.lastFallbackRequest = text;
-        acc.humanRequest(text);
+        acc.humanRequest(text, lineNo);
         return;
       }
       case 'function_call':
-        return this.functionCall(p, at);
+        return this.functionCall(p, at, lineNo);
       case 'custom_tool_call': {
         const id = str(p['call_id']);
         if (!id || !acc.firstSight(`call:${id}`)) return;
@@ -175,13 +203,13 @@ export class CodexHandler implements LineHandler {
         const argv = action?.['command'];
         if (!id || !Array.isArray(argv) || !acc.firstSight(`call:${id}`)) return;
         acc.toolUse();
-        this.command(id, argv.filter((a): a is string => typeof a === 'string'), at);
+        this.command(id, argv.filter((a): a is string => typeof a === 'string'), at, { line: lineNo, tool: 'local_shell', cwd: str(action?.['working_directory']) ?? this.turnCwd });
         return;
       }
       case 'function_call_output':
       case 'custom_tool_call_output': {
         const id = str(p['call_id']);
-        if (id) this.output(id, p['output'], at);
+        if (id) this.output(id, p['output'], at, lineNo);
         return;
       }
       default:
@@ -189,7 +217,7 @@ export class CodexHandler implements LineHandler {
     }
   }
 
-  private functionCall(p: Obj, at: string | null): void {
+  private functionCall(p: Obj, at: string | null, lineNo: number): void {
     const acc = this.acc;
     const id = str(p['call_id']);
     const name = str(p['name']) ?? '';
@@ -213,23 +241,24 @@ export class CodexHandler implements LineHandler {
         .map((s) => obj(s))
         .filter((s): s is Obj => !!s && typeof s['step'] === 'string')
         .map((s) => ({ content: s['step'] as string, status: str(s['status']) ?? 'pending' }));
-      acc.setTodos(items);
+      acc.setTodos(items, { tool: 'update_plan', line: lineNo });
       return;
     }
     if (name === 'apply_patch') return this.patch(id, str(args['input']) ?? str(args['patch']) ?? '');
     if (SHELL_TOOLS.has(name) || name === 'shell_command' || name === 'exec_command') {
       const raw = args['command'] ?? args['cmd'];
-      if (Array.isArray(raw)) this.command(id, raw.filter((a): a is string => typeof a === 'string'), at);
-      else if (typeof raw === 'string') this.command(id, raw, at);
+      const meta: CommandMeta = { line: lineNo, tool: name, cwd: str(args['workdir']) ?? this.turnCwd };
+      if (Array.isArray(raw)) this.command(id, raw.filter((a): a is string => typeof a === 'string'), at, meta);
+      else if (typeof raw === 'string') this.command(id, raw, at, meta);
     }
   }
 
   /** A shell command, unless it is apply_patch run through the shell (an edit). */
-  private command(id: string, raw: string[] | string, at: string | null): void {
+  private command(id: string, raw: string[] | string, at: string | null, meta: CommandMeta): void {
     const text = Array.isArray(raw) ? commandOfArgv(raw) : unwrapShellString(raw);
     if (Array.isArray(raw) && raw[0] === 'apply_patch' && typeof raw[1] === 'string') return this.patch(id, raw[1]);
     if (isApplyPatchCommand(text)) return this.patch(id, text);
-    this.acc.startCommand(id, text, at);
+    this.acc.startCommand(id, text, at, meta);
   }
 
   private patch(id: string, patch: string): void {
@@ -239,7 +268,7 @@ export class CodexHandler implements LineHandler {
     if (this.patches.size > 500) this.patches.delete(this.patches.keys().next().value as string);
   }
 
-  private output(id: string, raw: unknown, at: string | null): void {
+  private output(id: string, raw: unknown, at: string | null, lineNo: number | null = null): void {
     const acc = this.acc;
     const text = typeof raw === 'string' ? raw : contentText(raw);
     const files = this.patches.get(id);
@@ -259,12 +288,12 @@ export class CodexHandler implements LineHandler {
       // Still running after the yield time: later write_stdin polls of this session may end it.
       this.running.set(r.runningSession, target);
       if (pollOf) acc.appendOutput(target, r.body);
-      else acc.finishCommand(target, { exit: null, unfinished: 'running', error: `still running (session ${r.runningSession}) when the log was last written; no exit status`, stdout: r.body, at }, true);
+      else acc.finishCommand(target, { exit: null, unfinished: 'running', error: `still running (session ${r.runningSession}) when the log was last written; no exit status`, stdout: r.body, at, line: lineNo }, true);
       return;
     }
     const result: CommandResult = pollOf ? { ...r.result, stdout: undefined } : r.result;
     if (pollOf) acc.appendOutput(target, r.body);
-    acc.finishCommand(target, { ...result, at, durationMs: pollOf ? undefined : r.result.durationMs });
+    acc.finishCommand(target, { ...result, at, durationMs: pollOf ? undefined : r.result.durationMs, line: lineNo });
   }
 }
 
@@ -320,6 +349,9 @@ export function parseOutput(text: string): ParsedOutput {
     result = { exit: null, rejected: true };
   } else if ((exit === 124 || !known) && lower.startsWith('command timed out')) {
     result = { exit: null, unfinished: 'timeout', error: body.trimStart().split('\n')[0] ?? 'command timed out', stdout: body.trimStart().split('\n').slice(1).join('\n'), durationMs };
+  } else if (!known && /^aborted by user\b/i.test(text.trim())) {
+    // Esc during the command: it may have partially executed.
+    result = { exit: null, unfinished: 'interrupted', error: `${text.trim().split('\n')[0] ?? 'aborted by user'}; it may have partially executed`, durationMs };
   } else if (!known && /^execution error:/i.test(text.trim())) {
     result = { exit: null, unfinished: 'error', error: text.trim().split('\n')[0] ?? 'execution error', durationMs };
   } else if (!known) {

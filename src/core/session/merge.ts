@@ -1,10 +1,11 @@
 import * as path from 'node:path';
+import { isTestRun } from '../artifacts/commands';
 import { FeedbackTrim } from '../artifacts/feedback';
 import type { AgentState, Feature, FeedbackRecord } from '../artifacts/schemas';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import { resolveInside } from '../safePath';
 import type { SessionCommand, SessionFacts } from './model';
-import { sessionDisplayName, sessionSourceLabel } from './model';
+import { sessionDisplayName, sessionSource, sessionSourceLabel } from './model';
 
 export interface MergeOptions {
   /** The workspace folder: edited files outside it are not the workbench's. */
@@ -29,7 +30,24 @@ export function recordOf(c: SessionCommand): FeedbackRecord {
     stdout_tail: c.stdout_tail,
     stderr_tail: c.stderr_tail,
     error: c.error,
+    // Kept for the rules that tell a failure from a search with no match or a run stopped on purpose.
+    ...(c.interpretation ? { interpretation: c.interpretation } : {}),
+    ...(c.unfinished ? { unfinished: c.unfinished } : {}),
   };
+}
+
+/** Files edited after each command and before the next (command ordinal → workbench-relative paths). */
+function editsAfter(facts: SessionFacts, rel: (abs: string) => string | null): Record<number, string[]> {
+  const out: Record<number, string[]> = {};
+  for (const e of facts.edits ?? []) {
+    const p = rel(e.file);
+    if (!p) continue;
+    const after = e.beforeCommand - 1;
+    if (after < 0) continue;
+    const list = (out[after] ??= []);
+    if (!list.includes(p)) list.push(p);
+  }
+  return out;
 }
 
 /**
@@ -53,33 +71,47 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
   if (state?.branch) origins['branch'] = 'agent_state.json';
   if (!facts) return { ...snapshot, origins, session: null };
 
+  const relative = (f: string): string | null => (resolveInside(opts.workspaceDir, f) ? path.relative(snapshot.dir, f).split(path.sep).join('/') : null);
   const label = sessionSourceLabel(facts);
   const displayName = sessionDisplayName(facts);
   const out: WorkbenchSnapshot = { ...snapshot };
 
   if (!fileCommands && facts.commandCount > 0) {
     const trim = new FeedbackTrim({ feedbackK: opts.feedbackK, maxCommands: opts.maxCommands });
-    for (const c of facts.commands) if (!c.rejected) trim.add({ index: c.ordinal, record: recordOf(c) });
+    for (const c of facts.commands) {
+      if (c.rejected) continue;
+      const line = typeof c.line === 'number' ? c.line : null;
+      trim.add({ index: c.ordinal, record: recordOf(c), source: sessionSource(facts, line, c.tool ? `\`${c.tool}\` call` : 'command') });
+    }
     const feedback = trim.result();
     // Commands compacted away while reading still count.
     const total = Math.max(feedback.total, facts.commandCount - facts.rejectedCount);
-    out.feedback = { ...feedback, total, omitted: total - feedback.kept.length, derivedFrom: displayName };
+    const editedAfter = editsAfter(facts, relative);
+    out.feedback = { ...feedback, total, omitted: total - feedback.kept.length, derivedFrom: displayName, ...(Object.keys(editedAfter).length ? { editedAfter } : {}) };
     origins['commands'] = label;
   }
 
   if (!fileBoard && facts.todos?.length) {
-    const features = facts.todos.map((t, i): Feature => ({ id: String(i + 1), status: STATUS[t.status] ?? 'todo', goal: t.content, since: t.since }));
+    const listLine = facts.todosSource?.line ?? null;
+    const features = facts.todos.map((t, i): Feature => {
+      const line = t.line ?? listLine;
+      return { id: String(i + 1), status: STATUS[t.status] ?? 'todo', goal: t.content, since: t.since, ...(typeof line === 'number' ? { line } : {}) };
+    });
     out.featureList = { active: null, features, file: 'the task list', derivedFrom: displayName };
     origins['task_list'] = label;
   }
 
-  const touched = facts.filesTouched
-    .map((f) => (resolveInside(opts.workspaceDir, f) ? path.relative(snapshot.dir, f).split(path.sep).join('/') : null))
-    .filter((f): f is string => !!f);
+  const touched = facts.filesTouched.map(relative).filter((f): f is string => !!f);
   const decisions = facts.rejected.map((c) => ({
     decision: `declined by the user: \`${c.command}\``,
     status: 'rejected',
-    ...(c.user_reply ? { reason: `the user then said: "${c.user_reply}"` } : {}),
+    // The reason typed with the rejection is the user's instruction: kept whole.
+    ...(c.rejection_reason?.trim()
+      ? { reason: `the user's reason: "${c.rejection_reason.trim()}"` }
+      : c.user_reply
+        ? { reason: `the user then said: "${c.user_reply}"` }
+        : {}),
+    ...(typeof c.line === 'number' ? { line: c.line, file: facts.file } : {}),
   }));
   const base: AgentState = state ?? {
     touched_files: [],
@@ -121,6 +153,19 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     latestUserRequest: facts.latestUserRequest,
     lastAssistantMessage: facts.lastAssistantMessage,
     rejectedCount: facts.rejectedCount,
+    ...(facts.closing !== undefined ? { closing: facts.closing } : {}),
+    ...(facts.endedOnClosing !== undefined ? { endedOnClosing: facts.endedOnClosing } : {}),
+    ...(facts.firstRequest !== undefined ? { firstRequest: facts.firstRequest } : {}),
+    ...(facts.latestRequest !== undefined ? { latestRequest: facts.latestRequest } : {}),
+    ...(facts.openQuestions ? { openQuestions: facts.openQuestions } : {}),
+    ...(facts.answers ? { answers: facts.answers } : {}),
+    ...(facts.unanswered ? { unanswered: facts.unanswered } : {}),
+    ...(facts.recap !== undefined ? { recap: facts.recap } : {}),
+    rejectionReasons: facts.rejected
+      .filter((c) => !!c.rejection_reason?.trim())
+      .map((c) => ({ command: c.command, reason: (c.rejection_reason ?? '').trim(), line: typeof c.line === 'number' ? c.line : null })),
+    lastTestCommand: [...facts.commands].reverse().find((c) => !c.rejected && isTestRun(recordOf(c)))?.command ?? null,
+    hasTaskList: facts.todos !== null,
   };
   if (facts.badLines.length) {
     out.diagnostics = [

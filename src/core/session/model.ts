@@ -173,6 +173,12 @@ export interface SessionFacts {
   model?: string | null;
   /** The agent's CLI version, when the session names it. */
   version?: string | null;
+  /**
+   * Edits in order: the absolute path, the line of the edit call, and `beforeCommand`, the ordinal of
+   * the first command after it (so the edits between command N and N+1 have `beforeCommand` N+1).
+   * Lets an uncertain command's "may have changed" name only what was edited after it. Bounded.
+   */
+  edits?: { file: string; line: number; beforeCommand: number }[];
   apiErrorLines: number;
   /** Changes whenever a fact changes: a cheap way to tell whether a refresh is needed. */
   revision: number;

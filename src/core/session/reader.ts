@@ -5,6 +5,8 @@ import { ClaudeHandler } from './claude';
 import { CodexHandler } from './codex';
 import { LineSplitter } from './lines';
 import type { SessionAgent, SessionFacts } from './model';
+import type { StoredTask } from './taskStore';
+import { TaskStore, taskStoreDir } from './taskStore';
 
 const CHUNK = 4 * 1024 * 1024;
 const HEAD_BYTES = 256;
@@ -33,6 +35,9 @@ export class SessionReader {
   private head: Buffer = Buffer.alloc(0);
   private cached: SessionFacts | null = null;
   private cachedRevision = -1;
+  /** Claude Code's on-disk task list of this session, when it keeps one. */
+  private store: TaskStore | null = null;
+  private storeTasks: StoredTask[] | null = null;
   private lastStats: SessionReadStats = { bytesRead: 0, mode: 'unchanged', restarted: false };
 
   constructor(
@@ -59,6 +64,8 @@ export class SessionReader {
     this.head = Buffer.alloc(0);
     this.cached = null;
     this.cachedRevision = -1;
+    this.store = null;
+    this.storeTasks = null;
   }
 
   /** Brings the facts up to date with the file. Null when the file cannot be read. */
@@ -120,16 +127,29 @@ export class SessionReader {
       this.mtimeMs = st.mtimeMs;
       this.ino = st.ino;
       this.lastStats = { bytesRead: bytes, mode, restarted };
+      await this.readTaskStore();
       return this.facts();
     } finally {
       await handle.close();
     }
   }
 
+  /** Re-reads the task list Claude Code keeps on disk for the session (read-only), when the log changed. */
+  private async readTaskStore(): Promise<void> {
+    if (this.agent !== 'claude-code') return;
+    const dir = taskStoreDir(this.file, this.handler.acc.sessionId ?? fallbackSessionId(this.file));
+    if (!dir) return;
+    if (this.store?.dir !== dir) this.store = new TaskStore(dir);
+    const { tasks, changed } = await this.store.read();
+    if (!changed) return;
+    this.storeTasks = tasks;
+    this.handler.acc.touchRevision();
+  }
+
   private facts(): SessionFacts {
     const acc = this.handler.acc;
     if (this.cached && this.cachedRevision === acc.revision) return this.cached;
-    this.cached = acc.facts(this.file, fallbackSessionId(this.file));
+    this.cached = acc.facts(this.file, fallbackSessionId(this.file), { store: this.storeTasks });
     this.cachedRevision = acc.revision;
     return this.cached;
   }

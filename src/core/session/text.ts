@@ -87,3 +87,19 @@ export function contentText(content: unknown): string {
   }
   return parts.join('\n');
 }
+
+/**
+ * A text whole up to `n` characters; past that, cut at the last space before the bound (never inside
+ * a word, unless one word fills most of it) and marked with `…`. `omitted` counts what was left out.
+ */
+export function cutAtWord(text: string, n: number): { text: string; omitted: number } {
+  if (text.length <= n) return { text, omitted: 0 };
+  let end = n - 1;
+  const space = text.slice(0, end + 1).search(/\s\S*$/);
+  if (space > n / 2) end = space;
+  // Never split a surrogate pair.
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  const kept = text.slice(0, end).trimEnd();
+  return { text: `${kept}…`, omitted: text.length - kept.length };
+}

@@ -1,11 +1,17 @@
+import * as path from 'node:path';
 import type { DiscoveryOptions, SessionCandidate } from '../context/discovery';
 import { SessionDiscovery } from '../context/discovery';
 import type { SessionFacts } from './model';
 import { SessionReader } from './reader';
+import { isVscodeAgent } from '../context/vscodeAgents';
+import { ClineSdkReader, isSdkMessagesFile } from './clineSdk';
+import { VscodeTaskReader } from './taskReader';
 
 export type SessionTrackerOptions = Omit<DiscoveryOptions, 'sources'> & {
-  /** Which agents to look for (default both). */
-  agents?: readonly ('claude' | 'codex')[];
+  /** Which agents to look for (default Claude Code and Codex). */
+  agents?: readonly ('claude' | 'codex' | 'cline' | 'roo' | 'kilo')[];
+  /** One-shot reads (the CLI): wait a moment for a task file caught half-written. */
+  settle?: boolean;
 };
 
 /**
@@ -16,9 +22,12 @@ export type SessionTrackerOptions = Omit<DiscoveryOptions, 'sources'> & {
 export class SessionTracker {
   private readonly discovery: SessionDiscovery;
   private readonly readers = new Map<string, SessionReader>();
+  private readonly tasks = new Map<string, VscodeTaskReader | ClineSdkReader>();
+  private readonly settle: boolean;
 
   constructor(options: SessionTrackerOptions) {
-    const { agents, ...rest } = options;
+    const { agents, settle, ...rest } = options;
+    this.settle = settle === true;
     this.discovery = new SessionDiscovery({ ...rest, sources: agents ?? ['claude', 'codex'] });
   }
 
@@ -30,9 +39,23 @@ export class SessionTracker {
     } catch {
       return null;
     }
-    const candidate = found.find((c) => c.source === 'claude' || c.source === 'codex');
+    const candidate = found.find((c) => c.source === 'claude' || c.source === 'codex' || isVscodeAgent(c.source));
     for (const file of [...this.readers.keys()]) if (file !== candidate?.file) this.readers.delete(file);
+    for (const file of [...this.tasks.keys()]) if (file !== candidate?.file) this.tasks.delete(file);
     if (!candidate) return null;
+    if (isVscodeAgent(candidate.source)) {
+      // A Cline / Roo Code / Kilo Code task: JSON files rewritten whole, not an append-only log.
+      let task = this.tasks.get(candidate.file);
+      if (!task) {
+        task = isSdkMessagesFile(candidate.file) ? new ClineSdkReader(candidate.file) : new VscodeTaskReader(path.dirname(candidate.file), candidate.source, { cwd: candidate.cwd ?? null });
+        this.tasks.set(candidate.file, task);
+      }
+      try {
+        return await task.facts(this.settle);
+      } catch {
+        return null;
+      }
+    }
     let reader = this.readers.get(candidate.file);
     if (!reader) {
       reader = new SessionReader(candidate.file, candidate.source === 'claude' ? 'claude-code' : 'codex');

@@ -1,12 +1,19 @@
 import type { JsonObject, PlanResult } from './plan';
-import { backupFileOf, connectPlan, isObject, parseObjectFile, restoredText, stringifyLike } from './plan';
+import { backupFileOf, connectPlan, isObject, jsonRemoval, parseObjectFile, stringifyLike } from './plan';
+import type { HookSpec } from './hookEntries';
+import { mergeHooks, removeOurHooks } from './hookEntries';
 import { chainedCommand, isHandoffCommand, shellQuote } from './shell';
 
-/** The Claude Code hook events Session Handoff answers, with the matcher of its entry. */
-export const CLAUDE_HOOK_EVENTS: { event: string; matcher?: string }[] = [
-  { event: 'SessionStart', matcher: 'startup|resume|clear|compact' },
-  { event: 'PreCompact' },
-  { event: 'SessionEnd' },
+/**
+ * The Claude Code hook events Session Handoff answers: SessionStart injects the packet,
+ * UserPromptSubmit tells the agent when to wrap up, PreCompact and SessionEnd write a packet (they
+ * answer at once and finish in the background; the timeout is there so no default cuts them short).
+ */
+export const CLAUDE_HOOK_EVENTS: HookSpec[] = [
+  { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: 10 },
+  { event: 'UserPromptSubmit', timeout: 5 },
+  { event: 'PreCompact', timeout: 30 },
+  { event: 'SessionEnd', timeout: 30 },
 ];
 
 export interface ClaudeSetupInput {
@@ -48,21 +55,8 @@ export function planClaudeSetup(input: ClaudeSetupInput): PlanResult {
 
   const hooks = settings['hooks'] ?? {};
   if (!isObject(hooks)) return { ok: false, message: `${input.file}: "hooks" is not an object; nothing was written` };
-  for (const { event, matcher } of CLAUDE_HOOK_EVENTS) {
-    const groups = hooks[event] ?? [];
-    if (!Array.isArray(groups)) return { ok: false, message: `${input.file}: "hooks.${event}" is not a list; nothing was written` };
-    let found = false;
-    for (const g of groups) {
-      if (!isObject(g) || !Array.isArray(g['hooks'])) continue;
-      g['hooks'] = g['hooks'].map((h: unknown) => {
-        if (!isObject(h) || !isHandoffCommand(h['command'], 'hook')) return h;
-        found = true;
-        return { ...h, command: ours(input.launcher, 'hook') };
-      });
-    }
-    if (!found) groups.push({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: ours(input.launcher, 'hook') }] });
-    hooks[event] = groups;
-  }
+  const bad = mergeHooks(hooks, CLAUDE_HOOK_EVENTS, ours(input.launcher, 'hook'), input.file);
+  if (bad) return { ok: false, message: bad };
   settings['hooks'] = hooks;
 
   return connectPlan(input, stringifyLike(settings, input.text), notes, 'Claude Code is already connected; nothing to change.');
@@ -90,45 +84,24 @@ export function planClaudeRemove(input: ClaudeRemoveInput): PlanResult {
   if (!parsed.ok) return parsed;
   const settings: JsonObject = structuredClone(parsed.value);
 
+  let changed = false;
   const status = settings['statusLine'];
   if (isObject(status) && isHandoffCommand(status['command'], 'statusline')) {
+    changed = true;
     const chain = chainedCommand(status['command'] as string);
     if (chain) settings['statusLine'] = { ...status, command: chain };
     else delete settings['statusLine'];
   }
   const hooks = settings['hooks'];
   if (isObject(hooks)) {
-    let touched = false;
-    for (const [event, groups] of Object.entries(hooks)) {
-      if (!Array.isArray(groups)) continue;
-      let here = false;
-      const kept = groups.flatMap((g: unknown) => {
-        if (!isObject(g) || !Array.isArray(g['hooks'])) return [g];
-        const rest = g['hooks'].filter((h: unknown) => !(isObject(h) && isHandoffCommand(h['command'], 'hook')));
-        if (rest.length === g['hooks'].length) return [g];
-        here = true;
-        return rest.length ? [{ ...g, hooks: rest }] : [];
-      });
-      if (!here) continue;
-      touched = true;
-      if (kept.length) hooks[event] = kept;
-      else delete hooks[event];
-    }
+    const touched = removeOurHooks(hooks);
     if (touched && Object.keys(hooks).length === 0) delete settings['hooks'];
+    changed ||= touched;
+  }
+  if (!changed) {
+    // Nothing of ours: the file is not rewritten (not even reformatted).
+    return { ok: true, plan: { file: input.file, before: input.text, after: input.text, backupFile, writeBackup: null, removeBackup: false, notes: ['Session Handoff is not in these settings; nothing to remove.'] } };
   }
 
-  const notes: string[] = [];
-  let after: string | null;
-  let exact = false;
-  if (input.backup === null && Object.keys(settings).length === 0) {
-    after = null; // set-up created the file: removing leaves none
-    exact = true;
-  } else {
-    const restored = restoredText(settings, input.text, input.backup);
-    after = restored.text;
-    exact = restored.exact;
-    if (input.backup !== null && !exact) notes.push(`Your settings changed since set-up, so only Session Handoff's entries were removed; the backup ${backupFile} is kept.`);
-  }
-  if (after !== null && after === input.text && !exact) notes.push('Session Handoff is not in these settings; nothing to remove.');
-  return { ok: true, plan: { file: input.file, before: input.text, after, backupFile, writeBackup: null, removeBackup: input.backup !== null && exact, notes } };
+  return jsonRemoval({ ...input, text: input.text }, settings);
 }

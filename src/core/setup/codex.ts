@@ -1,21 +1,51 @@
-import type { PlanResult } from './plan';
-import { backupFileOf, connectPlan } from './plan';
+import * as path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import type { HookSpec } from './hookEntries';
+import { mergeHooks, removeOurHooks } from './hookEntries';
+import type { JsonObject, PlanResult, SetupPlan } from './plan';
+import { backupFileOf, connectPlan, isNoop, isObject, jsonRemoval, parseObjectFile, stringifyLike } from './plan';
+import { parseTomlFile, patchToml } from './toml';
 
-/** The comment line above our `notify` entry: how a person (and `--remove`) recognises it. */
-export const CODEX_MARKER = '# Session Handoff: regenerates the handoff after each turn past the wrap-up threshold (remove: handoff setup codex --remove)';
+/** The launcher's file name: `handoff` on PATH, or the one the editor keeps (`handoff`, `handoff.cmd`). */
+const LAUNCHER_NAME = /^handoff(\.cmd)?$/i;
 
-/** A TOML basic string; JSON's escapes are valid TOML escapes. */
-const tomlString = (s: string): string => JSON.stringify(s);
+/** The flag that hands `handoff notify` the user's own notify program, run first with the same payload. */
+export const NOTIFY_CHAIN_FLAG = '--chain-json';
 
-/** The top-level part of a TOML file: the lines before its first table header. */
-function topLevel(lines: string[]): string[] {
-  const end = lines.findIndex((l) => /^\s*\[/.test(l));
-  return end < 0 ? lines : lines.slice(0, end);
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
+
+/** The user's own notify program a `notify` value of ours chains, if any. */
+export function chainedNotify(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.length !== 4 || value[2] !== NOTIFY_CHAIN_FLAG || typeof value[3] !== 'string') return undefined;
+  try {
+    const argv: unknown = JSON.parse(value[3]);
+    return isStringList(argv) ? argv : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-/** Our two lines in a config, as their index, or -1. */
-function ourBlock(lines: string[]): number {
-  return lines.findIndex((l, i) => l.trim() === CODEX_MARKER && /^\s*notify\s*=/.test(lines[i + 1] ?? ''));
+/**
+ * True when a `notify` value is exactly what set-up writes: `["<…/handoff>", "notify"]`, or with the
+ * user's own program chained: `["<…/handoff>", "notify", "--chain-json", "[\"my-notifier\"]"]`.
+ */
+export function isOurNotify(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    (value.length === 2 || chainedNotify(value) !== undefined) &&
+    typeof value[0] === 'string' &&
+    LAUNCHER_NAME.test(path.basename(value[0].replace(/\\/g, '/'))) &&
+    value[1] === 'notify'
+  );
+}
+
+/** The config without our notify: the user's own program back in its place when ours chained it. */
+function withoutOurNotify(config: JsonObject): JsonObject {
+  const rest = { ...config };
+  const theirs = chainedNotify(rest['notify']);
+  if (theirs) rest['notify'] = theirs;
+  else delete rest['notify'];
+  return rest;
 }
 
 export interface CodexSetupInput {
@@ -28,51 +58,166 @@ export interface CodexSetupInput {
 }
 
 /**
- * Adds Codex CLI's one hook, a top-level `notify` program, without a TOML library: two lines at the
- * top of the file (always the top-level table, before any `[section]`). A `notify` that is not ours is
- * never replaced — Codex takes only one — so that case is refused with what to do instead.
+ * Adds Codex CLI's legacy hook, a top-level `notify` program, through the TOML editor (comments and
+ * layout kept). Codex runs only one notify program, so one of the user's own is chained: ours runs it
+ * first with the same payload (`--chain-json`), and `--remove` puts it back. Ours (under any spelling
+ * of the key) is updated in place; a notify that is not a list of strings is refused.
  */
 export function planCodexSetup(input: CodexSetupInput): PlanResult {
-  const text = input.text ?? '';
-  const lines = text.split('\n');
-  const entry = `notify = [${input.argv.map(tomlString).join(', ')}]`;
-  const at = ourBlock(lines);
-  let after: string;
-  if (at >= 0) {
-    lines[at + 1] = entry;
-    after = lines.join('\n');
-  } else {
-    const other = topLevel(lines).find((l) => /^\s*notify\s*=/.test(l));
-    if (other !== undefined) {
+  const parsed = parseTomlFile(input.file, input.text);
+  if (!parsed.ok) return parsed;
+  const config = parsed.value;
+  const current = config['notify'];
+  const notes: string[] = [];
+  let theirs = chainedNotify(current);
+  if (current !== undefined && !isOurNotify(current)) {
+    if (!isStringList(current)) {
       return {
         ok: false,
-        message: `${input.file} already has a notify program (${other.trim()}); Codex runs only one, so it was left as it is. Call \`${input.argv.join(' ')} '<payload>'\` from your program instead. Nothing was written.`,
+        message: `${input.file} already has a notify program (notify = ${JSON.stringify(current)}) that is not a list of strings, so it cannot be chained; it was left as it is. Call \`${input.argv.join(' ')} '<payload>'\` from your program instead. Nothing was written.`,
       };
     }
-    after = `${CODEX_MARKER}\n${entry}\n${text}`;
+    theirs = current;
+    notes.push(`Your notify program (${current.join(' ')}) is kept: it runs first, with the same payload, through ${NOTIFY_CHAIN_FLAG}.`);
   }
-  return connectPlan(input, after, [], 'Codex CLI is already connected; nothing to change.');
+  const wanted = theirs ? [...input.argv, NOTIFY_CHAIN_FLAG, JSON.stringify(theirs)] : input.argv;
+  if (isDeepStrictEqual(current, wanted)) return connectPlan(input, input.text ?? '', [], 'Codex CLI is already connected; nothing to change.');
+  // A new key goes with the other top-level keys, before the first table.
+  const next: JsonObject = current === undefined ? { notify: wanted, ...config } : { ...config, notify: wanted };
+  const edited = patchToml(input.file, input.text, next);
+  if (!edited.ok) return edited;
+  return connectPlan(input, edited.text, notes, 'Codex CLI is already connected; nothing to change.');
 }
 
-/** Takes our two lines out again; the file goes when set-up created it and nothing else was added. */
+/**
+ * Takes our `notify` out again (its comment goes with it); the backup's exact bytes come back when the
+ * rest equals it, and the file goes when set-up created it and nothing else was added. With nothing of
+ * ours in it, the file is not touched.
+ */
 export function planCodexRemove(input: { file: string; text: string | null; backup: string | null }): PlanResult {
   const backupFile = backupFileOf(input.file);
   const none = { file: input.file, before: input.text, after: input.text, backupFile, writeBackup: null, removeBackup: false };
   if (input.text === null) return { ok: true, plan: { ...none, notes: ['There is no Codex CLI config to change.'] } };
-  const lines = input.text.split('\n');
-  const at = ourBlock(lines);
-  if (at < 0) return { ok: true, plan: { ...none, notes: ['Session Handoff is not in this config; nothing to remove.'] } };
-  lines.splice(at, 2);
-  const result = lines.join('\n');
-  const deleteFile = input.backup === null && result.trim() === '';
-  const exact = deleteFile || input.backup === result;
+  const parsed = parseTomlFile(input.file, input.text);
+  if (!parsed.ok) return parsed;
+  if (!isOurNotify(parsed.value['notify'])) return { ok: true, plan: { ...none, notes: ['Session Handoff is not in this config; nothing to remove.'] } };
+  return removalPlan(input, withoutOurNotify(parsed.value));
+}
+
+/** The plan that leaves `rest` in a TOML file: the backup's bytes when they hold it, none when empty and set-up made the file. */
+export function removalPlan(input: { file: string; text: string | null; backup: string | null }, rest: JsonObject): PlanResult {
+  const backupFile = backupFileOf(input.file);
+  const none = { file: input.file, before: input.text, after: input.text, backupFile, writeBackup: null, removeBackup: false };
+  const fromBackup = input.backup === null ? null : parseTomlFile(input.file, input.backup);
+  if (input.backup !== null && fromBackup?.ok && isDeepStrictEqual(JSON.parse(JSON.stringify(fromBackup.value)), JSON.parse(JSON.stringify(rest)))) {
+    return { ok: true, plan: { ...none, after: input.backup, removeBackup: true, notes: [] } };
+  }
+  const edited = patchToml(input.file, input.text, rest);
+  if (!edited.ok) return edited;
+  if (input.backup === null && !edited.text.trim()) return { ok: true, plan: { ...none, after: null, notes: [] } };
   return {
     ok: true,
     plan: {
       ...none,
-      after: deleteFile ? null : result,
-      removeBackup: input.backup !== null && exact,
-      notes: input.backup !== null && !exact ? [`Your config changed since set-up, so only Session Handoff's lines were removed; the backup ${backupFile} is kept.`] : [],
+      after: edited.text,
+      notes: input.backup !== null ? [`Your config changed since set-up, so only Session Handoff's entries were removed; the backup ${backupFile} is kept.`] : [],
     },
   };
+}
+
+/**
+ * The Codex hooks Session Handoff writes into `$CODEX_HOME/hooks.json` (the shape of Codex's hooks
+ * docs): SessionStart injects the packet, UserPromptSubmit tells the agent when to wrap up, PreCompact
+ * and Stop write a packet (Stop only past the wrap-up threshold). Timeouts in seconds.
+ */
+export const CODEX_HOOK_EVENTS: HookSpec[] = [
+  { event: 'SessionStart', matcher: 'startup|resume|clear|compact', statusMessage: 'Loading handoff', timeout: 10 },
+  { event: 'UserPromptSubmit', timeout: 5 },
+  { event: 'PreCompact', matcher: 'manual|auto', timeout: 30 },
+  { event: 'Stop', timeout: 30 },
+];
+
+export const CODEX_TRUST_NOTE = 'Codex runs new hooks only once they are trusted: open /hooks in Codex and trust the Session Handoff hooks.';
+
+export interface CodexHooksInput {
+  /** `$CODEX_HOME/hooks.json`. */
+  hooksFile: string;
+  hooksText: string | null;
+  hooksBackupExists: boolean;
+  configFile: string;
+  configText: string | null;
+  configBackup: string | null;
+  /** The command that runs the CLI, already quoted for the shell. */
+  launcher: string;
+}
+
+/** Sentences about a config that turned Codex's hooks off (`[features] hooks = false`, or the old `codex_hooks`). */
+function hooksOffNote(config: JsonObject, file: string): string[] {
+  const features = config['features'];
+  if (!isObject(features)) return [];
+  const off = ['hooks', 'codex_hooks'].filter((k) => features[k] === false);
+  return off.length ? [`Codex hooks are turned off in ${file} ([features] ${off[0]} = false): turn them on, or these hooks never run.`] : [];
+}
+
+/**
+ * Connects a Codex that has hooks: our four hooks merged into hooks.json (the user's own hooks kept;
+ * ours updated in place), and a `notify` program an earlier set-up wrote taken out of config.toml
+ * (the Stop hook does its work now; a notify of the user's own stays). Nothing is written when either
+ * file cannot be read.
+ */
+export function planCodexHooksSetup(input: CodexHooksInput): PlanResult {
+  const config = parseTomlFile(input.configFile, input.configText);
+  if (!config.ok) return config;
+  const parsed = parseObjectFile(input.hooksFile, input.hooksText ?? '');
+  if (!parsed.ok) return parsed;
+  const settings: JsonObject = structuredClone(parsed.value);
+  const hooks = settings['hooks'] ?? {};
+  if (!isObject(hooks)) return { ok: false, message: `${input.hooksFile}: "hooks" is not an object; nothing was written`, invalid: true };
+  const bad = mergeHooks(hooks, CODEX_HOOK_EVENTS, `${input.launcher} hook`, input.hooksFile);
+  if (bad) return { ok: false, message: bad };
+  settings['hooks'] = hooks;
+  const theirNotify = config.value['notify'] !== undefined && !isOurNotify(config.value['notify']);
+  const notes = [
+    CODEX_TRUST_NOTE,
+    ...hooksOffNote(config.value, input.configFile),
+    ...(theirNotify ? ['Your notify program in config.toml is kept as it is.'] : []),
+  ];
+  const main = connectPlan({ file: input.hooksFile, text: input.hooksText, backupExists: input.hooksBackupExists }, stringifyLike(settings, input.hooksText), notes, 'Codex CLI is already connected through its hooks; nothing to change.');
+  if (!main.ok) return main;
+  if (!isOurNotify(config.value['notify'])) return main;
+  const dropNotify = removalPlan({ file: input.configFile, text: input.configText, backup: input.configBackup }, withoutOurNotify(config.value));
+  if (!dropNotify.ok) return dropNotify;
+  dropNotify.plan.notes = [
+    `The notify program an earlier set-up wrote is taken out: the Stop hook does its work now${chainedNotify(config.value['notify']) ? '; your own notify program is back in its place' : ''}.`,
+  ];
+  return { ok: true, plan: main.plan, more: [dropNotify.plan] };
+}
+
+/**
+ * Takes Session Handoff out of Codex: its hooks from hooks.json (the file goes when set-up made it,
+ * the backup's bytes come back when nothing else changed) and its notify from config.toml. A file with
+ * nothing of ours is not touched.
+ */
+export function planCodexFullRemove(input: { hooksFile: string; hooksText: string | null; hooksBackup: string | null; configFile: string; configText: string | null; configBackup: string | null }): PlanResult {
+  const config = planCodexRemove({ file: input.configFile, text: input.configText, backup: input.configBackup });
+  if (!config.ok) return config;
+  const configChanges = !isNoop(config.plan);
+  const none = (file: string, text: string | null): SetupPlan => ({ file, before: text, after: text, backupFile: backupFileOf(file), writeBackup: null, removeBackup: false, notes: [] });
+  let hooksPlan: SetupPlan = none(input.hooksFile, input.hooksText);
+  if (input.hooksText !== null) {
+    const parsed = parseObjectFile(input.hooksFile, input.hooksText);
+    if (!parsed.ok) return parsed;
+    const settings: JsonObject = structuredClone(parsed.value);
+    const hooks = settings['hooks'];
+    if (isObject(hooks) && removeOurHooks(hooks)) {
+      if (Object.keys(hooks).length === 0) delete settings['hooks'];
+      const removed = jsonRemoval({ file: input.hooksFile, text: input.hooksText, backup: input.hooksBackup }, settings);
+      if (!removed.ok) return removed;
+      hooksPlan = removed.plan;
+    }
+  }
+  const hooksChanges = !isNoop(hooksPlan);
+  if (!hooksChanges && !configChanges) return { ok: true, plan: { ...hooksPlan, notes: ['Session Handoff is not in Codex\'s hooks.json or config.toml; nothing to remove.'] } };
+  const plans = [hooksPlan, config.plan].filter((p) => !isNoop(p));
+  return { ok: true, plan: plans[0]!, more: plans.slice(1) };
 }

@@ -21,7 +21,10 @@ export interface SetupPlan {
 }
 
 /** `invalid`: the file could not be read as settings (as opposed to a refusal to overwrite something). */
-export type PlanResult = { ok: true; plan: SetupPlan } | { ok: false; message: string; invalid?: boolean };
+export type PlanResult = { ok: true; plan: SetupPlan; more?: SetupPlan[] } | { ok: false; message: string; invalid?: boolean };
+
+/** Every file a successful result changes (Codex with hooks: hooks.json and config.toml). */
+export const plansOf = (result: { plan: SetupPlan; more?: SetupPlan[] }): SetupPlan[] => [result.plan, ...(result.more ?? [])];
 
 /** True when carrying out the plan would write and remove nothing. */
 export const isNoop = (plan: SetupPlan): boolean => plan.before === plan.after && plan.writeBackup === null && !plan.removeBackup;
@@ -80,4 +83,26 @@ export function restoredText(result: JsonObject, current: string, backup: string
     if (b.ok && isDeepStrictEqual(b.value, result)) return { text: backup, exact: true };
   }
   return { text: stringifyLike(result, current), exact: false };
+}
+
+/**
+ * The removal plan of a JSON settings file that held our entries and now holds `settings`: the file
+ * goes when set-up created it and nothing else is left; the backup's exact bytes come back when they
+ * hold the same; else the result is written in the file's indent and the backup is kept.
+ */
+export function jsonRemoval(input: { file: string; text: string; backup: string | null }, settings: JsonObject): PlanResult {
+  const backupFile = backupFileOf(input.file);
+  const notes: string[] = [];
+  let after: string | null;
+  let exact = false;
+  if (input.backup === null && Object.keys(settings).length === 0) {
+    after = null; // set-up created the file: removing leaves none
+    exact = true;
+  } else {
+    const restored = restoredText(settings, input.text, input.backup);
+    after = restored.text;
+    exact = restored.exact;
+    if (input.backup !== null && !exact) notes.push(`Your settings changed since set-up, so only Session Handoff's entries were removed; the backup ${backupFile} is kept.`);
+  }
+  return { ok: true, plan: { file: input.file, before: input.text, after, backupFile, writeBackup: null, removeBackup: input.backup !== null && exact, notes } };
 }

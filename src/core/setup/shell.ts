@@ -51,11 +51,20 @@ export function shellWords(command: string): string[] {
 /** The launcher's file name: `handoff` on PATH, or the one the editor keeps (`handoff`, `handoff.cmd`). */
 const LAUNCHER_NAME = /^handoff(\.cmd)?$/i;
 
-/** True when `command` runs Session Handoff's `sub` command (`hook`, `statusline`, `notify`) through any launcher. */
+/**
+ * True when `command` is exactly what set-up writes for `sub` (`hook`, `statusline`, `notify`): a
+ * launcher named `handoff` (any folder), quoted the way set-up quotes it, then `sub` — for the
+ * statusLine optionally `--chain '<their command>'`. A user's own command that merely starts the same
+ * way (`handoff hook --output-dir x && say done`) is theirs and never touched.
+ */
 export function isHandoffCommand(command: unknown, sub: string): boolean {
   if (typeof command !== 'string') return false;
-  const [exe, first] = shellWords(command);
-  return !!exe && LAUNCHER_NAME.test(path.basename(exe.replace(/\\/g, '/'))) && first === sub;
+  const words = shellWords(command);
+  const [exe, first] = words;
+  if (!exe || !LAUNCHER_NAME.test(path.basename(exe.replace(/\\/g, '/'))) || first !== sub) return false;
+  if (words.length === 2) return command === `${shellQuote(exe)} ${sub}`;
+  if (sub === 'statusline' && words.length === 4 && words[2] === '--chain') return command === `${shellQuote(exe)} statusline --chain ${shellQuote(words[3]!)}`;
+  return false;
 }
 
 /** The `--chain` argument of one of our statusLine commands, if it has one. */

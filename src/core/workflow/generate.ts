@@ -3,6 +3,8 @@ import { foldPendingAcks } from '../acks';
 import { stripControlDeep } from '../controlChars';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CleanFinding } from '../clean/types';
+import type { SessionSearch } from '../context/discovery';
+import { noSessionReason } from '../context/discovery';
 import type { ContextResult } from '../context/types';
 import type { Diagnostic } from '../diagnostics';
 import type { GitClient, GitError } from '../gitPort';
@@ -39,6 +41,8 @@ export interface GenerateArgs {
   goal?: string | null;
   /** The agent session working in the folder: fills in what the workbench files do not say. */
   session?: SessionFacts | null;
+  /** Where the agent session was looked for: a refusal without one says so (never "write agent_state.json" to an agent user). */
+  sessionSearch?: SessionSearch | null;
   lock?: LockOptions;
 }
 
@@ -128,7 +132,13 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
     context: inputs.context,
     nextGoal: args.goal ?? null,
   });
-  if (!built.ok) return { kind: 'refused', reason: built.reason, diagnostics };
+  if (!built.ok) {
+    // A Claude Code or Codex user whose session was not found needs to know where it was looked for;
+    // one who keeps agent_state.json by hand is told what to record in it.
+    const search = args.sessionSearch;
+    const reason = !args.session && search?.agentUser && !snapshot.agentState ? noSessionReason(search) : built.reason;
+    return { kind: 'refused', reason, diagnostics };
+  }
   // Choosing the folder, writing and superseding happen under one lock: concurrent runs never leave
   // two active packets for one branch + topic, nor a torn file.
   const result = await withLock(

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { sessionSearchOf } from '../../core/context/discovery';
 import { generateHandoff } from '../../core/workflow/generate';
 import { workbenchDirOf } from '../../core/workflow/paths';
 import { createGitClient } from '../../git/gitClient';
@@ -59,6 +60,10 @@ export function generateHandoffCommand(services: Services, deps: GenerateDeps): 
     // The context reading at generation goes into the packet: wait for the folder's first state so
     // that a generate right after start-up does not record "no reading" where there is one.
     const { context, session } = await stateOf(services, folder);
+    // Where the session was looked for, so that a refusal without one says so.
+    const sessionSearch = session
+      ? null
+      : await sessionSearchOf({ folder: folder.uri.fsPath, claudeConfigDir: settings.context.claudeConfigDir || undefined, codexHome: settings.context.codexHome || undefined }).catch(() => null);
     const run = (allowDirty: boolean, title: string) =>
       vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, () =>
         generateHandoff({
@@ -70,6 +75,7 @@ export function generateHandoffCommand(services: Services, deps: GenerateDeps): 
           goal: goal ?? null,
           // The agent session the views were built from fills in what the workbench files do not say.
           session,
+          sessionSearch,
         }),
       );
     // The core checks the workbench itself, right now, and refuses with the findings when it is dirty:
@@ -100,7 +106,12 @@ export function generateHandoffCommand(services: Services, deps: GenerateDeps): 
 /** A refusal is one sentence; when the next action is missing, the action opens agent_state.json. */
 function refused(services: Services, workbenchDir: string, reason: string): GenerateResult {
   services.log.warn('generate', `refused: ${reason}`);
-  if (/next.?action|agent_state/i.test(reason)) {
+  if (/^no Claude Code or Codex session was found/.test(reason)) {
+    // Where it looked is in the log; the person needs the setting that says where the agent keeps its sessions.
+    void vscode.window.showWarningMessage(uiText(`No handoff written: ${reason.replace(/ — looked in: [\s\S]*$/, '')}.`), 'Open Settings').then((pick) => {
+      if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', 'sessionHandoff.context');
+    });
+  } else if (/next.?action|agent_state/i.test(reason)) {
     // The full reason (what could not be derived) is in the log; the user needs the one step to take.
     const sentence = 'No handoff written: record one concrete next step as "next_action" in agent_state.json.';
     const file = vscode.Uri.file(path.join(workbenchDir, 'agent_state.json'));

@@ -4,6 +4,7 @@ import type { Services } from '../services';
 import { archiveHandoffCommand } from './archiveHandoff';
 import { commandBoundary } from './boundary';
 import { copyJsonCommand } from './copyJson';
+import { copyAsNewTaskCommand } from './copyAsNewTask';
 import { copyRestartPromptCommand } from './copyRestartPrompt';
 import type { ConfirmDirty } from './dirtyModal';
 import { confirmDirtyModal } from './dirtyModal';
@@ -44,6 +45,7 @@ export function registerPacketCommands(services: Services, context: vscode.Exten
       return generate({ folderUri, goal });
     },
     'sessionHandoff.copyRestartPrompt': copyRestartPromptCommand(services),
+    'sessionHandoff.copyAsNewTask': copyAsNewTaskCommand(services),
     'sessionHandoff.copyJson': copyJsonCommand(services),
     'sessionHandoff.openMarkdown': openMarkdownCommand(services),
     'sessionHandoff.openActiveHandoff': open,

@@ -7,7 +7,7 @@ import type { Services } from '../services';
 import type { WorkbenchUiState } from '../state/types';
 import { createNonce, panelHtml } from './html';
 import { emptyFor, selectEntry, toPanelModel } from './model';
-import { openPacketFile } from './openFile';
+import { openPacketFile, openPacketSource } from './openFile';
 import { redactedMessage } from '../redactUi';
 import { logFailure } from '../commands/boundary';
 
@@ -31,11 +31,13 @@ export interface PacketRef {
 const ACTION_LABEL: Record<WebviewMessage['type'], string> = {
   ready: 'show the handoff',
   copyPrompt: 'copy the restart prompt',
+  copyAsNewTask: 'copy the restart prompt as a new task',
   copyJson: 'copy the handoff JSON',
   openMarkdown: 'open handoff.md',
   regenerate: 'regenerate the handoff',
   generate: 'generate a handoff',
   openFile: 'open that file',
+  openSource: 'open that source',
 };
 
 export class HandoffPanel extends Disposable {
@@ -163,6 +165,11 @@ export class HandoffPanel extends Disposable {
           await this.post({ type: 'copied', what: 'prompt' });
         }
         return;
+      case 'copyAsNewTask':
+        if (await vscode.commands.executeCommand<boolean>('sessionHandoff.copyAsNewTask', this.ref())) {
+          await this.post({ type: 'copied', what: 'task' });
+        }
+        return;
       case 'copyJson':
         if (await vscode.commands.executeCommand<boolean>('sessionHandoff.copyJson', this.ref())) {
           await this.post({ type: 'copied', what: 'json' });
@@ -179,6 +186,16 @@ export class HandoffPanel extends Disposable {
         return;
       case 'openFile': {
         const problem = await openPacketFile(this.services.state.get(this.target.folder), this.target.folder, msg.path);
+        if (problem) await this.post({ type: 'failed', message: problem });
+        return;
+      }
+      case 'openSource': {
+        const state = this.services.state.get(this.target.folder);
+        const entry = selectEntry(state, this.target.packetId);
+        const settings = this.services.config.get(this.target.folder.uri);
+        const problem = entry
+          ? await openPacketSource(entry.packet, state, this.target.folder, msg.file, msg.line, [settings.context.claudeConfigDir, settings.context.codexHome])
+          : 'There is no packet to open a source of.';
         if (problem) await this.post({ type: 'failed', message: problem });
         return;
       }

@@ -1,6 +1,7 @@
 import type { Ack } from '../../core/acks';
 import type { Audit } from '../../core/packet/auditSchema';
 import { describeSources } from '../../core/packet/sources';
+import { vscodeTaskAgent } from '../../core/render/prompt';
 import { topicOf } from '../../core/artifacts/topic';
 import { humanTime } from '../format/when';
 import type { PanelAction, PanelEmpty, PanelModel } from '../protocol';
@@ -38,7 +39,10 @@ export function toPanelModel(state: WorkbenchUiState, entry: PacketEntry, acks: 
  * someone closed), so only Generate is offered; the others keep every action.
  */
 export function actionsFor(entry: PacketEntry): PanelAction[] {
-  return entry.packet.status === 'archived' ? ['generate'] : ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate'];
+  if (entry.packet.status === 'archived') return ['generate'];
+  // A packet from a Cline / Roo Code / Kilo Code task: the next session is a new task of that agent.
+  const fromTask = vscodeTaskAgent(entry.packet) !== null;
+  return fromTask ? ['copyPrompt', 'copyAsNewTask', 'copyJson', 'openMarkdown', 'regenerate'] : ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate'];
 }
 
 /** The newest archived packet of the folder's current branch + topic, if the state knows both. */

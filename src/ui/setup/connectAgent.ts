@@ -2,15 +2,22 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readIfExists } from '../../core/fsx';
 import { redact } from '../../core/redact';
-import { applyPlan } from '../../core/setup/apply';
+import { applyPlans, writeRefusal } from '../../core/setup/apply';
 import { planClaudeRemove, planClaudeSetup } from '../../core/setup/claude';
-import { planCodexRemove, planCodexSetup } from '../../core/setup/codex';
+import { isOurNotify, planCodexFullRemove, planCodexHooksSetup, planCodexSetup } from '../../core/setup/codex';
+import { codexHasHooks, detectCodexVersion, versionNote } from '../../core/setup/codexVersion';
+import { ourEvents } from '../../core/setup/hookEntries';
 import { claudeSettingsFile, codexConfigFile, ensureLauncher, findOnPath, NO_NODE_MESSAGE } from '../../core/setup/launcher';
 import type { PlanResult, SetupPlan } from '../../core/setup/plan';
-import { backupFileOf, isNoop } from '../../core/setup/plan';
+import { backupFileOf, isNoop, plansOf } from '../../core/setup/plan';
 import { shellQuote } from '../../core/setup/shell';
+import { parseTomlFile } from '../../core/setup/toml';
 import { commandBoundary, UserFacingError } from '../commands/boundary';
 import type { Services } from '../services';
+import { continueInAgentCommand } from './continueInAgent';
+
+/** Context keys the walkthrough and the Handoffs view's title menu show Connect or Disconnect by. */
+const CONNECTED_KEY = { claude: 'sessionHandoff.claudeConnected', codex: 'sessionHandoff.codexConnected' } as const;
 
 const SCHEME = 'session-handoff-setup';
 
@@ -45,6 +52,46 @@ export class AgentSetup implements vscode.Disposable {
       'sessionHandoff.disconnectCodex': () => this.run('codex', true),
     };
     for (const [id, fn] of Object.entries(commands)) this.disposables.push(vscode.commands.registerCommand(id, commandBoundary(services.log, id, fn)));
+    const storage = context.globalStorageUri.fsPath;
+    this.disposables.push(
+      vscode.commands.registerCommand('sessionHandoff.continueInCodex', commandBoundary(services.log, 'sessionHandoff.continueInCodex', continueInAgentCommand(services, storage, 'codex'))),
+      vscode.commands.registerCommand('sessionHandoff.continueInClaudeCode', commandBoundary(services.log, 'sessionHandoff.continueInClaudeCode', continueInAgentCommand(services, storage, 'claude'))),
+      // Settings edited by hand (or by `handoff setup` in a terminal) show when the window comes back.
+      vscode.window.onDidChangeWindowState((w) => {
+        if (w.focused) void this.refreshConnected();
+      }),
+    );
+    void this.refreshConnected();
+  }
+
+  /** Whether each agent is connected (its settings hold our hooks), as context keys for menus and the walkthrough. */
+  async refreshConnected(): Promise<{ claude: boolean; codex: boolean }> {
+    const claude = await this.claudeConnected().catch(() => false);
+    const codex = await this.codexConnected().catch(() => false);
+    await vscode.commands.executeCommand('setContext', CONNECTED_KEY.claude, claude);
+    await vscode.commands.executeCommand('setContext', CONNECTED_KEY.codex, codex);
+    return { claude, codex };
+  }
+
+  private async claudeConnected(): Promise<boolean> {
+    const configDir = this.services.config.get().context.claudeConfigDir;
+    const files = [claudeSettingsFile({ configDir: configDir || undefined, env: process.env })];
+    const folder = this.services.folderFor();
+    if (folder) files.push(claudeSettingsFile({ project: folder.uri.fsPath, env: process.env }));
+    for (const f of files) {
+      const text = await readIfExists(f).catch(() => null);
+      if (text && ourEvents((JSON.parse(text) as { hooks?: unknown }).hooks).length) return true;
+    }
+    return false;
+  }
+
+  private async codexConnected(): Promise<boolean> {
+    const home = this.services.config.get().context.codexHome;
+    const config = codexConfigFile({ codexHome: home || undefined, env: process.env });
+    const hooks = await readIfExists(path.join(path.dirname(config), 'hooks.json')).catch(() => null);
+    if (hooks && ourEvents((JSON.parse(hooks) as { hooks?: unknown }).hooks).length) return true;
+    const toml = parseTomlFile(config, await readIfExists(config).catch(() => null));
+    return toml.ok && isOurNotify(toml.value['notify']);
   }
 
   /** Writes (or refreshes) the launcher; called once on activation, off the activation path. */
@@ -70,29 +117,41 @@ export class AgentSetup implements vscode.Disposable {
     const planned = agent === 'claude' ? await this.planClaude(remove) : await this.planCodex(remove);
     if (!planned) return { kind: 'cancelled' };
     if (!planned.ok) throw new UserFacingError(redact(planned.message), this.openFileAction(planned.message));
+    const plans = plansOf(planned);
     const plan = planned.plan;
-    if (isNoop(plan)) {
+    if (plans.every(isNoop)) {
       void vscode.window.showInformationMessage(plan.notes.join(' ') || `${name} settings already say so; nothing to change.`);
+      await this.refreshConnected();
       return { kind: 'unchanged', file: plan.file };
     }
-    const diffEditor = await this.showDiff(plan, `${path.basename(plan.file)}: ${remove ? `disconnect ${name}` : `connect ${name}`}`);
+    for (const p of plans) {
+      const refusal = isNoop(p) ? null : await writeRefusal(p.file);
+      if (refusal) throw new UserFacingError(redact(refusal));
+    }
+    const changing = plans.filter((p) => !isNoop(p));
+    const diffEditors: vscode.Uri[] = [];
+    for (const p of changing) diffEditors.push(await this.showDiff(p, `${path.basename(p.file)}: ${remove ? `disconnect ${name}` : `connect ${name}`}`));
     const detail = [
-      remove ? `Session Handoff's entries are removed from ${plan.file}.` : `Writes ${plan.file}.`,
-      plan.writeBackup !== null ? `A backup of the current file goes to ${plan.backupFile} first.` : '',
-      ...plan.notes,
+      ...changing.map((p) => (remove ? `Session Handoff's entries are removed from ${p.file}.` : `Writes ${p.file}.`)),
+      ...changing.filter((p) => p.writeBackup !== null).map((p) => `A backup of the current file goes to ${p.backupFile} first.`),
+      ...plans.flatMap((p) => p.notes),
     ].filter(Boolean).join('\n');
     const ok = await this.confirm(remove ? `Disconnect ${name}?` : `Connect ${name}?`, redact(detail), remove ? 'Remove' : 'Write');
     if (!ok) {
-      await closeTab(diffEditor);
+      for (const d of diffEditors) await closeTab(d);
       return { kind: 'cancelled' };
     }
-    await applyPlan(plan);
-    await closeTab(diffEditor);
-    this.services.log.info('setup', `${remove ? 'disconnected' : 'connected'} ${name}: ${plan.file}${plan.writeBackup !== null ? ` (backup ${plan.backupFile})` : ''}`);
+    await applyPlans(plans);
+    for (const d of diffEditors) await closeTab(d);
+    await this.refreshConnected();
+    this.services.log.info('setup', `${remove ? 'disconnected' : 'connected'} ${name}: ${changing.map((p) => `${p.file}${p.writeBackup !== null ? ` (backup ${p.backupFile})` : ''}`).join(', ')}`);
+    const codexNotify = agent === 'codex' && !remove && path.basename(plan.file) === 'config.toml';
     const done = remove
-      ? `${name} disconnected${plan.removeBackup ? ': its settings are as they were before.' : '.'}`
-      : `${name} connected. New sessions get the handoff at start; PreCompact and SessionEnd write one.`;
-    void vscode.window.showInformationMessage(agent === 'codex' && !remove ? `${name} connected: after each turn past the wrap-up threshold the handoff is regenerated.` : done);
+      ? `${name} disconnected${changing.every((p) => p.removeBackup || p.after === null) ? ': its settings are as they were before.' : '.'}`
+      : codexNotify
+        ? `${name} connected: after each turn past the wrap-up threshold the handoff is regenerated.`
+        : `${name} connected. New sessions get the handoff at start, the agent is told when to wrap up, and a handoff is written before compaction and at the end.${agent === 'codex' ? ' Trust the new hooks once in Codex (/hooks).' : ''}`;
+    void vscode.window.showInformationMessage(done);
     if (!remove && !(await findOnPath('node', process.env))) {
       void vscode.window.showWarningMessage(NO_NODE_MESSAGE, 'Open nodejs.org').then((pick) => {
         if (pick) void vscode.env.openExternal(vscode.Uri.parse('https://nodejs.org/'));
@@ -128,10 +187,21 @@ export class AgentSetup implements vscode.Disposable {
   private async planCodex(remove: boolean): Promise<PlanResult> {
     const home = this.services.config.get().context.codexHome;
     const file = codexConfigFile({ codexHome: home || undefined, env: process.env });
+    const hooksFile = path.join(path.dirname(file), 'hooks.json');
     const text = await readIfExists(file);
     const backup = await readIfExists(backupFileOf(file));
-    if (remove) return planCodexRemove({ file, text, backup });
-    return planCodexSetup({ file, text, argv: [await this.launcher(), 'notify'], backupExists: backup !== null });
+    const hooksText = await readIfExists(hooksFile);
+    const hooksBackup = await readIfExists(backupFileOf(hooksFile));
+    if (remove) return planCodexFullRemove({ hooksFile, hooksText, hooksBackup, configFile: file, configText: text, configBackup: backup });
+    // Hooks where the installed Codex has them (codex --version, else the newest rollout), else notify.
+    const version = await detectCodexVersion(process.env, path.dirname(file));
+    this.services.log.info('setup', versionNote(version));
+    const launcher = await this.launcher();
+    const result = codexHasHooks(version)
+      ? planCodexHooksSetup({ hooksFile, hooksText, hooksBackupExists: hooksBackup !== null, configFile: file, configText: text, configBackup: backup, launcher: shellQuote(launcher) })
+      : planCodexSetup({ file, text, argv: [launcher, 'notify'], backupExists: backup !== null });
+    if (result.ok) result.plan.notes.unshift(versionNote(version));
+    return result;
   }
 
   /** The current file (or an empty one) against the proposed text, side by side. */

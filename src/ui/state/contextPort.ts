@@ -3,11 +3,31 @@ import type * as vscode from 'vscode';
 import { budgetLevel } from '../../core/context/budget';
 import { asShown } from '../../core/context/format';
 import { ContextMeter } from '../../core/context/meter';
+import type { VscodeAgentOptions } from '../../core/context/vscodeAgents';
+import { isVscodeAgent } from '../../core/context/vscodeAgents';
 import type { BudgetLevel, ContextResult } from '../../core/context/types';
 import type { SessionFacts } from '../../core/session/model';
 import { SessionTracker } from '../../core/session/tracker';
 import type { UiSettings } from '../config';
 import type { ContextPort } from './ports';
+
+/** What the editor itself knows about where the agents inside it keep their tasks. */
+export interface EditorStorage {
+  /** The running editor's own `User/globalStorage` folder (the parent of this extension's storage). */
+  globalStorageRoot?: string;
+  /** Roo Code's own `roo-cline.customStoragePath`, when set. */
+  rooCustomStoragePath?: string;
+}
+
+/** Where the VS Code agents' tasks are looked for, from the settings and the editor. */
+export function vscodeAgentOptions(settings: UiSettings, editor: EditorStorage = {}): VscodeAgentOptions {
+  const rooDir = settings.context.rooStoragePath || editor.rooCustomStoragePath?.trim() || undefined;
+  return {
+    ...(rooDir ? { rooDir } : {}),
+    ...(editor.globalStorageRoot ? { extraGlobalStorageRoots: [editor.globalStorageRoot] } : {}),
+    ...(settings.context.rooModel ? { rooModel: settings.context.rooModel } : {}),
+  };
+}
 
 /** How long a read waits for the session's facts before answering with the previous ones. */
 const SESSION_WAIT_MS = 300;
@@ -18,8 +38,10 @@ const SESSION_WAIT_MS = 300;
  * meter. The first read of a transcript of hundreds of MB takes seconds: the meter never waits for it;
  * `onSessionRead` fires when a slow read completes, so the caller refreshes then.
  */
-export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSettings, onSessionRead?: () => void): ContextPort {
+export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSettings, onSessionRead?: () => void, editor: EditorStorage = {}): ContextPort {
+  const tasks = vscodeAgentOptions(settings, editor);
   const meter = new ContextMeter({
+    ...tasks,
     folder: folder.uri.fsPath,
     workbenchDir: path.resolve(folder.uri.fsPath, settings.options.workbenchDir),
     claudeConfigDir: settings.context.claudeConfigDir || undefined,
@@ -27,8 +49,9 @@ export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSe
     sources: settings.context.sources,
     windowOverride: settings.context.windowOverride || undefined,
   });
-  const agents = settings.context.sources.filter((s): s is 'claude' | 'codex' => s === 'claude' || s === 'codex');
+  const agents = settings.context.sources.filter((s): s is Exclude<typeof s, 'generic'> => s !== 'generic');
   const tracker = new SessionTracker({
+    ...tasks,
     folder: folder.uri.fsPath,
     claudeConfigDir: settings.context.claudeConfigDir || undefined,
     codexHome: settings.context.codexHome || undefined,
@@ -71,6 +94,7 @@ export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSe
       };
     },
     places: () => meter.places(),
+    taskDirs: () => meter.taskDirs(settings.context.sources.filter(isVscodeAgent)),
     dispose() {
       // The meter and the tracker hold only offsets and parsed state; nothing to close.
       disposed = true;

@@ -9,7 +9,7 @@ import type { ContextResult } from '../../core/context/types';
 import type { ContextPort, StatePorts } from './ports';
 import type { WorkbenchUiState } from './types';
 import { workbenchFingerprint } from './fingerprint';
-import { ARTIFACT_GLOB, isOwnNoise } from './watchPatterns';
+import { ARTIFACT_GLOB, isOwnNoise, isTaskFile, TASK_GLOB } from './watchPatterns';
 import { ReadingWatch } from './readingWatch';
 import { loadingState } from './load';
 import { diagnosticsToLog } from './diagnosticLog';
@@ -38,6 +38,8 @@ export class FolderState extends Disposable {
   private readonly watchers: vscode.Disposable[] = [];
   private transcriptWatcher: { file: string; watcher: vscode.Disposable } | undefined;
   private watchedGitRoot = '';
+  /** Bumped on every rebuild of the watchers: an older async watch set-up adds nothing. */
+  private watchGeneration = 0;
   private loggedDiagnostics = new Set<string>();
   private loggedPhase = '';
   /** The workbench fingerprint taken when the last full refresh started. */
@@ -236,6 +238,31 @@ export class FolderState extends Disposable {
     // Working-tree edits change the clean state (untracked files, temp artifacts); VS Code already
     // watches the folder, so this costs no extra OS watches. The debounce absorbs bursts.
     add(new vscode.RelativePattern(this.folder, '**/*'), 'file');
+    void this.watchTasks(++this.watchGeneration);
+  }
+
+  /**
+   * The VS Code agents (Cline, Roo Code, Kilo Code) keep their tasks in the editor's global storage,
+   * outside the workspace: their task files are watched read-only there, and a change reads the meter
+   * and the session again with the same debounce as a transcript. A new task shows up this way too.
+   */
+  private async watchTasks(generation: number): Promise<void> {
+    let dirs: string[];
+    try {
+      dirs = (await this.meter.taskDirs?.()) ?? [];
+    } catch {
+      return;
+    }
+    // Rebuilt meanwhile: the new set of watchers has its own.
+    if (generation !== this.watchGeneration || this.isDisposed || !dirs.length) return;
+    const h = (uri: vscode.Uri) => {
+      if (isTaskFile(uri.fsPath)) void this.contextOnly.trigger();
+    };
+    for (const dir of dirs) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), TASK_GLOB));
+      this.watchers.push(w, w.onDidChange(h), w.onDidCreate(h), w.onDidDelete(h));
+    }
+    this.log.trace('state', `${this.folder.name}: watching agent tasks in ${dirs.join(', ')}`);
   }
 
   /**
@@ -274,6 +301,7 @@ export class FolderState extends Disposable {
   }
 
   private disposeWatchers(): void {
+    this.watchGeneration++;
     for (const w of this.watchers.splice(0)) w.dispose();
     this.transcriptWatcher?.watcher.dispose();
     this.transcriptWatcher = undefined;

@@ -19,6 +19,8 @@ export interface ContextPort {
   read(): Promise<ContextRead>;
   /** Where the reader looks for sessions, for the log when none is found. */
   places(): string[];
+  /** The agents' task storage folders outside the workspace (Cline, Roo Code, Kilo Code) to watch, read-only. */
+  taskDirs?(): Promise<string[]>;
   dispose(): void;
 }
 

@@ -5,6 +5,23 @@ export const ARTIFACT_GLOB =
   '{agent_state.json,verification_report.json,review_report.json,feedback_record.jsonl,feature_list.json,task_board.json,context_usage.json,outputs/verification/*.json,outputs/review/*.json}';
 
 /**
+ * The agents' storage folders are watched whole for JSON files (a plain recursive glob, which every
+ * file watcher supports outside the workspace); `isTaskFile` keeps the ones that make a task.
+ */
+export const TASK_GLOB = '**/*.json';
+
+const TASK_FILES = new Set(['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json', 'history_item.json', '_index.json', 'taskHistory.json']);
+
+/** A Cline / Roo Code / Kilo Code task file (or an index of tasks, or a Cline SDK session's manifest or messages). */
+export function isTaskFile(file: string): boolean {
+  const base = path.basename(file);
+  if (TASK_FILES.has(base)) return true;
+  // Cline SDK: `<sessions>/<id>/<id>.json` and `<id>.messages.json`.
+  const dir = path.basename(path.dirname(file));
+  return base === `${dir}.json` || base === `${dir}.messages.json`;
+}
+
+/**
  * Files whose changes must not trigger a refresh: the temp files of atomic writes, the registry
  * lock, the hook log, git's own lock and object churn, and the clean-state report a refresh may
  * itself write — reacting to those would loop.

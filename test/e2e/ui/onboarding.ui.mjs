@@ -114,7 +114,7 @@ export const steps = [
       const written = JSON.parse(fs.readFileSync(settingsFile(ui), 'utf8'));
       assert.equal(written.model, 'opus');
       assert.match(written.statusLine.command, /handoff'? statusline --chain 'echo mine'$/);
-      assert.deepEqual(Object.keys(written.hooks), ['SessionStart', 'PreCompact', 'SessionEnd']);
+      assert.deepEqual(Object.keys(written.hooks), ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'SessionEnd']);
       assert.equal(written.hooks.SessionStart[0].matcher, 'startup|resume|clear|compact');
       assert.match(written.hooks.SessionStart[0].hooks[0].command, /globalStorage.*[/\\]bin[/\\]handoff'? hook$/);
       assert.equal(fs.readFileSync(`${settingsFile(ui)}.handoff-backup`, 'utf8'), BEFORE, 'the backup holds the previous bytes');
@@ -157,7 +157,20 @@ export const steps = [
       assert.equal(r.status, 0, r.stderr);
       const out = JSON.parse(r.stdout);
       assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
-      assert.match(out.hookSpecificOutput.additionalContext, new RegExp(`^GOAL FOR THIS SESSION: ${GOAL}`));
+      assert.match(out.hookSpecificOutput.additionalContext, /^HANDOFF FROM [^\n]* TO CLAUDE CODE\.\n/);
+      assert.match(out.hookSpecificOutput.additionalContext, new RegExp(`\nGOAL FOR THIS SESSION: ${GOAL}`));
+    },
+  },
+  {
+    name: 'Continue in Codex copies the same packet\'s prompt rendered for Codex',
+    fn: async (ui) => {
+      await ui.page.evaluate(() => navigator.clipboard.writeText(''));
+      await ui.runCommand('Session Handoff: Continue in Codex');
+      const prompt = await ui.waitFor(() => ui.readClipboard(), 10000, 'the clipboard');
+      assert.match(prompt, /^HANDOFF FROM [^\n]* TO CODEX\.\n/);
+      assert.match(prompt, /apply_patch/);
+      assert.match(prompt, new RegExp(`\nGOAL FOR THIS SESSION: ${GOAL}`));
+      assert.match(prompt, /Full packet: outputs\/handoff\/[^\n]+\/handoff\.md/);
     },
   },
 ];

@@ -106,15 +106,18 @@ describe('SessionDiscovery', () => {
         if (fail) throw Object.assign(new Error('EBUSY'), { code: 'EBUSY' });
         return r(x);
       });
-    assert.deepEqual(await d.find(), []);
+    // Found all the same, by the cwds its lines name, but without what the head says (its session id).
+    const first = await d.find();
+    assert.deepEqual([first[0]?.file, first[0]?.sessionId], [file, undefined]);
     fail = false;
-    assert.equal((await d.find())[0]?.file, file);
+    const again = await d.find();
+    assert.deepEqual([again[0]?.file, again[0]?.sessionId], [file, 'locked']);
   });
 
   it('names where it looks, for the log', () => {
     const places = new SessionDiscovery({ folder: '/w/api', claudeConfigDir: '/c', codexHome: '/x', sources: ['claude', 'generic'] }).places();
     assert.equal(places.length, 2);
-    assert.match(places[0] ?? '', /^Claude Code: \/c\/projects\/-w-api\*$/);
+    assert.match(places[0] ?? '', /^Claude Code: \/c\/projects\/-w-api\* \(and sessions that moved into the folder\)$/);
     assert.match(places[1] ?? '', /context_usage\.json$/);
   });
 
@@ -126,14 +129,14 @@ describe('SessionDiscovery', () => {
     assert.equal(found[0]?.sessionId, 'big');
   });
 
-  it('ignores sub-agent Codex rollouts and days outside the window', async () => {
+  it('ignores sub-agent Codex rollouts, and finds a rollout of an old date folder that was appended to (a resumed session)', async () => {
     const h = await homes();
     await writeAt(rollout(h, '2026/11/22', 'main'), codexMeta({ id: 'main', cwd: h.folder }) + codexTokens(40_000), minutesAgo(20));
     await writeAt(rollout(h, '2026/11/22', 'sub'), codexMeta({ id: 'sub', cwd: h.folder, source: { subagent: 'review' } }) + codexTokens(90_000), minutesAgo(2));
     await writeAt(rollout(h, '2026/10/01', 'ancient'), codexMeta({ id: 'ancient', cwd: h.folder }) + codexTokens(1), minutesAgo(1));
     const d = new SessionDiscovery({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex, now: () => NOW, codexDays: 7 });
     const found = await d.find();
-    assert.deepEqual(found.map((c) => [c.source, c.sessionId]), [['codex', 'main']]);
+    assert.deepEqual(found.map((c) => [c.source, c.sessionId]), [['codex', 'ancient']]);
   });
 });
 

@@ -16,7 +16,7 @@ const attempt = (index: number, over: Partial<FailedAttempt> = {}): FailedAttemp
 const uncertain = (index: number, excerpt: string): FailedAttempt => attempt(index, { outcome: 'timeout', exit_code: null, excerpt, uncertain: true });
 
 describe('completeness audit: what each probe reports', () => {
-  it('nine probes in a fixed order, each with its title', () => {
+  it('eleven probes in a fixed order, each with its title', () => {
     assert.deepEqual(auditPacket(buildTestPacket()).probes.map((x) => [x.id, x.title]), [
       ['task', 'The task is stated'],
       ['next-action', 'The next action names a command or a file'],
@@ -24,6 +24,8 @@ describe('completeness audit: what each probe reports', () => {
       ['uncertain-evidence', 'Each uncertain outcome carries its evidence and an inspection step'],
       ['rejected-approaches', 'Rejected approaches are carried when failures carry notes'],
       ['open-questions', 'Open questions and blockers are in the restart prompt'],
+      ['closing-words', "The session's closing words are in the packet and the prompt"],
+      ['next-action-open', 'The next action is not a resolved or harmless failure'],
       ['read-first', 'The files to read first exist'],
       ['secrets', 'Masked secrets are flagged as a risk'],
       ['fresh', 'The packet is fresh'],
@@ -118,25 +120,53 @@ describe('completeness audit: what each probe reports', () => {
     assert.deepEqual(seen('open-questions', { questions_for_human: odd }), ['pass', '4 in the prompt, before the risks']);
   });
 
-  it('open questions: those the prompt leaves out are counted', () => {
+  it('open questions: those the prompt leaves out are counted (only past its hard limit: questions are never dropped to make room)', () => {
     const many = Array.from({ length: 9 }, (_, i) => `question number ${i} about the rounding rule`);
-    assert.deepEqual(seen('open-questions', { questions_for_human: many }), ['fail', '3 left out of the prompt']);
+    assert.deepEqual(seen('open-questions', { questions_for_human: many }), ['pass', '9 in the prompt, before the risks']);
+    const huge = Array.from({ length: 60 }, (_, i) => `question ${i}: ${'which rounding rule applies to partial refunds '.repeat(6)}`);
+    const prompt = renderRestartPrompt(buildTestPacket({ questions_for_human: huge })).replace(/\s+/g, ' ');
+    const missing = huge.filter((q) => !prompt.includes(q.slice(0, 60))).length;
+    assert.ok(missing > 0 && missing < huge.length);
+    assert.deepEqual(seen('open-questions', { questions_for_human: huge }), ['fail', `${missing} left out of the prompt`]);
   });
 
   it('open questions: judged on the prompt as rendered with the freshness warning', () => {
-    const questions = Array.from({ length: 5 }, (_, i) => `question ${i}: ${'which rounding rule applies here '.repeat(6)}`);
-    const risks = Array.from({ length: 8 }, (_, i) => ({ id: `risk:${i}`, severity: 'warn' as const, detail: 'd'.repeat(190), source: 'verification_report.json' }));
-    const stale = { stale: true, reasons: ['r'.repeat(390)] };
-    const failed = [...Array.from({ length: 5 }, (_, i) => attempt(i, { excerpt: 'e'.repeat(200) })), uncertain(5, 'u'.repeat(300))];
+    const questions = Array.from({ length: 31 }, (_, i) => `question ${i}: ${'which rounding rule applies here '.repeat(9)}`);
+    // A warning shorter than one question, so at the edge it pushes out exactly one.
+    const stale = { stale: true, reasons: ['r'.repeat(100)] };
     let p: Packet | undefined;
-    // The summary grows until the stale warning, and only it, pushes the prompt to its tighter limits.
-    for (let n = 0; n <= 800 && !p; n += 10) {
-      const q = buildTestPacket({ questions_for_human: questions, open_risks: risks, failed_attempts: failed, summary: 's'.repeat(n) });
-      if (renderRestartPrompt(q).includes('question 4:') && !renderRestartPrompt(q, { freshness: stale }).includes('question 4:')) p = q;
+    // The goal grows until the stale warning, and only it, pushes the last question past the hard limit.
+    for (let n = 0; n <= 500 && !p; n += 1) {
+      const q = buildTestPacket({ questions_for_human: questions, next_goal: n ? 'g'.repeat(n) : null });
+      if (renderRestartPrompt(q).includes('question 30:') && !renderRestartPrompt(q, { freshness: stale }).includes('question 30:')) p = q;
     }
     assert.ok(p, 'a packet whose prompt fits only without the stale warning');
     assert.equal(probeOf(auditPacket(p), 'open-questions').status, 'pass');
     assert.deepEqual(seen('open-questions', p, { freshness: stale }), ['fail', '1 left out of the prompt']);
+  });
+
+  it('open questions: a question of the closing words counts, listed or not', () => {
+    const closing = { text: 'Done with the parser. Should the cache be flushed on deploy?', source: { file: '/s.jsonl', line: 9 } };
+    assert.deepEqual(seen('open-questions', { closing, questions: [] }), ['pass', '1 in the prompt, before the risks']);
+  });
+
+  it('closing words: n/a without any, pass when quoted, fail when an older packet lost them', () => {
+    assert.deepEqual(seen('closing-words', { closing: null }), ['n/a', 'no closing words in the session']);
+    assert.deepEqual(seen('closing-words', {}), ['n/a', 'no closing words in the session']);
+    const closing = { text: 'Status: parser done.\n\nNext: wire it into the CLI.', source: { file: '/s.jsonl', line: 9 } };
+    assert.deepEqual(seen('closing-words', { closing }), ['pass', `${closing.text.length} characters, quoted after the next action`]);
+    assert.deepEqual(seen('closing-words', { summary: 'Task x. Where the agent stopped: "Committed."' }), ['fail', 'the session had closing words, but the packet or the prompt lost them']);
+  });
+
+  it('next action: fails when it names a failure a later run resolved, or a search that found nothing', () => {
+    const failed = [attempt(3, { command: 'npm test', resolved_by: 5 })];
+    const origin = { kind: 'failure' as const, source: null };
+    assert.deepEqual(seen('next-action-open', { next_action: 'Ship it', next_action_source: 'agent_state' }), ['n/a', 'the next action does not come from a failure']);
+    assert.deepEqual(seen('next-action-open', { failed_attempts: failed, next_action: 'Fix the cause and re-run `npm test`.', next_action_source: 'derived', next_action_origin: origin }), ['fail', 'names #3, which a later run resolved']);
+    const open = [attempt(3, { command: 'npm test' })];
+    assert.deepEqual(seen('next-action-open', { failed_attempts: open, commands_run: [], next_action: 'Fix the cause and re-run `npm test`.', next_action_source: 'derived', next_action_origin: origin }), ['pass', 'names a failure still open']);
+    const grep = { index: 7, command: 'grep -n x src/a.py', exit_code: 1, outcome: 'ok' as const, started_at: null, duration_ms: null, note: null, not_a_failure: 'search found nothing' };
+    assert.deepEqual(seen('next-action-open', { failed_attempts: [], commands_run: [grep], next_action: 'Fix the cause and re-run `grep -n x src/a.py`.', next_action_source: 'derived', next_action_origin: origin }), ['fail', 'names #7, which is no failure (search found nothing)']);
   });
 
   it('files to read first: n/a when none are listed or nothing was checked', () => {

@@ -77,16 +77,16 @@ describe('context discovery: paths, day folders and where it looks', () => {
     assert.deepEqual(found.map((c) => [c.file, c.sessionId]), [[rollout, 'march']]);
   });
 
-  it('names one place per enabled source: the Claude project dir, the Codex sessions and their days, the generic file', () => {
+  it('names one place per enabled source: the Claude project dir, the Codex sessions (every date folder), the generic file', () => {
     const all = new SessionDiscovery({ folder: '/w/api', claudeConfigDir: '/c', codexHome: '/x' }).places();
     assert.equal(all.length, 3);
     assert.ok(all[0]?.startsWith(`Claude Code: ${path.join('/c', 'projects', claudeProjectSlug('/w/api'))}`), all[0]);
-    assert.ok(all[1]?.startsWith(`Codex CLI: ${path.join('/x', 'sessions')} `) && all[1].includes('last 7 days'), all[1]);
+    assert.ok(all[1]?.startsWith(`Codex CLI: ${path.join('/x', 'sessions')} `) && all[1].includes('every date folder'), all[1]);
     assert.equal(all[2], path.join('/w/api', 'context_usage.json'));
 
     const codex = new SessionDiscovery({ folder: '/w/api', codexHome: '/x', codexDays: 3, sources: ['codex'] }).places();
     assert.equal(codex.length, 1);
-    assert.ok(codex[0]?.startsWith('Codex CLI: ') && codex[0].includes('last 3 days'), codex[0]);
+    assert.ok(codex[0]?.startsWith('Codex CLI: ') && !codex[0].includes('last 3 days'), codex[0]);
 
     const claude = new SessionDiscovery({ folder: '/w/api', claudeConfigDir: '/c', sources: ['claude'] }).places();
     assert.equal(claude.length, 1);

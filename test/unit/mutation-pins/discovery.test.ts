@@ -72,8 +72,9 @@ describe('finding the agent sessions of a folder', () => {
       ['codex', rollout, 'cx', folder],
     ]);
     assert.deepEqual((await new SessionDiscovery({ folder, claudeConfigDir: claudeDir, codexHome, now: () => NOW, sources: ['codex'] }).find()).map((c) => c.source), ['codex']);
+    // Weeks later the rollout is still found: rollouts are looked for in every date folder.
     const old = new SessionDiscovery({ folder, claudeConfigDir: claudeDir, codexHome, now: () => new Date('2026-12-20T12:00:00Z') });
-    assert.ok(!(await old.find()).some((c) => c.source === 'codex'));
+    assert.ok((await old.find()).some((c) => c.source === 'codex' && c.file === rollout));
     const generic2 = new SessionDiscovery({ folder, workbenchDir: path.join(root, 'nowhere'), claudeConfigDir: claudeDir, codexHome, now: () => NOW });
     assert.ok(!(await generic2.find()).some((c) => c.source === 'generic'));
   });

@@ -40,12 +40,23 @@ describe('feedback_record.jsonl: what a packet keeps of it', () => {
   it('keeps every failure before the last K too, newest first when the cap bites', async () => {
     const r = await read([bad('f1'), ok('a'), bad('f2'), ok('b'), ok('c'), ok('d')].join(''), { feedbackK: 2 });
     assert.deepEqual(commandsOf(r.feedback.kept), ['f1', 'f2', 'c', 'd']);
+    // Failures come before the last K when the cap bites (issue 20: every failure, whatever K).
     const capped = await read([bad('f1'), bad('f2'), bad('f3'), ok('a')].join(''), { feedbackK: 1, maxCommands: 2 });
-    assert.deepEqual(commandsOf(capped.feedback.kept), ['f3', 'a']);
+    assert.deepEqual(commandsOf(capped.feedback.kept), ['f2', 'f3']);
     assert.equal(capped.feedback.omitted, 2);
     const onlyFailures = await read([bad('f1'), bad('f2'), bad('f3')].join(''), { feedbackK: 0, maxCommands: 2 });
     assert.deepEqual(commandsOf(onlyFailures.feedback.kept), ['f2', 'f3']);
     assert.equal(onlyFailures.feedback.omitted, 1);
+  });
+
+  it('with K as large as the cap (--k 30), every failure is still kept, and the newest others fill the rest', async () => {
+    const lines = [bad('f1'), bad('f2'), ...Array.from({ length: 40 }, (_, i) => ok(`o${i}`)), bad('f3')];
+    const r = await read(lines.join(''), { feedbackK: 30, maxCommands: 30 });
+    const kept = commandsOf(r.feedback.kept).map(String);
+    assert.equal(kept.length, 30);
+    assert.deepEqual(kept.filter((c) => c.startsWith('f')), ['f1', 'f2', 'f3']);
+    assert.deepEqual(kept.slice(2, 4), ['o13', 'o14'], 'the newest 27 others, in order');
+    assert.equal(kept.at(-1), 'f3');
   });
 
   it('never keeps more than maxCommands, the newest of them; the cap is at least one', async () => {

@@ -77,23 +77,30 @@ describe('commands in the packet: notes, excerpts and what an unfinished command
   });
 
   describe('what an unfinished command may have changed', () => {
-    it('the files its command or output names come first, by path, name or distinctive stem', () => {
-      assert.deepEqual(mayHaveChanged('python tools/fix.py', ['a/one.txt', 'tools/fix.py']), ['tools/fix.py', 'a/one.txt']);
-      assert.deepEqual(mayHaveChanged('run fix.py', ['a/one.txt', 'tools/fix.py']), ['tools/fix.py', 'a/one.txt']);
-      assert.deepEqual(mayHaveChanged('run', ['a/one.txt', 'src/refund.test.ts'], 'checking refund.test'), ['src/refund.test.ts', 'a/one.txt']);
-      assert.deepEqual(mayHaveChanged('make seed', ['a/one.txt', 'db/seed.sql']), ['db/seed.sql', 'a/one.txt']);
+    // Issue 20 item 6: only the files it names, and the files edited after it before the next command.
+    it('the files its command or output names, by path, name or distinctive stem; never every changed file', () => {
+      assert.deepEqual(mayHaveChanged('python tools/fix.py', ['a/one.txt', 'tools/fix.py']), ['tools/fix.py']);
+      assert.deepEqual(mayHaveChanged('run fix.py', ['a/one.txt', 'tools/fix.py']), ['tools/fix.py']);
+      assert.deepEqual(mayHaveChanged('run', ['a/one.txt', 'src/refund.test.ts'], 'checking refund.test'), ['src/refund.test.ts']);
+      assert.deepEqual(mayHaveChanged('make seed', ['a/one.txt', 'db/seed.sql']), ['db/seed.sql']);
     });
 
-    it('a stem shorter than four characters, or a file nobody named, keeps its place', () => {
-      assert.deepEqual(mayHaveChanged('run a b', ['db/z.txt', 'db/a.py']), ['db/z.txt', 'db/a.py']);
-      assert.deepEqual(mayHaveChanged('run fix_py', ['a/one.txt', 'tools/fix.py']), ['a/one.txt', 'tools/fix.py']);
-      assert.deepEqual(mayHaveChanged('make all', ['a/one.txt', 'Makefile', 'src/refund.ts']), ['a/one.txt', 'Makefile', 'src/refund.ts']);
+    it('a stem shorter than four characters, or a file nobody named, is not listed', () => {
+      assert.deepEqual(mayHaveChanged('run a b', ['db/z.txt', 'db/a.py']), []);
+      assert.deepEqual(mayHaveChanged('run fix_py', ['a/one.txt', 'tools/fix.py']), []);
+      assert.deepEqual(mayHaveChanged('make all', ['a/one.txt', 'Makefile', 'src/refund.ts']), []);
+    });
+
+    it('adds the files edited after it and before the next command, named ones first, no duplicates', () => {
+      const f = failedAttempts(kept({ command: 'python tools/fix.py', exit_code: null }));
+      const edited = { [f[0]!.index]: ['db/z.txt', 'tools/fix.py'], [f[0]!.index + 1]: ['late.txt'] };
+      assert.deepEqual(withMayHaveChanged(f, changed('a/one.txt', 'db/z.txt', 'tools/fix.py', 'late.txt'), edited)[0]!.may_have_changed, ['tools/fix.py', 'db/z.txt']);
     });
 
     it('lists at most eight files', () => {
       const paths = Array.from({ length: 10 }, (_, i) => `src/f${i}.ts`);
-      assert.deepEqual(mayHaveChanged('build', paths), paths.slice(0, 8));
-      assert.deepEqual(mayHaveChanged('build src/f9.ts', paths), ['src/f9.ts', ...paths.slice(0, 7)]);
+      assert.deepEqual(mayHaveChanged(`build ${paths.join(' ')}`, paths), paths.slice(0, 8));
+      assert.deepEqual(mayHaveChanged('build src/f9.ts', paths), ['src/f9.ts']);
     });
   });
 });

@@ -25,7 +25,7 @@ describe('completeness audit', () => {
 
   it('scores passed over applicable probes; probes without a subject are not applicable', () => {
     const a = auditPacket(p);
-    assert.equal(a.probes.length, 9);
+    assert.equal(a.probes.length, 11);
     assert.equal(a.applicable, a.probes.filter((x) => x.status !== 'n/a').length);
     assert.equal(a.passed, a.probes.filter((x) => x.status === 'pass').length);
     assert.equal(status(a, 'fresh'), 'n/a');
@@ -68,8 +68,12 @@ describe('completeness audit', () => {
 
   it('open questions must reach the restart prompt', () => {
     assert.equal(status(auditPacket(p), 'open-questions'), 'pass');
+    // Questions are never dropped to make room: nine of them all reach the prompt now.
     const many = Array.from({ length: 9 }, (_, i) => `question number ${i} about the rounding rule`);
-    assert.equal(status(auditPacket({ ...p, questions_for_human: many }), 'open-questions'), 'fail');
+    assert.equal(status(auditPacket({ ...p, questions_for_human: many }), 'open-questions'), 'pass');
+    // More than the prompt's hard limit can hold: the ones that did not fit are counted.
+    const huge = Array.from({ length: 60 }, (_, i) => `question ${i}: ${'which rounding rule applies to partial refunds '.repeat(6)}`);
+    assert.equal(status(auditPacket({ ...p, questions_for_human: huge }), 'open-questions'), 'fail');
   });
 
   it('files to read must exist; masked secrets must be flagged; the packet must be fresh', () => {
@@ -105,7 +109,7 @@ describe('handoff audit (CLI) on the example workbench', () => {
     const text = handoff(['audit', '--dir', r.dir]);
     assert.equal(text.code, 0, text.stderr);
     const probeLines = text.stdout.split('\n').filter((l) => /^ {2}(pass|FAIL|n\/a)/.test(l));
-    assert.equal(probeLines.length, 9, text.stdout);
+    assert.equal(probeLines.length, 11, text.stdout);
     assert.match(text.stdout, /FAIL {2}Each uncertain outcome carries its evidence[^\n]*\n {8}fix: Record the partial output/);
     assert.match(text.stdout, /pass {2}The files to read first exist/);
     assert.match(text.stdout, /pass {2}The packet is fresh/);
@@ -114,7 +118,7 @@ describe('handoff audit (CLI) on the example workbench', () => {
     const json = handoff(['audit', '--json', '--dir', r.dir]);
     assert.equal(json.code, 0);
     const parsed = JSON.parse(json.stdout) as Audit & { score: number };
-    assert.equal(parsed.probes.length, 9);
+    assert.equal(parsed.probes.length, 11);
     assert.equal(parsed.score, parsed.passed / parsed.applicable);
     const genJson = JSON.parse(handoff(['generate', '--allow-dirty', '--json', '--dir', r.dir]).stdout) as { completeness: { failing: string[] } };
     assert.ok(genJson.completeness.failing.includes('uncertain-evidence'));

@@ -104,7 +104,9 @@ describe('generate, supersede, archive, list (real process, real git)', () => {
   it('hook generates for the event cwd (dirty accepted), always exits 0, and logs problems', async () => {
     const r = make();
     r.write('notes.tmp', 'x');
-    const ok = handoff(['hook'], { input: JSON.stringify({ hook_event_name: 'PreCompact', cwd: r.dir, session_id: 'abc' }) });
+    // Inline: the packet before the hook returns (as the detached completion writes it).
+    const inline = { ...process.env, HANDOFF_HOOK_INLINE: '1' };
+    const ok = handoff(['hook'], { env: inline, input: JSON.stringify({ hook_event_name: 'PreCompact', cwd: r.dir, session_id: 'abc' }) });
     assert.equal(ok.code, 0, ok.stderr);
     const [p] = await packetsIn(r.dir);
     assert.ok(p?.open_risks.some((k) => k.source === 'clean_state' && k.paths?.includes('notes.tmp')));
@@ -117,7 +119,7 @@ describe('generate, supersede, archive, list (real process, real git)', () => {
 
     await fs.writeFile(path.join(r.dir, 'agent_state.json'), JSON.stringify({ active_task_id: 'T-1' }));
     await fs.writeFile(path.join(r.dir, 'feedback_record.jsonl'), '');
-    const refused = handoff(['hook'], { input: JSON.stringify({ hook_event_name: 'SessionEnd', cwd: r.dir }) });
+    const refused = handoff(['hook'], { env: inline, input: JSON.stringify({ hook_event_name: 'SessionEnd', cwd: r.dir }) });
     assert.equal(refused.code, 0);
     assert.match(await fs.readFile(path.join(r.dir, 'outputs/handoff/hook.log'), 'utf8'), /hook SessionEnd: no packet written: .*next_action/);
   });

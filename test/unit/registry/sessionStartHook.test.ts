@@ -37,18 +37,23 @@ describe('handoff hook on SessionStart (real process, real git)', () => {
     assert.equal(gen.code, 0, gen.stderr);
     const prompt = handoff(['prompt', '--dir', r.dir]).stdout;
     assert.match(prompt, /^GOAL FOR THIS SESSION: Ship partial refunds behind the flag\n/);
+    const forClaude = handoff(['prompt', '--for', 'claude', '--dir', r.dir]).stdout;
+    assert.ok(forClaude.includes(prompt), 'the same restart prompt, for Claude Code');
     for (const source of ['startup', 'resume', 'clear', 'compact']) {
       const out = handoff(['hook'], { input: sessionStart(r.dir, source) });
       assert.equal(out.code, 0, out.stderr);
       const context = parseHookOutput(out.stdout).hookSpecificOutput.additionalContext;
-      assert.equal(context, prompt, source);
+      assert.equal(context, forClaude, source);
+      assert.match(context, /^HANDOFF FROM A PREVIOUS SESSION \(session sess-a\) TO CLAUDE CODE\.\n/);
+      assert.match(context, /\nGOAL FOR THIS SESSION: Ship partial refunds behind the flag\n/);
+      assert.match(context, /Full packet: outputs\/handoff\/sess-a\/handoff\.md\n$/);
       assert.match(context, /NEXT ACTION[^\n]*\n> Handle partial refunds in src\/refund\.py/);
     }
   });
 
   it('after a compaction, hands over the packet PreCompact just wrote for the session', async () => {
     const r = make();
-    const pre = handoff(['hook'], { input: JSON.stringify({ session_id: 'c0ffee-1', cwd: r.dir, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' }) });
+    const pre = handoff(['hook'], { env: { ...process.env, HANDOFF_HOOK_INLINE: '1' }, input: JSON.stringify({ session_id: 'c0ffee-1', cwd: r.dir, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' }) });
     assert.equal(pre.code, 0, pre.stderr);
     const last = JSON.parse(await fs.readFile(path.join(r.dir, 'outputs/handoff/last-hook.json'), 'utf8')) as { event: string; session_id: string; packet_dir: string };
     assert.equal(last.event, 'PreCompact');

@@ -90,7 +90,8 @@ describe('handoff CLI on a plain repository with only an agent session', () => {
     // Not where discovery looks: only the event's transcript_path leads to it.
     const { file } = await placeSession('claude-tools', repo.dir, path.join(repo.dir, '..', `${path.basename(repo.dir)}-elsewhere`));
     const event = { hook_event_name: 'PreCompact', cwd: repo.dir, session_id: '7f3e2a91-4c8b-4d2e-9a1f-3b5c6d7e8f90', transcript_path: file };
-    const r = handoff(['hook'], repo.dir, {}, JSON.stringify(event));
+    // Inline: the packet before the hook returns (as the detached completion writes it).
+    const r = handoff(['hook'], repo.dir, { HANDOFF_HOOK_INLINE: '1' }, JSON.stringify(event));
     assert.equal(r.code, 0, r.stderr);
     const json = path.join(repo.dir, 'outputs', 'handoff', event.session_id, 'handoff.json');
     const packet = JSON.parse(await fs.readFile(json, 'utf8')) as Packet;

@@ -87,7 +87,7 @@ describe('merging the agent session into the workbench', () => {
     assert.ok(built.ok);
     if (!built.ok) return;
     assert.equal(built.packet.topic, 'default');
-    assert.deepEqual(built.packet.decisions, [{ text: 'declined by the user: `git push --force` — the user then said: "Never force-push main"', status: 'rejected' }]);
+    assert.deepEqual(built.packet.decisions, [{ text: 'declined by the user: `git push --force` — the user then said: "Never force-push main"', status: 'rejected', source: { file: s.session!.file, line: null, what: 'declined command' } }]);
     assert.match(built.packet.summary, /Task from the Claude Code session abcdef12 on branch feat\/s: "Build the thing"/);
     assert.match(built.packet.summary, /1 command declined by the user/);
     assert.match(built.packet.summary, /Where the agent stopped: "Stopped after the parser\."/);

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { claudeProjectSlug } from '../../../src/core/context/discovery';
 import { fixturePath, makeTempDir } from '../helpers/fixtures';
 
-export type TranscriptFixture = 'claude-tools' | 'codex-tools';
+export type TranscriptFixture = 'claude-tools' | 'codex-tools' | 'claude-tasks' | 'claude-bigline' | 'codex-2026';
 
 /** The fixture's text with `__CWD__` replaced by `cwd` (JSON-escaped, as it sits inside strings). */
 export async function fixtureText(name: TranscriptFixture, cwd: string): Promise<string> {
@@ -26,7 +26,7 @@ export async function placeSession(name: TranscriptFixture, cwd: string, home?: 
   const root = home ?? (await makeTempDir('handoff-agent-'));
   const text = await fixtureText(name, cwd);
   let file: string;
-  if (name === 'claude-tools') {
+  if (name.startsWith('claude-')) {
     const dir = path.join(root, 'projects', claudeProjectSlug(cwd));
     await fs.mkdir(dir, { recursive: true });
     file = path.join(dir, '7f3e2a91-4c8b-4d2e-9a1f-3b5c6d7e8f90.jsonl');

@@ -20,7 +20,7 @@ async function setupEnv() {
 }
 
 describe('handoff setup claude (real process, real files)', () => {
-  it('(a) no settings file: writes statusLine and the three hooks, no backup; --remove deletes the file again', async () => {
+  it('(a) no settings file: writes statusLine and the four hooks (with timeouts), no backup; --remove deletes the file again', async () => {
     const t = await setupEnv();
     const r = t.run();
     assert.equal(r.code, 0, r.stderr);
@@ -28,9 +28,10 @@ describe('handoff setup claude (real process, real files)', () => {
     assert.deepEqual(JSON.parse(await t.read(t.file)), {
       statusLine: { type: 'command', command: `${t.q} statusline` },
       hooks: {
-        SessionStart: [{ matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: `${t.q} hook` }] }],
-        PreCompact: [{ hooks: [{ type: 'command', command: `${t.q} hook` }] }],
-        SessionEnd: [{ hooks: [{ type: 'command', command: `${t.q} hook` }] }],
+        SessionStart: [{ matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 10 }] }],
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 5 }] }],
+        PreCompact: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 30 }] }],
+        SessionEnd: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 30 }] }],
       },
     });
     assert.equal(await t.exists(t.backup), false, 'nothing to back up');
@@ -59,10 +60,11 @@ describe('handoff setup claude (real process, real files)', () => {
         PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }],
         SessionStart: [
           { matcher: 'startup', hooks: [{ type: 'command', command: 'echo hi' }] },
-          { matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: `${t.q} hook` }] },
+          { matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 10 }] },
         ],
-        PreCompact: [{ hooks: [{ type: 'command', command: `${t.q} hook` }] }],
-        SessionEnd: [{ hooks: [{ type: 'command', command: `${t.q} hook` }] }],
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 5 }] }],
+        PreCompact: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 30 }] }],
+        SessionEnd: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 30 }] }],
       },
       permissions: { allow: ['Bash(npm test)'] },
     });
@@ -134,19 +136,19 @@ describe('handoff setup claude (real process, real files)', () => {
   });
 });
 
-describe('handoff setup codex (real process, real files)', () => {
-  it('adds the notify program at the top level, refuses to replace another, and --remove restores the bytes', async () => {
+describe('handoff setup codex, a Codex without hooks (real process, real files)', () => {
+  it('adds the notify program at the top level, chains one of the user\'s own, and --remove restores the bytes', async () => {
     const home = await makeTempDir('codex-home-');
     const env = { ...process.env, CODEX_HOME: home };
     const file = path.join(home, 'config.toml');
     const before = 'model = "gpt-5"\n\n[mcp_servers.docs]\ncommand = "docs-server"\n';
     await fs.writeFile(file, before);
-    const r = handoff(['setup', 'codex', '--launcher', '/opt/handoff/handoff'], { env });
+    const r = handoff(['setup', 'codex', '--codex-version', '0.100.0', '--launcher', '/opt/handoff/handoff'], { env });
     assert.equal(r.code, 0, r.stderr);
     const after = await fs.readFile(file, 'utf8');
-    assert.equal(after, `# Session Handoff: regenerates the handoff after each turn past the wrap-up threshold (remove: handoff setup codex --remove)\nnotify = ["/opt/handoff/handoff", "notify"]\n${before}`);
+    assert.equal(after, 'model = "gpt-5"\nnotify = [ "/opt/handoff/handoff", "notify" ]\n\n[mcp_servers.docs]\ncommand = "docs-server"\n', 'with the other top-level keys');
     assert.equal(await fs.readFile(`${file}.handoff-backup`, 'utf8'), before);
-    assert.equal(handoff(['setup', 'codex', '--launcher', '/opt/handoff/handoff'], { env }).code, 0);
+    assert.equal(handoff(['setup', 'codex', '--codex-version', '0.100.0', '--launcher', '/opt/handoff/handoff'], { env }).code, 0);
     assert.equal(await fs.readFile(file, 'utf8'), after, 'idempotent');
     const removed = handoff(['setup', 'codex', '--remove'], { env });
     assert.equal(removed.code, 0, removed.stderr);
@@ -154,9 +156,11 @@ describe('handoff setup codex (real process, real files)', () => {
 
     const theirs = 'notify = ["my-notifier"]\n[tui]\nnotifications = true\n';
     await fs.writeFile(file, theirs);
-    const refused = handoff(['setup', 'codex', '--launcher', '/opt/handoff/handoff'], { env });
-    assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /already has a notify program .*Codex runs only one/);
+    const chained = handoff(['setup', 'codex', '--codex-version', '0.100.0', '--launcher', '/opt/handoff/handoff'], { env });
+    assert.equal(chained.code, 0, chained.stderr);
+    assert.match(chained.stdout, /Your notify program \(my-notifier\) is kept: it runs first/);
+    assert.equal(await fs.readFile(file, 'utf8'), 'notify = ["/opt/handoff/handoff", "notify", "--chain-json", "[\\"my-notifier\\"]"]\n[tui]\nnotifications = true\n');
+    assert.equal(handoff(['setup', 'codex', '--remove'], { env }).code, 0);
     assert.equal(await fs.readFile(file, 'utf8'), theirs);
   });
 });

@@ -1,0 +1,40 @@
+import * as path from 'node:path';
+import type { PromptAgent } from '../../core/render/forAgent';
+
+/**
+ * The fields of a Claude Code or Codex hook event that the small hook entry reads (the full command
+ * validates the event again with its schema). Codex and Claude Code share the field names.
+ */
+export interface HookEventLite {
+  hook_event_name: string;
+  cwd: string;
+  session_id?: string;
+  transcript_path?: string | null;
+  source?: string;
+  turn_id?: string;
+}
+
+/** The event on stdin, or null when it is not one (no name or no folder). */
+export function parseHookEvent(raw: string): HookEventLite | null {
+  try {
+    const v = JSON.parse(raw) as Record<string, unknown>;
+    if (!v || typeof v !== 'object' || typeof v['hook_event_name'] !== 'string' || typeof v['cwd'] !== 'string' || !v['cwd']) return null;
+    return v as unknown as HookEventLite;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Which agent sent an event: Codex names its rollouts `rollout-<time>-<thread>.jsonl` (under
+ * `$CODEX_HOME/sessions`) and sends a `turn_id` that Claude Code never does; anything else is Claude Code.
+ */
+export function agentOfEvent(event: { transcript_path?: string | null; turn_id?: unknown }): PromptAgent {
+  const file = typeof event.transcript_path === 'string' ? event.transcript_path.replace(/\\/g, '/') : '';
+  if (file && /^rollout-.*\.jsonl(\.zst)?$/.test(path.posix.basename(file))) return 'codex';
+  if (file) return 'claude';
+  return typeof event.turn_id === 'string' ? 'codex' : 'claude';
+}
+
+/** The global under which the small hook entry leaves the stdin it already read for the full command line. */
+export const PRELOADED_STDIN = '__handoffHookStdin';

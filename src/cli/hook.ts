@@ -1,0 +1,62 @@
+// `handoff hook` as the agents run it: before every prompt (UserPromptSubmit), after every turn (Stop)
+// and at session end. Those answers must be quick, so this small bundle reads the event and answers
+// them itself — the wrap-up line from the transcript's tail; SessionEnd / PreCompact / Stop handed to a
+// detached process — and loads the full command line only for the rest (SessionStart, the detached
+// completion itself, --help).
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from './args';
+import { isInline, spawnCompletion } from './commands/hookDetached';
+import { parseHookEvent, PRELOADED_STDIN } from './commands/hookEvent';
+import { HOOK_FLAGS } from './commands/hookFlags';
+import { stopNeedsPacket, wrapUpOutput } from './commands/wrapUpHook';
+
+
+function readStdin(): string {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === 'hook') argv.shift();
+const raw = argv.includes('--help') || argv.includes('-h') ? '' : readStdin();
+
+/** True when the event was answered here; false hands it to the full command line. */
+async function answer(): Promise<boolean> {
+  const parsed = parseArgs(argv, HOOK_FLAGS);
+  const event = parseHookEvent(raw);
+  if (!parsed.ok || !event) return false;
+  const cwd = path.resolve(process.cwd(), event.cwd);
+  if (event.hook_event_name === 'UserPromptSubmit') {
+    const out = await wrapUpOutput(event, parsed.flags, process.env, cwd);
+    if (out) process.stdout.write(out);
+    return true;
+  }
+  if (isInline(process.env)) return false;
+  const generating = event.hook_event_name === 'SessionEnd' || event.hook_event_name === 'PreCompact';
+  if (generating || event.hook_event_name === 'Stop') {
+    if (!generating && !(await stopNeedsPacket(event, parsed.flags, cwd))) return true;
+    return (await spawnCompletion(raw, argv, process.env)) !== undefined;
+  }
+  return false;
+}
+
+answer().then(
+  (done) => (done ? finish() : full()),
+  () => full(),
+);
+
+function finish(): void {
+  process.exitCode = 0;
+  process.stdout.write('', () => process.exit(0));
+}
+
+function full(): void {
+  (globalThis as Record<string, unknown>)[PRELOADED_STDIN] = raw;
+  // A path chosen at run time: the full command line stays a bundle of its own.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require(path.join(__dirname, 'handoff.js'));
+}

@@ -1,0 +1,286 @@
+/**
+ * Discovery of the agents that live inside VS Code — Cline, Roo Code and Kilo Code (FORMATS:
+ * vscode-agents): each keeps its tasks under VS Code's per-extension global storage
+ * (`<user data>/User/globalStorage/<extension id>/tasks/<taskId>/`), per OS and per editor variant
+ * (Code, Insiders, VSCodium, Cursor, Windsurf, a remote server). The task of a workspace folder is the
+ * newest one whose recorded folder is this one (the agent's own timestamp, else the file's mtime) and
+ * that changed recently; tasks of other folders are never candidates.
+ */
+import type { Stats } from 'node:fs';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openRegular } from '../fsx';
+import { defaultClineSessionsDir, sdkManifest } from '../session/clineSdk';
+import { JsonDocFile } from '../session/taskJson';
+import { obj, str } from '../session/vscodeTask';
+import type { ContextSource } from './types';
+
+export type VscodeAgent = 'cline' | 'roo' | 'kilo';
+export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'kilo'];
+
+/** The extension ids, which name their global storage folders (lower-cased). */
+export const EXTENSION_IDS: Record<VscodeAgent, string> = {
+  cline: 'saoudrizwan.claude-dev',
+  roo: 'rooveterinaryinc.roo-cline',
+  kilo: 'kilocode.kilo-code',
+};
+
+const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', kilo: 'Kilo Code' };
+
+export function isVscodeAgent(source: ContextSource | string): source is VscodeAgent {
+  return source === 'cline' || source === 'roo' || source === 'kilo';
+}
+
+/** Where to look for the VS Code agents' tasks (all optional). */
+export interface VscodeAgentOptions {
+  /** A Cline storage folder (holding `tasks/` and `state/`) to look in as well. */
+  clineDir?: string;
+  /** A Roo Code storage folder (its global storage, or its `roo-cline.customStoragePath`) to look in as well. */
+  rooDir?: string;
+  /** A Kilo Code storage folder to look in as well. */
+  kiloDir?: string;
+  /** The `User/globalStorage` folders to look in; default: every editor variant's on this OS. */
+  globalStorageRoots?: readonly string[];
+  /** More `User/globalStorage` folders (the running editor's own, which may be none of the usual ones). */
+  extraGlobalStorageRoots?: readonly string[];
+  /** Cline's SDK bundle sessions folder; default `$CLINE_SESSION_DATA_DIR` … else `~/.cline/data/sessions`. */
+  clineSessionsDir?: string;
+  /** How many days a task may sit unchanged and still be the folder's session (default 7). */
+  taskDays?: number;
+  /** The model Roo Code / Kilo Code use: they keep it in their settings, not in the task. */
+  rooModel?: string;
+}
+
+/**
+ * VS Code's `User/globalStorage` folders on this OS for Code, Code - Insiders, VSCodium, Cursor and
+ * Windsurf, and the remote server's (`~/.vscode-server/data/User/globalStorage`).
+ */
+export function defaultGlobalStorageRoots(platform: NodeJS.Platform = process.platform, home = os.homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const base =
+    platform === 'darwin'
+      ? p.join(home, 'Library', 'Application Support')
+      : platform === 'win32'
+        ? env['APPDATA'] || p.join(home, 'AppData', 'Roaming')
+        : env['XDG_CONFIG_HOME'] || p.join(home, '.config');
+  const variants = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor', 'Windsurf'];
+  return [...variants.map((v) => p.join(base, v, 'User', 'globalStorage')), p.join(home, '.vscode-server', 'data', 'User', 'globalStorage')];
+}
+
+/** The storage folders of one agent, in order, without duplicates. */
+export function agentStorageDirs(agent: VscodeAgent, o: VscodeAgentOptions): string[] {
+  const explicit = agent === 'cline' ? o.clineDir : agent === 'roo' ? o.rooDir : o.kiloDir;
+  const roots = [...(o.globalStorageRoots ?? defaultGlobalStorageRoots()), ...(o.extraGlobalStorageRoots ?? [])];
+  const dirs = [...(explicit ? [explicit] : []), ...roots.map((r) => path.join(r, EXTENSION_IDS[agent]))];
+  return [...new Set(dirs.map((d) => path.resolve(d)))];
+}
+
+/** A task that belongs to the folder. */
+export interface TaskCandidate {
+  source: VscodeAgent;
+  /** The task's `ui_messages.json`. */
+  file: string;
+  dir: string;
+  sessionId: string;
+  cwd: string;
+  /** The newer of the agent's own timestamp and the file's mtime (epoch ms). */
+  mtimeMs: number;
+  size: number;
+}
+
+interface TaskInfo {
+  id: string;
+  ts: number;
+  cwd: string | null;
+}
+
+async function statOrNull(p: string): Promise<Stats | null> {
+  try {
+    return await fs.stat(p);
+  } catch {
+    return null;
+  }
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return await fs.readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** True when `cwd` is `folder` or inside it (case-insensitive on Windows). */
+function inside(folder: string, cwd: string): boolean {
+  const norm = (p: string) => (process.platform === 'win32' ? path.resolve(p).toLowerCase() : path.resolve(p));
+  const rel = path.relative(norm(folder), norm(cwd));
+  return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+/** A HistoryItem's id, timestamp and folder (Cline `cwdOnTaskInitialization` / `shadowGitConfigWorkTree`, Roo `workspace`). */
+function historyItem(v: unknown, agent: VscodeAgent): TaskInfo | null {
+  const h = obj(v);
+  const id = str(h?.['id']);
+  if (!h || !id) return null;
+  const cwd = agent === 'cline' ? (str(h['cwdOnTaskInitialization']) ?? str(h['shadowGitConfigWorkTree'])) : str(h['workspace']);
+  return { id, ts: typeof h['ts'] === 'number' && Number.isFinite(h['ts']) ? h['ts'] : 0, cwd: cwd ?? null };
+}
+
+/** Finds the newest task of a folder across the enabled agents; files are read again only when they change. */
+export class VscodeTaskDiscovery {
+  private readonly indexes = new Map<string, JsonDocFile>();
+  private readonly taskInfo = new Map<string, { key: string; info: TaskInfo | null }>();
+
+  constructor(
+    private readonly folder: string,
+    private readonly options: VscodeAgentOptions,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Where the agents' tasks are looked for, for people. */
+  places(agents: readonly VscodeAgent[]): string[] {
+    return agents.map((a) => {
+      const dirs = agentStorageDirs(a, this.options).map((d) => path.join(d, 'tasks'));
+      if (a === 'cline') dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
+      return `${NAMES[a]}: ${dirs.join(', ')}`;
+    });
+  }
+
+  /** The folders to watch for task changes (those that exist now). */
+  async watchDirs(agents: readonly VscodeAgent[]): Promise<string[]> {
+    const dirs = agents.flatMap((a) => agentStorageDirs(a, this.options));
+    if (agents.includes('cline')) dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
+    const stats = await Promise.all(dirs.map(async (d) => ({ d, st: await statOrNull(d) })));
+    return stats.filter((s) => s.st?.isDirectory()).map((s) => s.d);
+  }
+
+  /** The newest task of the folder per agent (at most one each), newest first. */
+  async find(agents: readonly VscodeAgent[]): Promise<TaskCandidate[]> {
+    const found = await Promise.all(agents.map((a) => this.findAgent(a)));
+    return found.filter((c): c is TaskCandidate => !!c).sort((a, b) => b.mtimeMs - a.mtimeMs);
+  }
+
+  private async findAgent(agent: VscodeAgent): Promise<TaskCandidate | undefined> {
+    const all = (await Promise.all(agentStorageDirs(agent, this.options).map((d) => this.tasksIn(agent, d)))).flat();
+    if (agent === 'cline') all.push(...(await this.sdkSessions()));
+    const cutoff = this.now().getTime() - (this.options.taskDays ?? 7) * 86_400_000;
+    const ranked = all.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    return ranked.find((c) => c.mtimeMs >= cutoff);
+  }
+
+  /** The tasks of the folder in one storage folder. */
+  private async tasksIn(agent: VscodeAgent, storage: string): Promise<TaskCandidate[]> {
+    const tasksDir = path.join(storage, 'tasks');
+    const ids = (await listDir(tasksDir)).filter((n) => !n.startsWith('_') && !n.startsWith('.'));
+    if (!ids.length) return [];
+    const index = await this.index(agent, storage);
+    const infos = await Promise.all(ids.map(async (id) => index.get(id) ?? (await this.fallbackInfo(agent, path.join(tasksDir, id), id))));
+    const mine = infos.filter((i): i is TaskInfo => !!i?.cwd && inside(this.folder, i.cwd));
+    const out = await Promise.all(
+      mine.map(async (i): Promise<TaskCandidate | null> => {
+        const dir = path.join(tasksDir, i.id);
+        const file = path.join(dir, 'ui_messages.json');
+        const st = await statOrNull(file);
+        if (!st?.isFile()) return null;
+        return { source: agent, file, dir, sessionId: i.id, cwd: i.cwd as string, mtimeMs: Math.max(i.ts, st.mtimeMs), size: st.size };
+      }),
+    );
+    return out.filter((c): c is TaskCandidate => !!c);
+  }
+
+  /**
+   * Sessions of Cline's SDK bundle (`<sessions>/<id>/<id>.json` manifests) whose `workspace_root` or
+   * `cwd` is this folder; the candidate file is the session's messages file.
+   */
+  private async sdkSessions(): Promise<TaskCandidate[]> {
+    const root = this.options.clineSessionsDir ?? defaultClineSessionsDir();
+    const ids = (await listDir(root)).filter((n) => !n.startsWith('.'));
+    const out = await Promise.all(
+      ids.map(async (id): Promise<TaskCandidate | null> => {
+        const dir = path.join(root, id);
+        const manifestFile = path.join(dir, `${id}.json`);
+        let doc = this.indexes.get(manifestFile);
+        if (!doc) {
+          doc = new JsonDocFile(manifestFile);
+          this.indexes.set(manifestFile, doc);
+        }
+        const m = sdkManifest((await doc.read()).value, dir);
+        if (!m?.cwd || !inside(this.folder, m.cwd)) return null;
+        const st = await statOrNull(m.messagesFile);
+        if (!st?.isFile()) return null;
+        return { source: 'cline', file: m.messagesFile, dir, sessionId: m.sessionId, cwd: m.cwd, mtimeMs: Math.max(m.endedAt, m.startedAt, st.mtimeMs), size: st.size };
+      }),
+    );
+    return out.filter((c): c is TaskCandidate => !!c);
+  }
+
+  /** The agent's index of tasks (Cline `state/taskHistory.json`, Roo `tasks/_index.json`) by id; empty when unreadable. */
+  private async index(agent: VscodeAgent, storage: string): Promise<Map<string, TaskInfo>> {
+    const file = agent === 'cline' ? path.join(storage, 'state', 'taskHistory.json') : path.join(storage, 'tasks', '_index.json');
+    let doc = this.indexes.get(file);
+    if (!doc) {
+      doc = new JsonDocFile(file);
+      this.indexes.set(file, doc);
+    }
+    // A half-written index keeps its last valid version; with none, each task folder is asked.
+    const state = await doc.read();
+    const list = agent === 'cline' ? state.value : obj(state.value)?.['entries'];
+    const out = new Map<string, TaskInfo>();
+    if (Array.isArray(list)) {
+      for (const v of list) {
+        const info = historyItem(v, agent);
+        if (info) out.set(info.id, info);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A task the index does not list (or no index): Roo's own `history_item.json`; for Cline the
+   * working directory its first request names in the api history.
+   */
+  private async fallbackInfo(agent: VscodeAgent, dir: string, id: string): Promise<TaskInfo | null> {
+    const file = agent === 'cline' ? path.join(dir, 'api_conversation_history.json') : path.join(dir, 'history_item.json');
+    const st = await statOrNull(file);
+    if (!st?.isFile()) return null;
+    const key = `${st.size}:${st.mtimeMs}`;
+    const cached = this.taskInfo.get(file);
+    if (cached?.key === key) return cached.info;
+    let info: TaskInfo | null = null;
+    if (agent === 'cline') {
+      const head = await readHead(file, 256 * 1024);
+      const m = /# Current Working Directory \(((?:[^"\\)]|\\.)+)\) Files/.exec(head);
+      if (m?.[1]) {
+        try {
+          info = { id, ts: 0, cwd: JSON.parse(`"${m[1]}"`) as string };
+        } catch {
+          info = null;
+        }
+      }
+    } else {
+      const doc = await new JsonDocFile(file).read();
+      info = historyItem(doc.value, agent);
+      if (info) info = { ...info, id };
+    }
+    // Caught half-written: not cached, so the next look reads it again.
+    if (info) this.taskInfo.set(file, { key, info });
+    return info;
+  }
+}
+
+/** The first bytes of a regular file (a FIFO or device where a task file should be is never opened). */
+async function readHead(file: string, max: number): Promise<string> {
+  const opened = await openRegular(file);
+  if (!opened.ok) return '';
+  const { handle } = opened.file;
+  try {
+    const buf = Buffer.alloc(max);
+    const { bytesRead } = await handle.read(buf, 0, max, 0);
+    return buf.toString('utf8', 0, bytesRead);
+  } catch {
+    return '';
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}

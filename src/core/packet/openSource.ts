@@ -1,0 +1,48 @@
+import * as path from 'node:path';
+import { resolveInside } from '../safePath';
+import type { Source } from '../source';
+import type { Packet } from './schema';
+
+/**
+ * Which source of a packet may be opened from the panel (DESIGN §8: packet text is untrusted). A
+ * source is opened only when the packet names it (its next action, closing words, a question, a failed
+ * attempt, a command, a decision or a human's words) and it is a file inside the workspace folder (a
+ * workbench file, relative to the workbench), or an agent session file: a `.jsonl` under one of the
+ * agent homes, or the session the folder's state was filled from. Returns the absolute path, or null.
+ */
+export function sourcesOf(p: Packet): Source[] {
+  const out: Source[] = [];
+  const add = (s: Source | null | undefined): void => {
+    if (s) out.push(s);
+  };
+  add(p.next_action_origin?.source);
+  add(p.closing?.source);
+  for (const q of p.questions ?? []) add(q.source);
+  for (const f of p.failed_attempts) add(f.source);
+  for (const c of p.commands_run) add(c.source);
+  for (const d of p.decisions) add(d.source);
+  for (const w of p.human_words ?? []) add(w.source);
+  return out;
+}
+
+export interface OpenableDirs {
+  /** The workspace folder (absolute). */
+  folder: string;
+  /** The workbench dir (absolute): relative workbench sources resolve against it. */
+  workbenchDir: string;
+  /** Agent homes whose session files may be opened (Claude config dir, Codex home). */
+  agentHomes: readonly string[];
+  /** The session file the folder's state was filled from, when known. */
+  sessionFile?: string | null;
+}
+
+export function openableSource(p: Packet, file: string, dirs: OpenableDirs): string | null {
+  if (!file || file.includes('\0')) return null;
+  if (!sourcesOf(p).some((s) => s.file === file)) return null;
+  if (!path.isAbsolute(file)) return resolveInside(dirs.folder, path.resolve(dirs.workbenchDir, file));
+  const abs = path.resolve(file);
+  if (resolveInside(dirs.folder, abs)) return abs;
+  if (!/\.jsonl$/i.test(abs)) return null;
+  if (dirs.sessionFile && path.resolve(dirs.sessionFile) === abs) return abs;
+  return dirs.agentHomes.some((home) => resolveInside(path.resolve(home), abs) !== null) ? abs : null;
+}

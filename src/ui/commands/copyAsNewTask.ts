@@ -1,0 +1,30 @@
+import * as vscode from 'vscode';
+import { renderRestartPrompt, vscodeTaskAgent } from '../../core/render/prompt';
+import type { Services } from '../services';
+import type { PacketArg } from './packetRef';
+import { resolvePacket } from './packetRef';
+import { uiText } from '../redactUi';
+
+/**
+ * `sessionHandoff.copyAsNewTask`: the restart prompt for the new-task flow of the agents that live in
+ * VS Code (Cline, Roo Code, Kilo Code): a new task opens with a context block as its first message, so
+ * the prompt goes to the clipboard and the message says where to paste it. Resolves true when copied.
+ */
+export function copyAsNewTaskCommand(services: Services): (arg?: PacketArg) => Promise<boolean> {
+  return async (arg) => {
+    const { state, entry } = await resolvePacket(services, arg);
+    const acks = await services.acks.read(entry.dir, entry.packet.open_risks);
+    const settings = services.config.get(state.folder.uri);
+    const prompt = renderRestartPrompt(entry.packet, {
+      freshness: { stale: entry.freshness.stale, reasons: [...entry.freshness.reasons] },
+      acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
+      firstTurn: settings.options.firstTurn || undefined,
+    });
+    await vscode.env.clipboard.writeText(uiText(prompt));
+    const agent = vscodeTaskAgent(entry.packet) ?? 'Cline, Roo Code or Kilo Code';
+    const stale = entry.freshness.stale ? ' The packet is stale; the prompt says so.' : '';
+    void vscode.window.showInformationMessage(`Restart prompt copied as a new task: in ${agent}, start a new task and paste it as the task's first message.${stale}`);
+    services.log.info('copyAsNewTask', `copied the prompt of ${entry.id} for a new ${agent} task (${prompt.length} chars)`);
+    return true;
+  };
+}
