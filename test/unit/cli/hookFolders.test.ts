@@ -17,7 +17,7 @@ describe('hooks write only inside a repository or a workbench, never through a s
     home = await makeTempDir('handoff-home-');
   });
   const hook = (event: Record<string, unknown>, cwd?: string): CliResult => {
-    const out = handoff(['hook'], { input: JSON.stringify(event), env: { ...process.env, HOME: home, HANDOFF_STATE_DIR: state, CLAUDE_CONFIG_DIR: path.join(home, '.claude') }, ...(cwd ? { cwd } : {}) });
+    const out = handoff(['hook'], { input: JSON.stringify(event), env: { ...process.env, HOME: home, HANDOFF_STATE_DIR: state, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), HANDOFF_HOOK_INLINE: '1' }, ...(cwd ? { cwd } : {}) });
     assert.equal(out.code, 0, out.stderr);
     assert.equal(out.stderr, '');
     return out;
@@ -31,18 +31,18 @@ describe('hooks write only inside a repository or a workbench, never through a s
     await fs.mkdir(path.join(r.dir, 'outputs/handoff'), { recursive: true });
     await fs.symlink(bashrc, path.join(r.dir, 'outputs/handoff/hook.log'));
     r.commit('a log that is a link');
-    hook({ hook_event_name: 'Stop', cwd: r.dir });
+    hook({ hook_event_name: 'Notification', cwd: r.dir });
     hook({ hook_event_name: 'SessionEnd', cwd: r.dir, session_id: 's1' });
     assert.equal(await fs.readFile(bashrc, 'utf8'), 'export PATH=$PATH\n');
     assert.ok((await fs.lstat(path.join(r.dir, 'outputs/handoff/hook.log'))).isSymbolicLink(), 'the link itself is left alone');
-    assert.match(await stateLog(), /hook\.log is a symbolic link; not followed: hook: ignored event Stop/);
+    assert.match(await stateLog(), /hook\.log is a symbolic link; not followed: hook: ignored event Notification/);
   });
 
   it('a symlinked output folder gets no log and no packet outside the repository', async () => {
     const r = make();
     const elsewhere = await makeTempDir('handoff-elsewhere-');
     await fs.symlink(elsewhere, path.join(r.dir, 'outputs'));
-    hook({ hook_event_name: 'Stop', cwd: r.dir });
+    hook({ hook_event_name: 'Notification', cwd: r.dir });
     hook({ hook_event_name: 'PreCompact', cwd: r.dir, session_id: 's1' });
     hook({ hook_event_name: 'SessionStart', cwd: r.dir, source: 'startup' });
     assert.deepEqual(await fs.readdir(elsewhere), []);
