@@ -341,10 +341,10 @@ function privateKeyHits(text: string, out: RawHit[]): void {
     const [, kind, body] = m as unknown as [string, string, string];
     // Only a body with key material: a mask, or nothing but the END line, is not one.
     if (!/[A-Za-z0-9+/=]{8,}/.test(body.replace(/-----END[^-]*-----|\[REDACTED\]/g, ''))) continue;
-    let [start, end] = groupSpan(m, 2);
+    const start = groupSpan(m, 2)[0];
     // Cut off before its END line: the key is the lines of key material only (headers such as
     // `Proc-Type: 4,ENCRYPTED` too), never the text after them.
-    if (!body.includes('-----END')) end = start + pemMaterialLength(body);
+    const end = body.includes('-----END') ? groupSpan(m, 2)[1] : start + pemMaterialLength(body);
     if (looksLikePlaceholder(text.slice(start, end).replace(/-----END[^-]*-----/, ''))) continue;
     out.push({ rule: 'private-key', label: /PGP/.test(kind) ? 'a PGP private key' : 'a private key', start, end });
   }
