@@ -55,7 +55,7 @@ export function sessionSecretFindings(facts: Pick<SessionFacts, 'file' | 'creden
   }));
 }
 
-/** The sentence naming an agent session file's copy, e.g. "The Claude Code transcript … holds a copy". */
+/** The sentence naming an agent session file's copy. */
 function transcriptNote(agent: string | undefined, file: string): string {
   return `The agent's transcript${agent ? ` (${agent})` : ''} ${displayPath(file)} now holds a copy.`;
 }
@@ -91,8 +91,13 @@ export function secretRisks(findings: readonly SecretFinding[], origins: Readonl
       const copy = transcript ? ` ${transcriptNote(agent ? agentName(agent) : undefined, transcript)}` : '';
       detail = `${cap(first.label)} in ${places[0]} (masked in this packet).${also}${copy} ${historyAndFix(origin, transcript)}`;
     } else {
-      const printed = first.printedBy && !/^(?:a user message|assistant text)$/.test(first.printedBy) ? `${first.printedBy} printed ${first.label}` : `${cap(first.label)} is in ${first.printedBy ?? 'the session'}`;
-      detail = `${cap(printed)} (masked in this packet). Seen in ${places.join('; ')}. ${transcriptNote(agent ? agentName(agent) : undefined, first.session)} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; delete the transcript or scrub it (handoff secrets --scrub).`;
+      const by = first.printedBy && !/^(?:a user message|assistant text)$/.test(first.printedBy) ? first.printedBy : null;
+      const lines = first.lines && first.lines.length > 1 ? `lines ${first.lines.join(', ')}` : `line ${first.line ?? 0}`;
+      const call = by && first.callLine ? ` (the call at line ${first.callLine})` : '';
+      const into = `the agent's transcript${agent ? ` (${agentName(agent)})` : ''} ${displayPath(first.session)} ${lines}${call}`;
+      const head = by ? `${by} printed ${first.label} into ${into}` : `${cap(first.label)} is in ${first.printedBy ?? 'the session'}, in ${into}`;
+      const also = places.length > 1 ? ` Also seen in ${places.slice(1).join('; ')}.` : '';
+      detail = `${cap(head)}, which now holds a copy (masked in this packet).${also} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; delete the transcript or scrub it (handoff secrets --scrub).`;
     }
     out.push({
       id: `leak:${where.replace(' line ', ':')}`,

@@ -59,7 +59,7 @@ export function mergeChangedFiles(committed: readonly StatusEntry[], uncommitted
 const MAX_ORIGIN_LOOKUPS = 20;
 
 /** Whether git tracks each file where a credential was masked, and which commit brought the line in. */
-async function secretOriginsOf(git: GitClient, snapshot: WorkbenchSnapshot, workbenchDir: string, root: string): Promise<Record<string, LineOrigin> | null> {
+export async function secretOriginsOf(git: GitClient, snapshot: WorkbenchSnapshot, workbenchDir: string, root: string): Promise<Record<string, LineOrigin> | null> {
   const findings = snapshot.secrets ?? [];
   if (!findings.length || !git.lineOrigin) return null;
   const out: Record<string, LineOrigin> = {};

@@ -54,8 +54,8 @@ describe('credentials an agent session saw are flagged', () => {
     assert.equal(risk!.severity, 'block');
     assert.ok(risk!.source?.endsWith(`claude-tasks.jsonl:${secret.line}`), risk!.source);
     assert.match(risk!.detail, /^`cd services\/sync && cat \.env` printed a Stripe live key/);
-    assert.ok(risk!.detail.includes(`line ${secret.line}, the call at line 23`), risk!.detail);
-    assert.match(risk!.detail, /transcript \(Claude Code\) .*claude-tasks\.jsonl now holds a copy/);
+    assert.ok(risk!.detail.includes(`claude-tasks.jsonl line ${secret.line} (the call at line 23), which now holds a copy`), risk!.detail);
+    assert.match(risk!.detail, /into the agent's transcript \(Claude Code\) /);
     assert.match(risk!.detail, /rotate the credential now; remove it from the file it came from and from git history .*; delete the transcript or scrub it/);
     assert.ok(!JSON.stringify(out.packet).includes(secret.value.slice(8, 20)));
   });
