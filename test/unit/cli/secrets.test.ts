@@ -82,6 +82,22 @@ describe('handoff secrets', () => {
     assert.notEqual(await fs.readFile(file, 'utf8'), original);
   });
 
+  it('handoff audit --json keeps every key and every probe text, with a credential masked in the packet', () => {
+    const r = make();
+    const key = ['sk', 'live', fake(402, 24)].join('_');
+    r.write('feedback_record.jsonl', `${JSON.stringify({ command: ['./deploy.sh'], exit_code: 1, stderr_tail: `denied for ${key}` })}\n`);
+    r.commit('log');
+    assert.equal(handoff(['generate', '--dir', r.dir, '--allow-dirty']).code, 0);
+    const res = handoff(['audit', '--dir', r.dir, '--json']);
+    assert.equal(res.code, 0, res.stderr);
+    const audit = JSON.parse(res.stdout) as { probes: Record<string, string>[] };
+    assert.ok(!res.stdout.includes(key.slice(8, 20)));
+    assert.ok(!res.stdout.includes(MASK), `nothing in the audit is masked:\n${res.stdout}`);
+    for (const p of audit.probes) assert.deepEqual(Object.keys(p).sort(), ['detail', 'fix', 'id', 'status', 'title'], JSON.stringify(p));
+    const secrets = audit.probes.find((p) => p.id === 'secrets');
+    assert.equal(secrets?.status, 'pass', JSON.stringify(secrets));
+  });
+
   it('--force alone is a usage error', () => {
     const r = make();
     assert.equal(handoff(['secrets', '--dir', r.dir, '--force']).code, 2);
