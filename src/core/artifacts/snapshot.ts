@@ -34,6 +34,8 @@ export interface SecretFinding {
   session?: string;
   /** Every line of `file` it was seen on, when more than one (bounded). */
   lines?: number[];
+  /** The file the session printed it from (`cat .env`, a file read), absolute, when the call names one. */
+  sourceFile?: string;
 }
 
 /**

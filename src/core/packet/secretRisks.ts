@@ -28,6 +28,13 @@ function historyAndFix(origin: LineOrigin | undefined, transcript: string | null
   return `Git tracks the file; the line is in history since commit ${origin.commit.slice(0, 12)}. Fix: rotate the credential now; remove it from the file and from git history (for example with git filter-repo) before pushing${scrub}.`;
 }
 
+/** What git knows of the source file's line, as a sentence. */
+function sourceHistory(o: LineOrigin): string {
+  if (!o.tracked) return 'git does not track that file.';
+  if (!o.commit) return 'git tracks that file; the line is not committed yet.';
+  return `git tracks that file; the line is in history since commit ${o.commit.slice(0, 12)}.`;
+}
+
 /** One place a credential was seen, for people: "feedback_record.jsonl line 3" or "`cat .env` printed it into … line 24". */
 function place(f: SecretFinding): string {
   const lines = f.lines && f.lines.length > 1 ? `lines ${f.lines.join(', ')}` : f.line ? `line ${f.line}` : '';
@@ -40,9 +47,40 @@ function place(f: SecretFinding): string {
   return `${f.printedBy} output in the agent transcript ${at}${call}`;
 }
 
+/** A file-printing command (`cat .env`, `cd svc && head -5 .env.local`) or a file read: the file, absolute. */
+export function sourceFileOf(printedBy: string | null, cwd: string | null): string | null {
+  if (!printedBy) return null;
+  const read = /^\w+ of (.+)$/.exec(printedBy);
+  if (read) return cwd ? path.resolve(cwd, read[1]!) : path.isAbsolute(read[1]!) ? read[1]! : null;
+  const cmd = /^`(.*)`$/.exec(printedBy)?.[1];
+  if (!cmd || !cwd) return null;
+  let dir = cwd;
+  let file: string | null = null;
+  for (const part of cmd.split(/\s*(?:&&|;|\|\|)\s*/)) {
+    const cd = /^cd\s+([^\s|&;<>]+)$/.exec(part);
+    if (cd) dir = path.resolve(dir, cd[1]!.replace(/^["']|["']$/g, ''));
+    const m = /^(?:cat|head|tail|less|more|bat|nl|base64|strings|xxd)\s+(?:-\S+\s+)*["']?([^\s|&;<>"']+)/.exec(part);
+    if (m) file = path.resolve(dir, m[1]!);
+  }
+  return file;
+}
+
+/** Where a session credential's source file has it, and what git knows of that line. */
+export interface SourceOrigin extends LineOrigin {
+  /** The source file, repository-relative, and the line holding the credential. */
+  file: string;
+  line: number;
+}
+
+/** The key of a session finding's source file origin in `GitInput.secretOrigins`. */
+export function sourceKey(f: Pick<SecretFinding, 'fingerprint'>): string {
+  return `source:${f.fingerprint ?? ''}`;
+}
+
 /** The credentials found in a session, as findings in the session file (the transcript holds a copy). */
-export function sessionSecretFindings(facts: Pick<SessionFacts, 'file' | 'credentials'>): SecretFinding[] {
+export function sessionSecretFindings(facts: Pick<SessionFacts, 'file' | 'credentials'> & { cwd?: string | null }): SecretFinding[] {
   return (facts.credentials ?? []).map((c: SessionCredential) => ({
+    ...(sourceFileOf(c.printedBy, facts.cwd ?? null) ? { sourceFile: sourceFileOf(c.printedBy, facts.cwd ?? null)! } : {}),
     file: facts.file,
     line: c.lines[0] ?? null,
     rule: 'session',
@@ -97,7 +135,9 @@ export function secretRisks(findings: readonly SecretFinding[], origins: Readonl
       const into = `the agent's transcript${agent ? ` (${agentName(agent)})` : ''} ${displayPath(first.session)} ${lines}${call}`;
       const head = by ? `${by} printed ${first.label} into ${into}` : `${cap(first.label)} is in ${first.printedBy ?? 'the session'}, in ${into}`;
       const also = places.length > 1 ? ` Also seen in ${places.slice(1).join('; ')}.` : '';
-      detail = `${cap(head)}, which now holds a copy (masked in this packet).${also} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; delete the transcript or scrub it (handoff secrets --scrub).`;
+      const src = origins[sourceKey(first)] as SourceOrigin | undefined;
+      const history = src ? ` It comes from ${src.file} line ${src.line}: ${sourceHistory(src)}` : '';
+      detail = `${cap(head)}, which now holds a copy (masked in this packet).${also}${history} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; delete the transcript or scrub it (handoff secrets --scrub).`;
     }
     out.push({
       id: `leak:${where.replace(' line ', ':')}`,

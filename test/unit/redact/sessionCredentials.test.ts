@@ -46,11 +46,15 @@ describe('credentials an agent session saw are flagged', () => {
     assert.match(c!.kind, /Stripe live key/);
     assert.ok(!JSON.stringify(facts).includes(secret.value.slice(8, 20)), 'the value is never kept');
 
+    // The file the command printed is in the repository, committed.
+    r.write('services/sync/.env', `PROVIDER_BASE_URL=https://api.payments.example/v1\nPROVIDER_API_KEY=${secret.value}\n`);
+    const since = r.commit('sync service settings');
     const out = await generateHandoff({ workspaceDir: r.dir, options: DEFAULT_OPTIONS, gitClient: createGitClient(r.dir), allowDirty: true, session: facts });
     assert.ok(out.kind === 'written', out.kind === 'refused' ? out.reason : '');
     const leaks = out.packet.open_risks.filter((x) => x.id.startsWith('leak:'));
     assert.equal(leaks.length, 1, JSON.stringify(leaks));
     const [risk] = leaks;
+    assert.ok(risk!.detail.includes(`It comes from services/sync/.env line 2: git tracks that file; the line is in history since commit ${since.slice(0, 12)}.`), risk!.detail);
     assert.equal(risk!.severity, 'block');
     assert.ok(risk!.source?.endsWith(`claude-tasks.jsonl:${secret.line}`), risk!.source);
     assert.match(risk!.detail, /^`cd services\/sync && cat \.env` printed a Stripe live key/);
