@@ -39,13 +39,20 @@ const LIBRARY_URL_LABEL: Record<string, string> = { 'secretlint/database-connect
 const RUN = /[A-Za-z0-9_+/=.-]{16,}/g;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Whether the upstream rules could find anything in `text` (linear: one pass over its runs). */
-function libraryMayMatch(text: string): boolean {
-  if (text.includes('://') || text.includes('-----BEGIN')) return true;
+/** The runs of token characters of `text` (one pass), shared by the checks that need them. */
+function tokenRuns(text: string): { start: number; text: string }[] {
+  const out: { start: number; text: string }[] = [];
   RUN.lastIndex = 0;
-  for (let m = RUN.exec(text); m; m = RUN.exec(text)) {
-    if (UUID.test(m[0])) continue;
-    if (m[0].split(/[-_.]/).some((part) => /\d/.test(part) && /[A-Za-z]/.test(part))) return true;
+  for (let m = RUN.exec(text); m; m = RUN.exec(text)) out.push({ start: m.index, text: m[0] });
+  return out;
+}
+
+/** Whether the upstream rules could find anything in `text` (linear: one pass over its runs). */
+function libraryMayMatch(text: string, runs: readonly { text: string }[]): boolean {
+  if (text.includes('://') || text.includes('-----BEGIN')) return true;
+  for (const { text: run } of runs) {
+    if (UUID.test(run)) continue;
+    if (run.split(/[-_.]/).some((part) => /\d/.test(part) && /[A-Za-z]/.test(part))) return true;
   }
   return false;
 }
@@ -65,8 +72,9 @@ function libraryHits(text: string): RawHit[] {
  */
 export function detectSecrets(text: string): SecretHit[] {
   if (text.length < 6) return [];
-  const raw: RawHit[] = rawHits(text);
-  raw.push(...wrappedHits(text), ...base64Hits(text));
+  const runs = tokenRuns(text);
+  const raw: RawHit[] = rawHits(text, runs);
+  raw.push(...wrappedHits(text), ...base64Hits(text, runs));
   // Stryker disable next-line ArithmeticOperator: the longer of two detections starting together comes first; it only picks which of two equally specific rules names the merged span
   raw.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: SecretHit[] = [];
@@ -86,9 +94,9 @@ export function detectSecrets(text: string): SecretHit[] {
 }
 
 /** The hits of both rule sets, each within its line (a private key block excepted), placeholders left out. */
-function rawHits(text: string): RawHit[] {
+function rawHits(text: string, runs: readonly { text: string }[] = tokenRuns(text)): RawHit[] {
   const raw: RawHit[] = ruleHits(text);
-  if (libraryMayMatch(text)) {
+  if (libraryMayMatch(text, runs)) {
     for (const h of libraryHits(text)) {
       if (looksLikePlaceholder(text.slice(h.start, h.end))) continue;
       // A whole connection string reported upstream is narrowed to its password when the URL rule
@@ -149,11 +157,15 @@ const PRINTABLE = /^[\x20-\x7e\t\r\n]*$/;
  * Base64 runs that decode to text holding a credential: every run of the encoded block is masked
  * whole (and flagged). Consecutive runs on consecutive lines are one block, decoded together.
  */
-function base64Hits(text: string): RawHit[] {
-  if (!/[A-Za-z0-9+/]{20}/.test(text)) return [];
+function base64Hits(text: string, tokens: readonly { start: number; text: string }[]): RawHit[] {
   const runs: { start: number; end: number }[] = [];
-  B64_RUN.lastIndex = 0;
-  for (let m = B64_RUN.exec(text); m; m = B64_RUN.exec(text)) runs.push({ start: m.index, end: m.index + m[0].length });
+  // Base64 runs lie inside the token runs (whose alphabet is wider): only those are searched.
+  for (const t of tokens) {
+    if (t.text.length < 20) continue;
+    B64_RUN.lastIndex = 0;
+    for (let m = B64_RUN.exec(t.text); m; m = B64_RUN.exec(t.text)) runs.push({ start: t.start + m.index, end: t.start + m.index + m[0].length });
+  }
+  if (!runs.length) return [];
   const out: RawHit[] = [];
   for (let i = 0; i < runs.length; ) {
     let j = i;

@@ -129,38 +129,39 @@ function stringEnd(b: Buffer, start: number): number {
 }
 
 function mayHoldIn(b: Buffer, from: number, n: number): boolean {
-  let runStart = -1;
-  let mask = 0;
-  let first = 0;
-  for (let i = from; i < n; i++) {
-    const c = b[i]!;
-    const t = CLASS[c]!;
-    if (t !== 0) {
-      if (runStart < 0) {
-        runStart = i;
-        mask = t;
-        first = c;
-      } else mask |= t;
+  let i = from;
+  while (i < n) {
+    const c0 = b[i]!;
+    if (CLASS[c0] === 0) {
+      if (c0 === 0x40 && urlCredentialBefore(b, i)) return true;
+      i++;
       continue;
     }
-    if (runStart >= 0) {
-      // Most runs are short words ending in a space: those are passed over without a call.
-      // A keyword is looked for only where the run's last two letters end one.
-      const kw = i - runStart >= 3 && KEYWORD_END[((b[i - 2]! | 0x20) << 8) | (b[i - 1]! | 0x20)] === 1;
-      if ((i - runStart >= MIN_RUN || (kw && (SEPARATOR[c] !== 0 || (c === 0x20 && SEPARATOR[i + 1 < n ? b[i + 1]! : 0] === 2))) || (first === 0x2d && (c === 0x20 || SEPARATOR[c] === 1))) && runEnds(b, runStart, i, mask)) return true;
-      runStart = -1;
+    // A run of token characters: skipped in a tight loop, looked at only where it ends.
+    const start = i;
+    i++;
+    while (i < n && CLASS[b[i]!] !== 0) i++;
+    const len = i - start;
+    if (len >= MIN_RUN) {
+      if (runEnds(b, start, i)) return true;
+      continue;
     }
-    if (c === 0x40 && urlCredentialBefore(b, i)) return true;
+    if (i >= n || len < 3) continue;
+    const c = b[i]!;
+    // Most runs are short words ending in a space: passed over after a look at the next byte.
+    // A keyword is looked for only where the run's last two letters end one.
+    const sep = SEPARATOR[c] !== 0 || (c === 0x20 && (c0 === 0x2d || (i + 1 < n && SEPARATOR[b[i + 1]!] === 2)));
+    if (sep && (c0 === 0x2d || KEYWORD_END[((b[i - 2]! | 0x20) << 8) | (b[i - 1]! | 0x20)] === 1) && runEnds(b, start, i)) return true;
   }
-  return runStart >= 0 && n - runStart >= MIN_RUN && runEnds(b, runStart, n, mask);
+  return false;
 }
 
 /** At the end of a run of token characters: a credential-like run, or a keyword before a separator. */
-function runEnds(b: Buffer, start: number, end: number, mask: number): boolean {
+function runEnds(b: Buffer, start: number, end: number): boolean {
   const len = end - start;
   // A PEM header: `-----BEGIN …`, a run of its own before a space.
   if (len === PEM.length && b[start] === 0x2d && b.compare(PEM, 0, PEM.length, start, end) === 0) return true;
-  if (len >= MIN_RUN && (mask & 6) !== 0 && ((mask & 1) !== 0 || len >= MIN_CASE_RUN) && tokenLike(b, start, end)) return true;
+  if (len >= MIN_RUN && tokenLike(b, start, end)) return true;
   if (len < 3 || end >= b.length) return false;
   // A keyword followed by a separator: `KEY=`, `"password": `, `--token value`, `TOKEN := `.
   const c = b[end]!;
