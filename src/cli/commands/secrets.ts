@@ -14,7 +14,8 @@ export function formatSecrets(report: SecretsReport, workspaceDir: string): stri
   const lines: string[] = [];
   const n = report.risks.length;
   lines.push(n ? `${n} credential${n === 1 ? '' : 's'} found for ${workspaceDir} (masked here; the files still hold them):` : `No credentials found for ${workspaceDir}.`);
-  report.risks.forEach((r, i) => lines.push(`  ${i + 1}. ${r.detail}`));
+  // The risk's words are the packet's; here nothing is a packet, and the listing masks what it shows.
+  report.risks.forEach((r, i) => lines.push(`  ${i + 1}. ${r.detail.replace(' (masked in this packet)', '')}`));
   const read = report.sessions.map((s) => `${displayPath(s.file)} (${s.credentials})`);
   lines.push(read.length ? `Sessions read: ${read.join(', ')}.` : 'No agent session found for the folder.');
   if (report.sessions.some((s) => s.credentials > 0)) lines.push('Mask them in the session files with: handoff secrets --scrub');

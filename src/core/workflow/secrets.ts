@@ -37,15 +37,24 @@ export interface SecretsReport {
   sessions: { file: string; agent: SessionAgent; credentials: number }[];
 }
 
-/** Every Claude Code transcript of the folder (not only the newest), and the newest Codex rollout. */
+/** Every Claude Code transcript of the folder (not only the newest; sub-agents' too), and the newest Codex rollout. */
 async function folderSessions(args: SecretsArgs): Promise<{ file: string; agent: SessionAgent }[]> {
   const out: { file: string; agent: SessionAgent }[] = [];
   const projects = path.join(args.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
   const slug = claudeProjectSlug(args.workspaceDir);
   const dirs = await fs.readdir(projects).catch(() => [] as string[]);
   for (const d of dirs.filter((x) => x === slug || x.startsWith(`${slug}-`))) {
-    const files = await fs.readdir(path.join(projects, d)).catch(() => [] as string[]);
-    for (const f of files.filter((x) => x.endsWith('.jsonl')).sort()) out.push({ file: path.join(projects, d, f), agent: 'claude-code' });
+    const project = path.join(projects, d);
+    const entries = await fs.readdir(project, { withFileTypes: true }).catch(() => []);
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (e.isFile() && e.name.endsWith('.jsonl')) out.push({ file: path.join(project, e.name), agent: 'claude-code' });
+      // A session's sub-agents write their own transcripts beside it: `<session>/subagents/*.jsonl`.
+      if (e.isDirectory()) {
+        const sub = path.join(project, e.name, 'subagents');
+        const files = await fs.readdir(sub).catch(() => [] as string[]);
+        for (const f of files.filter((x) => x.endsWith('.jsonl')).sort()) out.push({ file: path.join(sub, f), agent: 'claude-code' });
+      }
+    }
   }
   const found = await new SessionDiscovery({ folder: args.workspaceDir, sources: ['codex'], ...(args.codexHome ? { codexHome: args.codexHome } : {}) }).find().catch(() => []);
   for (const c of found) if (c.source === 'codex') out.push({ file: c.file, agent: 'codex' });

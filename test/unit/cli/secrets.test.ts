@@ -98,6 +98,18 @@ describe('handoff secrets', () => {
     assert.equal(secrets?.status, 'pass', JSON.stringify(secrets));
   });
 
+  it("a sub-agent's transcript beside the session is read too", async () => {
+    const r = make();
+    const { config, file } = await placeClaude('claude-tools.jsonl', r.dir, 3_600_000);
+    const sub = path.join(path.dirname(file), 'claude-tools-0000', 'subagents');
+    await fs.mkdir(sub, { recursive: true });
+    const key = ['gl', 'pat-', fake(403, 20)].join('');
+    await fs.writeFile(path.join(sub, 'agent-a1.jsonl'), `${JSON.stringify({ type: 'assistant', isSidechain: true, cwd: r.dir, message: { role: 'assistant', content: [{ type: 'text', text: `found GITLAB_TOKEN=${key} in ci.yml` }] } })}\n`);
+    const out = JSON.parse(handoff(['secrets', '--dir', r.dir, '--claude-config-dir', config, '--json']).stdout) as { places: { kind: string; file: string; printedBy: string }[] };
+    const place = out.places.find((p) => p.file.endsWith('agent-a1.jsonl'));
+    assert.deepEqual(place && [place.kind, place.printedBy], ['a GitLab token', 'assistant text']);
+  });
+
   it('--force alone is a usage error', () => {
     const r = make();
     assert.equal(handoff(['secrets', '--dir', r.dir, '--force']).code, 2);
