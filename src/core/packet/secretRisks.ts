@@ -42,7 +42,7 @@ function place(f: SecretFinding): string {
   const file = displayPath(f.session);
   const at = lines ? `${file} ${lines}` : file;
   if (!f.printedBy) return `the agent transcript ${at}`;
-  if (/^(?:a user message|assistant text)$/.test(f.printedBy)) return `${f.printedBy} in the agent transcript ${at}`;
+  if (/^(?:a user message|assistant text|the command .*)$/.test(f.printedBy)) return `${f.printedBy} in the agent transcript ${at}`;
   const call = f.callLine ? `, the call at line ${f.callLine}` : '';
   return `${f.printedBy} output in the agent transcript ${at}${call}`;
 }
@@ -129,7 +129,7 @@ export function secretRisks(findings: readonly SecretFinding[], origins: Readonl
       const copy = transcript ? ` ${transcriptNote(agent ? agentName(agent) : undefined, transcript)}` : '';
       detail = `${cap(first.label)} in ${places[0]} (masked in this packet).${also}${copy} ${historyAndFix(origin, transcript)}`;
     } else {
-      const by = first.printedBy && !/^(?:a user message|assistant text)$/.test(first.printedBy) ? first.printedBy : null;
+      const by = first.printedBy && !/^(?:a user message|assistant text|the command .*)$/.test(first.printedBy) ? first.printedBy : null;
       const lines = first.lines && first.lines.length > 1 ? `lines ${first.lines.join(', ')}` : `line ${first.line ?? 0}`;
       const call = by && first.callLine ? ` (the call at line ${first.callLine})` : '';
       const into = `the agent's transcript${agent ? ` (${agentName(agent)})` : ''} ${displayPath(first.session)} ${lines}${call}`;

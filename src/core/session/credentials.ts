@@ -1,9 +1,11 @@
 /**
  * Credentials an agent session saw (flagged, never only masked). Every line of a session file goes
  * through the byte-level pre-filter of ../redact/scan, and only a line where it fires is read by the
- * full detector, one JSON string value at a time. What printed the credential is known from the tool calls seen before: Claude Code
- * `tool_use` ids and Codex `call_id`s map to the command or the file read.
+ * full detector, one JSON string value at a time. What printed the credential is known from the tool
+ * calls seen before: Claude Code `tool_use` ids and Codex `call_id`s map to the command or the file
+ * read (redacted: a command can hold a credential itself).
  */
+import { redact } from '../redact';
 import type { Found } from '../redact/scan';
 import { credentialsInJsonLine, fingerprintOf, mayHoldCredential } from '../redact/scan';
 import { hasAtEdges, hasInHead } from './lines';
@@ -51,6 +53,8 @@ export class CredentialScanner {
   private readonly found = new Map<string, SessionCredential>();
   /** Changes whenever a finding is added or grows. */
   revision = 0;
+  /** The calls of the line being read. */
+  private lineCalls: Call[] = [];
 
   constructor(private readonly agent: 'claude-code' | 'codex') {}
 
@@ -61,6 +65,7 @@ export class CredentialScanner {
     const may = mayHoldCredential(bytes);
     if (!call && !may) return;
     const text = bytes.toString('utf8');
+    this.lineCalls = [];
     if (call) this.remember(text, lineNo);
     // A tool-call line the pre-filter passes (nothing credential-shaped in it) needs no detector.
     if (!may) return;
@@ -70,6 +75,7 @@ export class CredentialScanner {
 
   /** The head and tail of a line too long to hold: scanned as text (their JSON may be cut). */
   oversized(head: string, tail: string, lineNo: number): void {
+    this.lineCalls = [];
     const hits: Found[] = [];
     for (const part of [head, tail]) {
       if (!mayHoldCredential(Buffer.from(part))) continue;
@@ -106,6 +112,9 @@ export class CredentialScanner {
     const id = stringAfter(text, '"tool_use_id":"') ?? stringAfter(text, '"call_id":"');
     const call = id ? this.calls.get(id) : undefined;
     if (call) return call;
+    // The credential is in a call itself (`curl -H "Authorization: Bearer …"`): the call of this line.
+    if (this.lineCalls.length === 1) return { printedBy: `the command ${this.lineCalls[0]!.printedBy}`, line: 0 };
+    if (this.lineCalls.length > 1) return null;
     if (this.agent === 'claude-code') {
       if (text.includes('"type":"tool_use"')) return null;
       if (/"type":"user"/.test(text.slice(0, 4096)) || /"type":"user"/.test(text.slice(-4096))) return { printedBy: 'a user message', line: 0 };
@@ -155,7 +164,9 @@ export class CredentialScanner {
 
   private putCall(id: string, call: Call): void {
     this.calls.delete(id);
-    this.calls.set(id, call);
+    const kept = { printedBy: redact(call.printedBy), line: call.line };
+    this.calls.set(id, kept);
+    this.lineCalls.push(kept);
     if (this.calls.size > MAX_CALLS) this.calls.delete(this.calls.keys().next().value as string);
   }
 }

@@ -95,6 +95,20 @@ describe('credentials an agent session saw are flagged', () => {
     assert.ok(risks[0]!.detail.startsWith(`Read of ${dir}/.env.local printed a Stripe live key`), risks[0]!.detail);
   });
 
+  it('a credential in a command itself names that command, masked, and never keeps the value', async () => {
+    const token = ['gh', 'p_', fake(305, 36)].join('');
+    const dir = await makeTempDir('handoff-creds-');
+    const file = path.join(dir, 's.jsonl');
+    const base = { sessionId: 's3', cwd: dir };
+    await fs.writeFile(file, `${JSON.stringify({ ...base, type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01C', name: 'Bash', input: { command: `curl -H "Authorization: Bearer ${token}" https://api.github.com/user` } }] }, uuid: 'u1' })}\n`);
+    const facts = await readSessionFile(file, 'claude-code');
+    assert.equal(facts?.credentials?.length, 1, JSON.stringify(facts?.credentials));
+    assert.equal(facts!.credentials![0]!.printedBy, 'the command `curl -H "Authorization: Bearer [REDACTED]" https://api.github.com/user`');
+    assert.ok(!JSON.stringify(facts).includes(token.slice(4, 16)));
+    const [risk] = secretRisks(sessionSecretFindings(facts!));
+    assert.match(risk!.detail, /^A GitHub token is in the command `curl -H "Authorization: Bearer \[REDACTED\]" https:\/\/api\.github\.com\/user`, in the agent's transcript .*s\.jsonl line 1, which now holds a copy/);
+  });
+
   it('the same value in a workbench file and the session is one risk listing both places', async () => {
     const r = make();
     const key = ['sk', 'live', fake(302, 30)].join('_');
