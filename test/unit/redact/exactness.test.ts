@@ -237,7 +237,16 @@ describe('rendered packets: every item under its own number with its own command
       }
       const risks: Packet['open_risks'] = [];
       for (let i = 0; i < 1 + r.int(4); i++) risks.push({ id: `risk:${i}`, severity: r.pick(['block', 'warn', 'info'] as const), detail: redact(`risk ${i} mentions \`${value()}\` here`), source: 'x.json' });
-      const p = buildTestPacket({ failed_attempts: failed, open_risks: risks, summary: redact(`summary with ${value()}`), next_action: redact(`run \`deploy --token ${value()}\``) });
+      const p = buildTestPacket({
+        failed_attempts: failed,
+        open_risks: risks,
+        summary: redact(`summary with ${value()}`),
+        next_action: redact(`run \`deploy --token ${value()}\``),
+        decisions: [{ text: redact(`rejected: hard-coding API_KEY=${value()}`), status: 'rejected' }, { text: redact(`kept ${value()} out of the repo`), status: 'made' }],
+        questions_for_human: [redact(`rotate "${value()}" now?`)],
+        assumptions_to_validate: [{ text: redact(`the key ${value()} is a test key`), verified: false }],
+        commands_run: failed.map((f) => ({ index: f.index, command: f.command, exit_code: f.exit_code, outcome: 'failed' as const, started_at: null, duration_ms: null, note: f.note })),
+      });
       const md = redact(renderMarkdown(p));
       const prompt = renderRestartPrompt(p);
       for (const out of [md, prompt]) {
@@ -250,6 +259,11 @@ describe('rendered packets: every item under its own number with its own command
           for (const l of lines) assert.ok(l.includes(`#${f.index} ${code(f.command)}`), `seed ${seed}: #${f.index} lost its command: ${l}`);
         }
         for (const risk of risks) assert.ok(out.includes(risk.detail), `seed ${seed}: risk ${risk.id} changed`);
+        for (const t of [...p.decisions.filter((d) => d.status === 'rejected').map((d) => d.text), ...p.questions_for_human, ...p.assumptions_to_validate.map((a) => a.text)]) {
+          // Markdown escapes its markup characters (`\\[REDACTED\\]`): compared unescaped.
+          const plain = out.replace(/\\([\\`*[\]<>|])/g, '$1');
+          assert.ok(plain.includes(t), `seed ${seed}: "${t}" changed`);
+        }
       }
       // The masked packet text comes back from a second redaction unchanged: nothing more is masked.
       assert.equal(redact(md), md);
