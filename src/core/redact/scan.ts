@@ -11,6 +11,11 @@ import { detectSecrets } from './index';
 const MIN_RUN = 16;
 /** A part this long mixing upper and lower case letters may be one too (letters-only tokens). */
 const MIN_CASE_RUN = 30;
+/**
+ * A part mixing letters and digits must be this long: every credential's random part is, while the
+ * agents' own keys have short ones on every line (`ephemeral_5m_input_tokens`, `dop_v1_`'s `v1`).
+ */
+const MIN_MIXED_PART = 6;
 
 /** The first 16 hex digits of the value's sha256: the same credential is one finding, the value never kept. */
 export function fingerprintOf(value: string): string {
@@ -182,7 +187,7 @@ function tokenLike(b: Buffer, start: number, end: number): boolean {
   for (let i = start; i <= end; i++) {
     const t = i < end ? CLASS[b[i]!]! : 8;
     if (t === 8) {
-      if (((part & 1) !== 0 && (part & 6) !== 0) || (len >= MIN_CASE_RUN && (part & 6) === 6)) {
+      if (((part & 1) !== 0 && (part & 6) !== 0 && len >= MIN_MIXED_PART) || (len >= MIN_CASE_RUN && (part & 6) === 6)) {
         mixed = true;
         break;
       }
