@@ -59,7 +59,8 @@ export function sourceFileOf(printedBy: string | null, cwd: string | null): stri
   for (const part of cmd.split(/\s*(?:&&|;|\|\|)\s*/)) {
     const cd = /^cd\s+([^\s|&;<>]+)$/.exec(part);
     if (cd) dir = path.resolve(dir, cd[1]!.replace(/^["']|["']$/g, ''));
-    const m = /^(?:cat|head|tail|less|more|bat|nl|base64|strings|xxd)\s+(?:-\S+\s+)*["']?([^\s|&;<>"']+)/.exec(part);
+    // Options may take a number (`head -n 5`, `tail -c 200`).
+    const m = /^(?:cat|head|tail|less|more|bat|nl|base64|strings|xxd)\s+(?:-{1,2}[\w-]+(?:[= ]\d+)?\s+)*["']?([^\s|&;<>"']+)/.exec(part);
     if (m) file = path.resolve(dir, m[1]!);
   }
   return file;

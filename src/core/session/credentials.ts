@@ -5,7 +5,7 @@
  * calls seen before: Claude Code `tool_use` ids and Codex `call_id`s map to the command or the file
  * read (redacted: a command can hold a credential itself).
  */
-import { redact } from '../redact';
+import { detectSecrets, redact } from '../redact';
 import type { Found } from '../redact/scan';
 import { credentialsInJsonLine, fingerprintOf, mayHoldCredential } from '../redact/scan';
 import { hasAtEdges, hasInHead } from './lines';
@@ -37,6 +37,13 @@ function stringAfter(text: string, key: string, from = 0): string | null {
   } catch {
     return null;
   }
+}
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
+
+/** JSON text with its string escapes undone, wherever they are (for a cut piece of a line). */
+function unescapeJson(text: string): string {
+  return text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, (_m, hex: string | undefined, c: string | undefined) => (hex ? String.fromCharCode(parseInt(hex, 16)) : ESCAPES[c!]!));
 }
 
 const shortCommand = (c: string): string => {
@@ -73,13 +80,17 @@ export class CredentialScanner {
     if (hits.length) this.add(hits, lineNo, text);
   }
 
-  /** The head and tail of a line too long to hold: scanned as text (their JSON may be cut). */
+  /**
+   * The head and tail of a line too long to hold: their JSON is cut (the tail starts inside a string),
+   * so each is read as text with its JSON escapes undone.
+   */
   oversized(head: string, tail: string, lineNo: number): void {
     this.lineCalls = [];
     const hits: Found[] = [];
     for (const part of [head, tail]) {
       if (!mayHoldCredential(Buffer.from(part))) continue;
-      hits.push(...credentialsInJsonLine(part));
+      const text = unescapeJson(part);
+      for (const h of detectSecrets(text)) hits.push({ rule: h.rule, kind: h.label, value: text.slice(h.start, h.end) });
     }
     if (hits.length) this.add(hits, lineNo, head);
   }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
-import { secretRisks, sessionSecretFindings } from '../../../src/core/packet/secretRisks';
+import { secretRisks, sessionSecretFindings, sourceFileOf } from '../../../src/core/packet/secretRisks';
 import { mayHoldCredential } from '../../../src/core/redact/scan';
 import { CredentialScanner } from '../../../src/core/session/credentials';
 import { readSessionFile } from '../../../src/core/session/reader';
@@ -162,6 +162,26 @@ describe('credentials an agent session saw are flagged', () => {
     assert.equal(c?.printedBy, '`git log -1`');
     assert.deepEqual(c?.lines, [3]);
     assert.deepEqual(passed, [3]);
+  });
+
+  it('a line too long to hold is scanned at its head and its tail', async () => {
+    const key = ['xo', 'xb-', '123456789012-123456789012-', fake(306, 24)].join('');
+    const dir = await makeTempDir('handoff-creds-');
+    const file = path.join(dir, 's.jsonl');
+    const big = 'y'.repeat(5 * 1024 * 1024);
+    await fs.writeFile(file, `${JSON.stringify({ type: 'user', sessionId: 's4', cwd: dir, message: { role: 'user', content: `SLACK=${key} ${big} end` } })}\n`);
+    const facts = await readSessionFile(file, 'claude-code');
+    assert.deepEqual(facts?.credentials?.map((c) => [c.kind, c.lines]), [['a Slack token', [1]]]);
+  });
+
+  it('the file a command printed: cat, head, tail, base64 after cd; a file read; nothing for other commands', () => {
+    assert.equal(sourceFileOf('`cd services/sync && cat .env`', '/w'), '/w/services/sync/.env');
+    assert.equal(sourceFileOf('`head -n 5 config/.env.local | grep KEY`', '/w'), '/w/config/.env.local');
+    assert.equal(sourceFileOf('`base64 .env`', '/w'), '/w/.env');
+    assert.equal(sourceFileOf('Read of /w/.env.local', '/x'), '/w/.env.local');
+    assert.equal(sourceFileOf('`git remote -v`', '/w'), null);
+    assert.equal(sourceFileOf('a user message', '/w'), null);
+    assert.equal(sourceFileOf('`cat .env`', null), null);
   });
 
   it('the pre-filter passes every shape of the redaction corpus inside a JSON line', () => {
