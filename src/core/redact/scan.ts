@@ -139,11 +139,21 @@ function mayHoldIn(b: Buffer, from: number, n: number): boolean {
     const c0 = b[i]!;
     if (CLASS[c0] === 0) {
       if (c0 === 0x40 && urlCredentialBefore(b, i)) return true;
+      // Base64 may start with `+` or `/`: an opaque value is skipped from its first byte too.
+      if ((c0 === 0x2b || c0 === 0x2f) && i >= 2 && b[i - 1] === 0x22 && b[i - 2] === 0x3a && afterOpaqueKey(b, i)) {
+        i = stringEnd(b, i) + 1;
+        continue;
+      }
       i++;
       continue;
     }
     // A run of token characters: skipped in a tight loop, looked at only where it ends.
     const start = i;
+    // An opaque value (a signature, an image's data) is skipped to its closing quote.
+    if (start >= 2 && b[start - 1] === 0x22 && b[start - 2] === 0x3a && afterOpaqueKey(b, start)) {
+      i = stringEnd(b, start) + 1;
+      continue;
+    }
     i++;
     while (i < n && CLASS[b[i]!] !== 0) i++;
     const len = i - start;
@@ -198,14 +208,20 @@ function tokenLike(b: Buffer, start: number, end: number): boolean {
       len++;
     }
   }
-  return mixed && !startsWithId(b, start, end) && !afterOpaqueKey(b, start);
+  return mixed && !startsWithId(b, start, end);
 }
 
 const OPAQUE_KEYS = ['"signature":"', '"encrypted_content":"'].map((k) => Buffer.from(k));
-/** A thinking block's signature or an encrypted reasoning blob: base64 the agent writes, never a credential. */
+const DATA_KEY = Buffer.from('"data":"');
+const IMAGE_TYPE = Buffer.from('"media_type":"image/');
+/**
+ * A thinking block's signature, an encrypted reasoning blob, or a pasted image's data: base64 the
+ * agent writes, never a credential (and an image can be megabytes).
+ */
 function afterOpaqueKey(b: Buffer, start: number): boolean {
   for (const k of OPAQUE_KEYS) if (start >= k.length && b.compare(k, 0, k.length, start - k.length, start) === 0) return true;
-  return false;
+  if (start < DATA_KEY.length || b.compare(DATA_KEY, 0, DATA_KEY.length, start - DATA_KEY.length, start) !== 0) return false;
+  return b.subarray(Math.max(0, start - 80), start).indexOf(IMAGE_TYPE) !== -1;
 }
 
 /** One JSON string token of a line: its raw span (quotes excluded) and whether an object key. */

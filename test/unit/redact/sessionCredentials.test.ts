@@ -154,6 +154,9 @@ describe('credentials an agent session saw are flagged', () => {
     };
     line({ type: 'assistant', uuid: '7c9e6679-7425-40de-944b-e07fc1f90ae7', message: { id: 'msg_01rHyFvluw8LGcBD5rOG8YPf', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'tool_use', id: 'toolu_01EOxIzADEYWeeW9LwYxjmsj', name: 'Bash', input: { command: 'git log -1' } }], usage: { input_tokens: 3, output_tokens: 174, cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 } } }, gitBranch: 'fix/sync-429-backoff', version: '2.1.198', requestId: 'req_011CC7fuFcHiNL2nxiJN0z8C' }, 1);
     line({ type: 'user', message: { content: [{ tool_use_id: 'toolu_01EOxIzADEYWeeW9LwYxjmsj', type: 'tool_result', content: 'On branch main\nnothing to commit, working tree clean' }] } }, 2);
+    // A thinking block's signature and a pasted image: base64 the agent writes, skipped whole.
+    line({ type: 'assistant', message: { content: [{ type: 'thinking', thinking: 'Checking the log.', signature: fake(307, 400, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') }] } }, 2);
+    line({ type: 'user', message: { content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: fake(308, 4000, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') } }] } }, 2);
     assert.deepEqual(s.credentials(), []);
     assert.deepEqual(passed, [], 'neither line goes to the detector');
     const key = ['AK', 'IA', fake(304, 16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')].join('');
