@@ -30,6 +30,12 @@ for (let c = 0x61; c <= 0x7a; c++) CLASS[c] = 4;
 CLASS[0x5f] = 8;
 CLASS[0x2d] = 8;
 
+// `@` (a URL's credentials end there) and `+`, `/` (an opaque base64 value may start with them).
+const SPECIAL = new Uint8Array(256);
+SPECIAL[0x40] = 1;
+SPECIAL[0x2b] = 1;
+SPECIAL[0x2f] = 1;
+
 // 1: may follow a key directly (`=`, `:`, a quote, a backslash); 2: may follow it after one space.
 const SEPARATOR = new Uint8Array(256);
 for (const c of '=:"\'\\') SEPARATOR[c.charCodeAt(0)] = 1;
@@ -138,11 +144,13 @@ function mayHoldIn(b: Buffer, from: number, n: number): boolean {
   while (i < n) {
     const c0 = b[i]!;
     if (CLASS[c0] === 0) {
-      if (c0 === 0x40 && urlCredentialBefore(b, i)) return true;
-      // Base64 may start with `+` or `/`: an opaque value is skipped from its first byte too.
-      if ((c0 === 0x2b || c0 === 0x2f) && i >= 2 && b[i - 1] === 0x22 && b[i - 2] === 0x3a && afterOpaqueKey(b, i)) {
-        i = stringEnd(b, i) + 1;
-        continue;
+      if (SPECIAL[c0] !== 0) {
+        if (c0 === 0x40 && urlCredentialBefore(b, i)) return true;
+        // Base64 may start with `+` or `/`: an opaque value is skipped from its first byte too.
+        if (c0 !== 0x40 && i >= 2 && b[i - 1] === 0x22 && b[i - 2] === 0x3a && afterOpaqueKey(b, i)) {
+          i = stringEnd(b, i) + 1;
+          continue;
+        }
       }
       i++;
       continue;
@@ -214,14 +222,24 @@ function tokenLike(b: Buffer, start: number, end: number): boolean {
 const OPAQUE_KEYS = ['"signature":"', '"encrypted_content":"'].map((k) => Buffer.from(k));
 const DATA_KEY = Buffer.from('"data":"');
 const IMAGE_TYPE = Buffer.from('"media_type":"image/');
+
+/** Whether `b` holds `k` just before `end` (a byte loop: no native call for a few bytes). */
+function endsWith(b: Buffer, end: number, k: Buffer): boolean {
+  if (end < k.length) return false;
+  for (let i = 0, at = end - k.length; i < k.length; i++) if (b[at + i] !== k[i]) return false;
+  return true;
+}
+
 /**
  * A thinking block's signature, an encrypted reasoning blob, or a pasted image's data: base64 the
- * agent writes, never a credential (and an image can be megabytes).
+ * agent writes, never a credential (and an image can be megabytes). `start` is just after the `":"`.
  */
 function afterOpaqueKey(b: Buffer, start: number): boolean {
-  for (const k of OPAQUE_KEYS) if (start >= k.length && b.compare(k, 0, k.length, start - k.length, start) === 0) return true;
-  if (start < DATA_KEY.length || b.compare(DATA_KEY, 0, DATA_KEY.length, start - DATA_KEY.length, start) !== 0) return false;
-  return b.subarray(Math.max(0, start - 80), start).indexOf(IMAGE_TYPE) !== -1;
+  // The key's last letter first: most values follow other keys.
+  const last = start >= 4 ? b[start - 4] : 0;
+  if (last !== 0x65 && last !== 0x74 && last !== 0x61) return false;
+  for (const k of OPAQUE_KEYS) if (endsWith(b, start, k)) return true;
+  return endsWith(b, start, DATA_KEY) && b.subarray(Math.max(0, start - 80), start).indexOf(IMAGE_TYPE) !== -1;
 }
 
 /** One JSON string token of a line: its raw span (quotes excluded) and whether an object key. */
