@@ -173,6 +173,12 @@ function base64Hits(text: string, tokens: readonly { start: number; text: string
     while (j + 1 < runs.length && /^(?:\r?\n|\\n)$/.test(text.slice(runs[j]!.end, runs[j + 1]!.start)) && (runs[j]!.end - runs[j]!.start) % 4 === 0) j++;
     const block = runs.slice(i, j + 1);
     i = j + 1;
+    // The block's last line may be short (the rest of the data): too short to be a run of its own.
+    const last = block[block.length - 1]!;
+    if ((last.end - last.start) % 4 === 0) {
+      const rest = /^(\r?\n|\\n)([A-Za-z0-9+/]{2,19}={0,2})(?![A-Za-z0-9+/=_-])/.exec(text.slice(last.end, last.end + 32));
+      if (rest) block.push({ start: last.end + rest[1]!.length, end: last.end + rest[0].length });
+    }
     const encoded = block.map((r) => text.slice(r.start, r.end)).join('');
     if (encoded.length < 24 || !/[A-Z]/.test(encoded) || !/[a-z]/.test(encoded)) continue;
     const decoded = Buffer.from(encoded.slice(0, 64 * 1024), 'base64').toString('latin1');

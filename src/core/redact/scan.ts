@@ -309,7 +309,19 @@ export function credentialsInJsonLine(text: string): Found[] {
     if (s.key || s.end - s.start < 6) continue;
     const raw = text.slice(s.start, s.end);
     const value = raw.includes('\\') ? decodeJsonString(text, s.start, s.end).value : raw;
-    for (const h of detectSecrets(value)) out.push({ rule: h.rule, kind: h.label, value: value.slice(h.start, h.end) });
+    let prev: { end: number; found: Found } | null = null;
+    for (const h of detectSecrets(value)) {
+      // One credential masked in two pieces (wrapped by the terminal, a base64 block's lines) is one.
+      const gap = prev ? value.slice(prev.end, h.start) : '';
+      if (prev && prev.found.kind === h.label && /^\r?\n$/.test(gap)) {
+        prev.found.value += value.slice(h.start, h.end);
+        prev.end = h.end;
+        continue;
+      }
+      const found = { rule: h.rule, kind: h.label, value: value.slice(h.start, h.end) };
+      out.push(found);
+      prev = { end: h.end, found };
+    }
   }
   return out;
 }

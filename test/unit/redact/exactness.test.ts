@@ -183,6 +183,14 @@ describe('masking never eats the text around a credential', () => {
     assert.equal(out.split('\n').length, text.split('\n').length, 'lines kept');
     const hit = detectSecrets(text).find((h) => h.rule === 'base64');
     assert.match(hit?.label ?? '', /Stripe live key \(base64-encoded\)|base64-encoded/);
+    // Whatever the length of its last line, the block is masked to its end.
+    for (let pad = 0; pad < 40; pad++) {
+      const k = j('sk', '_live_', fake(700 + pad, 30 + pad));
+      const enc = Buffer.from(`API_KEY=${k}\n`).toString('base64').replace(/(.{76})/g, '$1\n');
+      const masked = redact(`${enc}\n$ next`);
+      assert.deepEqual(fragmentsIn(masked, k), [], masked);
+      assert.ok(masked.endsWith('\n$ next'));
+    }
     // Base64 of harmless text is left alone.
     const plain = Buffer.from('just some harmless configuration text here').toString('base64');
     assert.equal(redact(plain), plain);

@@ -167,6 +167,17 @@ describe('credentials an agent session saw are flagged', () => {
     assert.deepEqual(passed, [3]);
   });
 
+  it('a .env printed base64-encoded, and a key the terminal wrapped, are each one credential of the session', async () => {
+    const key = ['sk', 'live', fake(309, 40)].join('_');
+    const other = ['sk', 'live', fake(310, 40)].join('_');
+    const b64 = Buffer.from(`DB_HOST=db\nAPI_KEY=${key}\n`).toString('base64').replace(/(.{76})/g, '$1\n');
+    const wrapped = `the provider settings the script printed: PROVIDER_API_KEY=${other.slice(0, 18)}\n${other.slice(18)}\nBATCH=200`;
+    const s = new CredentialScanner('claude-code');
+    s.line(Buffer.from(JSON.stringify({ type: 'user', message: { content: [{ tool_use_id: 'toolu_x', type: 'tool_result', content: b64 }] } })), 7);
+    s.line(Buffer.from(JSON.stringify({ type: 'user', message: { content: [{ tool_use_id: 'toolu_y', type: 'tool_result', content: wrapped }] } })), 9);
+    assert.deepEqual(s.credentials().map((c) => [c.kind, c.lines]), [['a Stripe live key (base64-encoded)', [7]], ['a Stripe live key', [9]]]);
+  });
+
   it('a line too long to hold is scanned at its head and its tail', async () => {
     const key = ['xo', 'xb-', '123456789012-123456789012-', fake(306, 24)].join('');
     const dir = await makeTempDir('handoff-creds-');
