@@ -48,7 +48,8 @@ const LAST_HOOK_MAX_AGE_MS = 15 * 60_000;
 export async function logLine(outputDir: string, line: string): Promise<void> {
   try {
     await fs.mkdir(outputDir, { recursive: true });
-    const text: Redacted = redact(`${new Date().toISOString()} ${line.replace(/\s*\n\s*/g, ' ')}\n`);
+    // Redacted before its lines are joined too: a value the terminal wrapped is only found with its break.
+    const text: Redacted = redact(`${new Date().toISOString()} ${redact(line).replace(/\s*\n\s*/g, ' ')}\n`);
     await fs.appendFile(path.join(outputDir, 'hook.log'), text);
   } catch {
     // Nowhere left to report to; the agent session must not be disturbed.
