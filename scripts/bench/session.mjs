@@ -1,7 +1,8 @@
 // Session reader benchmark: deriving the workbench (commands, edits, task list, requests) from a 500 MB
 // Claude Code transcript in one streamed pass, then an incremental refresh after a 10 KB append.
-// Targets: the full derivation ≤ 2 s with peak RSS < 200 MB; the refresh < 50 ms. The derivation runs in
-// a child process so its peak memory is its own. Exits non-zero when a target is missed.
+// Targets: the full derivation ≤ 2 s with peak RSS < 200 MB; the refresh < 50 ms. The credential scan
+// is on: every line goes through its pre-filter, and the keys some turns print must all be flagged. The
+// derivation runs in a child process so its peak memory is its own. Exits non-zero when a target is missed.
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -56,6 +57,7 @@ async function child(bundle, file) {
   process.stdout.write(JSON.stringify({
     size, fullMs, fullCpuMs, fullRss, appendMs: median(times), appendCpuMs: median(cpus), appendBytes: Buffer.byteLength(appended), appendMode: reader.stats.mode,
     commands: facts.commandCount, kept: facts.commands.length, files: facts.filesTouched.length, todos: facts.todos?.length ?? 0,
+    credentials: facts.credentials?.length ?? 0,
     afterCommands, finalCommands: after.commandCount,
   }));
 }
@@ -64,7 +66,13 @@ let ts = Date.parse('2026-11-20T09:00:00.000Z');
 const stamp = () => new Date((ts += 1000)).toISOString();
 const base = (n, type) => ({ parentUuid: `u${n - 1}`, isSidechain: false, userType: 'external', cwd: CWD, sessionId: 'bench-session', version: '2.1.126', gitBranch: 'feat/bench', type, uuid: `u${n}`, timestamp: stamp() });
 const pad = (c, n) => c.repeat(n);
-const assistant = (n, content) => ({ ...base(n, 'assistant'), message: { model: 'claude-sonnet-4-5', id: `msg_${n}`, type: 'message', role: 'assistant', content, usage: { input_tokens: 4, cache_creation_input_tokens: 100, cache_read_input_tokens: 20_000, output_tokens: 60 } }, requestId: `req_${n}` });
+// The usage block as Claude Code 2.1 writes it: its `ephemeral_5m_…` keys are on every assistant line.
+const usage = { input_tokens: 4, cache_creation_input_tokens: 100, cache_read_input_tokens: 20_000, output_tokens: 60, service_tier: 'standard', cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 100 } };
+const assistant = (n, content) => ({ ...base(n, 'assistant'), message: { model: 'claude-sonnet-4-5', id: `msg_${n}`, type: 'message', role: 'assistant', content, usage }, requestId: `req_${n}` });
+/** One in this many turns prints a `.env` holding a key: the credential scan's full detector runs on it. */
+const LEAK_EVERY = 1000;
+/** A fake, format-valid key made at run time (no credential literal in the repository). */
+const fakeKey = (n) => ['sk', 'live', `${n.toString(36)}Q${'x7K2mP9vR4tL8nB3cW6yH1jD5'.split('').reverse().join('')}`].join('_');
 const result = (n, id, content, extra = {}) => ({ ...base(n, 'user'), message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content, ...extra }] } });
 
 /** One "turn" of a realistic session: a Bash call and its output, a file read, an edit, some text. */
@@ -90,9 +98,16 @@ function lines(n) {
     out.push(assistant(n, [{ type: 'tool_use', id: `toolu_t${n}`, name: 'TodoWrite', input: { todos: [{ content: 'Write the code', status: 'completed', activeForm: 'x' }, { content: `Step ${n}`, status: 'in_progress', activeForm: 'y' }] } }]));
   }
   if (n % 200 === 0) out.push({ ...base(n, 'user'), message: { role: 'user', content: `Please continue with part ${n}` } });
+  if (n % LEAK_EVERY === 0) {
+    const env = `toolu_v${n}`;
+    out.push(assistant(n, [{ type: 'tool_use', id: env, name: 'Bash', input: { command: 'cat .env', description: 'show the settings' } }]));
+    const printed = `BASE_URL=https://api.example/v1\nAPI_KEY=${fakeKey(n)}\n`;
+    out.push({ ...result(n, env, printed, { is_error: false }), toolUseResult: { stdout: printed, stderr: '', interrupted: false, isImage: false } });
+  }
   return out.map((o) => JSON.stringify(o));
 }
 
+let lastTurn = 0;
 async function writeTranscript(file, bytes) {
   const out = fs.createWriteStream(file);
   let written = 0;
@@ -102,6 +117,7 @@ async function writeTranscript(file, bytes) {
     written += Buffer.byteLength(text);
     if (!out.write(text)) await once(out, 'drain');
   }
+  lastTurn = n - 1;
   out.end();
   await once(out, 'finish');
   const fd = fs.openSync(file, 'r+');
@@ -126,6 +142,8 @@ if (process.argv[2] === '--child') {
     console.log(`session derivation from a ${mb.toFixed(0)} MB Claude Code transcript: ${f.fullMs.toFixed(0)} ms (${(mb / (f.fullMs / 1000)).toFixed(0)} MB/s; CPU ${f.fullCpuMs.toFixed(0)} ms), peak RSS ${f.fullRss.toFixed(0)} MB`);
     console.log(`  (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: on a busy machine the wall time is mostly waiting for a core)`);
     console.log(`  ${f.commands} commands (${f.kept} kept for the packet), ${f.files} edited files, task list of ${f.todos}`);
+    const leaks = Math.floor(lastTurn / LEAK_EVERY);
+    console.log(`  credential scan on: ${f.credentials} of the ${leaks} keys printed by \`cat .env\` flagged`);
     console.log(`incremental refresh after a ${(f.appendBytes / 1024).toFixed(1)} KB append: ${f.appendMs.toFixed(1)} ms median of 7 (CPU ${f.appendCpuMs.toFixed(1)} ms; mode ${f.appendMode}, ${f.afterCommands - f.commands} new commands per append, ${f.finalCommands - f.commands} after all 7)`);
     // On an overloaded machine (more runnable work than cores) wall time measures the queue, not the
     // reader: the time targets are then judged on the CPU time the reader used, and the output says so.
@@ -138,6 +156,7 @@ if (process.argv[2] === '--child') {
     if (f.fullRss >= TARGET_RSS_MB) misses.push(`peak RSS ${f.fullRss.toFixed(0)} MB ≥ ${TARGET_RSS_MB} MB`);
     if (append >= TARGET_APPEND_MS) misses.push(`refresh ${append.toFixed(1)} ms ≥ ${TARGET_APPEND_MS} ms (${basis})`);
     if (f.afterCommands <= f.commands) misses.push('the appended commands were not read');
+    if (f.credentials !== leaks) misses.push(`${f.credentials} credentials flagged, ${leaks} printed`);
     console.log(misses.length ? `MISSED: ${misses.join('; ')}` : `targets met on ${basis} (≤ ${TARGET_MS} ms, < ${TARGET_RSS_MB} MB, refresh < ${TARGET_APPEND_MS} ms)`);
     process.exitCode = misses.length ? 1 : 0;
   } finally {

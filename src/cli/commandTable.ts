@@ -7,6 +7,7 @@ import { listCommand } from './commands/list';
 import { notifyCommand } from './commands/notify';
 import { promptCommand } from './commands/prompt';
 import { recordCommand } from './commands/record';
+import { secretsCommand } from './commands/secrets';
 import { setupCommand } from './commands/setup';
 import { showCommand } from './commands/show';
 import { statusCommand } from './commands/status';
@@ -25,6 +26,7 @@ export const COMMANDS: CommandSpec[] = [
   promptCommand,
   recordCommand,
   auditCommand,
+  secretsCommand,
   showCommand,
   statusCommand(),
   statuslineCommand(),

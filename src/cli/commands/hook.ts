@@ -56,7 +56,8 @@ const LAST_HOOK_MAX_AGE_MS = 15 * 60_000;
 export async function logLine(outputDir: string, line: string, workspaceDir?: string): Promise<void> {
   try {
     const at = new Date().toISOString();
-    const body = stripControlLine(line.replace(/\s*\n\s*/g, ' '));
+    // Redacted before its lines are joined too: a value the terminal wrapped is only found with its break.
+    const body = stripControlLine(redact(line).replace(/\s*\n\s*/g, ' '));
     const refused = await appendInside(path.join(outputDir, 'hook.log'), workspaceDir ?? path.dirname(outputDir), redact(`${at} ${body}\n`));
     if (refused) await appendStateLog(redact(`${at} ${stripControlLine(refused)}: ${body}\n`));
   } catch {
@@ -72,7 +73,7 @@ export async function logForFolder(dir: string, options: Pick<HandoffOptions, 'w
 
 /** Logs to the user's state folder only: the event's folder is not one to write into. */
 async function logElsewhere(line: string, env: Record<string, string | undefined>): Promise<void> {
-  await appendStateLog(redact(`${new Date().toISOString()} ${stripControlLine(line.replace(/\s*\n\s*/g, ' '))}\n`), env);
+  await appendStateLog(redact(`${new Date().toISOString()} ${stripControlLine(redact(line).replace(/\s*\n\s*/g, ' '))}\n`), env);
 }
 
 /**

@@ -7,7 +7,8 @@ import { testTargets } from '../clean/command';
 import { decodeText, parseJsonLocated, zodMessage } from './readJson';
 import type { FeedbackRecord } from './schemas';
 import { FeedbackRecordSchema } from './schemas';
-import type { ArtifactSource, IndexedRecord, WorkbenchSnapshot } from './snapshot';
+import type { ArtifactSource, IndexedRecord, SecretFinding, WorkbenchSnapshot } from './snapshot';
+import { credentialsInJsonLine, fingerprintOf, mayHoldCredential } from '../redact/scan';
 
 /** A single line longer than this is not a feedback record; it is skipped without being buffered. */
 const MAX_LINE_BYTES = 1024 * 1024;
@@ -28,7 +29,16 @@ export interface FeedbackOptions {
 }
 
 /** `feedback` and `source` are null when the file was refused (not a regular file, leads outside). */
-export type FeedbackResult = { feedback: WorkbenchSnapshot['feedback']; source: ArtifactSource | null; diagnostics: Diagnostic[] } | null;
+export type FeedbackResult = {
+  feedback: WorkbenchSnapshot['feedback'];
+  source: ArtifactSource | null;
+  diagnostics: Diagnostic[];
+  /** Credentials in any record, kept or not (every line is scanned; the value is never kept). */
+  secrets?: SecretFinding[];
+} | null;
+
+/** Credentials listed per log: the first ones are what the user must act on. */
+const MAX_SECRETS = 20;
 
 /**
  * Streams `feedback_record.jsonl` with memory bounded by what is kept (a ring of the last K, the newest
@@ -46,6 +56,18 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
   };
 
   const trim = new FeedbackTrim(opts);
+  const secrets: SecretFinding[] = [];
+  const seenSecrets = new Set<string>();
+  /** Every record is scanned, not only the kept ones: a key in an old green record is still a leak. */
+  const scan = (bytes: Buffer, text: string, line: number): void => {
+    if (secrets.length >= MAX_SECRETS || !mayHoldCredential(bytes)) return;
+    for (const f of credentialsInJsonLine(text)) {
+      const fingerprint = fingerprintOf(f.value);
+      if (seenSecrets.has(`${fingerprint}:${line}`) || secrets.length >= MAX_SECRETS) continue;
+      seenSecrets.add(`${fingerprint}:${line}`);
+      secrets.push({ file, line, rule: f.rule, label: f.kind, fingerprint });
+    }
+  };
 
   const take = (index: number, bytes: Buffer, isLast: boolean): void => {
     const line = index + 1;
@@ -53,6 +75,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
     if (!decoded.ok) return report({ file, line, message: decoded.message.replace('JSON text', 'a JSON line') });
     const text = decoded.text.trim();
     if (text === '') return;
+    scan(bytes, text, line);
     const parsed = parseJsonLocated(text);
     if (parsed.ok && jsonMayHoldControl(text)) parsed.value = stripControlDeep(parsed.value);
     if (!parsed.ok) {
@@ -119,7 +142,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
   }
   if (suppressed > 0) diagnostics.push({ file, message: `${suppressed} more bad lines not listed` });
 
-  return { feedback: trim.result(), source: { file, sha256: hash.digest('hex') }, diagnostics };
+  return { feedback: trim.result(), source: { file, sha256: hash.digest('hex') }, diagnostics, ...(secrets.length ? { secrets } : {}) };
 }
 
 /**

@@ -92,5 +92,5 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
     feedback: fb?.feedback ?? null,
     sources: sources.sort((a, b) => a.file.localeCompare(b.file)),
     diagnostics,
-  }, rawText);
+  }, rawText, (fb && 'secrets' in fb && fb.secrets) || []);
 }

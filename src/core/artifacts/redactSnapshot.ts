@@ -2,6 +2,7 @@ import { normalizeCommand } from './commands';
 import type { IndexedRecord, SecretFinding, WorkbenchSnapshot } from './snapshot';
 import { lineAt } from './readJson';
 import { detectSecrets, redact, redactArgv, redactDeep } from '../redact';
+import { fingerprintOf } from '../redact/scan';
 
 /** At most this many findings are kept per file: the first ones are what the user must act on. */
 const MAX_FINDINGS_PER_FILE = 20;
@@ -21,7 +22,7 @@ class SecretCollector {
     const hits = detectSecrets(text);
     // Stryker disable next-line ConditionalExpression: a text without hits comes back from redact unchanged; returning early only saves a second scan
     if (hits.length === 0) return text;
-    for (const h of hits) this.add(file, where.line ?? locate(where.raw, text.slice(h.start, h.end)), h.rule, h.label);
+    for (const h of hits) this.add(file, where.line ?? locate(where.raw, text.slice(h.start, h.end)), h.rule, h.label, fingerprintOf(text.slice(h.start, h.end)));
     return redact(text);
   }
 
@@ -30,7 +31,7 @@ class SecretCollector {
     const hits = detectSecrets(line);
     // Stryker disable next-line ConditionalExpression: an argv without hits comes back from redactArgv unchanged; returning early only saves a second scan
     if (hits.length === 0) return argv;
-    for (const h of hits) this.add(file, where.line ?? locate(where.raw, line.slice(h.start, h.end)), h.rule, h.label);
+    for (const h of hits) this.add(file, where.line ?? locate(where.raw, line.slice(h.start, h.end)), h.rule, h.label, fingerprintOf(line.slice(h.start, h.end)));
     return redactArgv(argv);
   }
 
@@ -49,14 +50,14 @@ class SecretCollector {
     return v;
   }
 
-  private add(file: string, line: number | null, rule: string, label: string): void {
+  add(file: string, line: number | null, rule: string, label: string, fingerprint?: string): void {
     const key = `${file}\0${line}\0${label}`;
     if (this.seen.has(key)) return;
     const n = this.perFile.get(file) ?? 0;
     if (n >= MAX_FINDINGS_PER_FILE) return;
     this.seen.add(key);
     this.perFile.set(file, n + 1);
-    this.findings.push({ file, line, rule, label });
+    this.findings.push(fingerprint ? { file, line, rule, label, fingerprint } : { file, line, rule, label });
   }
 }
 
@@ -70,10 +71,13 @@ function locate(raw: string | undefined, secret: string): number | null {
 /**
  * The snapshot with every string redacted — artifacts, kept records, tracked commands, diagnostics —
  * plus `secrets`: where the masked credentials were. Past the loader, no raw secret is left to leak.
- * `rawText` holds the JSON artifacts' text by file name, to name the line of a secret.
+ * `rawText` holds the JSON artifacts' text by file name, to name the line of a secret; `scanned` the
+ * credentials the feedback log's scan found in every record (kept or not).
  */
-export function redactSnapshot(snapshot: WorkbenchSnapshot, rawText: Record<string, string>): WorkbenchSnapshot {
+export function redactSnapshot(snapshot: WorkbenchSnapshot, rawText: Record<string, string>, scanned: readonly SecretFinding[] = []): WorkbenchSnapshot {
   const c = new SecretCollector();
+  // What the scan of every feedback record found (records not kept included).
+  for (const f of scanned) c.add(f.file, f.line, f.rule, f.label, f.fingerprint);
   const json = <T extends { file: string } | null>(v: T, file?: string): T => {
     if (!v) return v;
     const name = file ?? v.file;

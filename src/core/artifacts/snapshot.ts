@@ -28,6 +28,17 @@ export interface SecretFinding {
   line: number | null;
   rule: string;
   label: string;
+  /** The first 16 hex digits of the value's sha256: one credential seen in several places is one risk. */
+  fingerprint?: string;
+  /** What printed it into an agent session (`` `cat .env` ``, "Read of .env.local"), and that call's line. */
+  printedBy?: string | null;
+  callLine?: number | null;
+  /** Set when `file` is an agent's session file (absolute path): the transcript holds a copy. */
+  session?: string;
+  /** Every line of `file` it was seen on, when more than one (bounded). */
+  lines?: number[];
+  /** The file the session printed it from (`cat .env`, a file read), absolute, when the call names one. */
+  sourceFile?: string;
 }
 
 /**

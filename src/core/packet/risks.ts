@@ -43,7 +43,7 @@ export function collectRisks(
   git: Pick<GitInput, 'lastKnownGoodCommit' | 'lkgUnknownReason'> | null = null,
   secretOrigins?: Readonly<Record<string, LineOrigin>>,
 ): Risk[] {
-  const risks: Risk[] = secretRisks(snapshot.secrets ?? [], secretOrigins);
+  const risks: Risk[] = secretRisks(snapshot.secrets ?? [], secretOrigins, snapshot.session?.agent);
   const activeId = activeTaskId(snapshot);
   const doneWhen = snapshot.featureList?.features.find((f) => f.id === activeId)?.done_when;
 

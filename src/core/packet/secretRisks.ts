@@ -1,5 +1,9 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { SecretFinding } from '../artifacts/snapshot';
 import type { LineOrigin } from '../gitPort';
+import type { SessionCredential, SessionFacts } from '../session/model';
+import { agentName } from '../session/model';
 import type { Risk } from './schema';
 
 /** The key of a finding in `GitInput.secretOrigins`: the workbench-relative file and the line. */
@@ -9,28 +13,140 @@ export function originKey(f: Pick<SecretFinding, 'file' | 'line'>): string {
 
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A session file's path for people: the home folder as `~`. */
+export function displayPath(file: string): string {
+  const home = os.homedir();
+  return home && home !== '/' && file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
+}
+
 /** What git knows about the line, and the fix that follows from it. */
-function historyAndFix(origin: LineOrigin | undefined): string {
-  if (!origin) return 'Fix: rotate the credential now; remove it from the file and, if it was ever committed, from git history before pushing.';
-  if (!origin.tracked) return 'Git does not track the file. Fix: rotate the credential now; remove it from the file and keep the file out of commits.';
-  if (!origin.commit) return 'Git tracks the file; this line is not committed yet. Fix: rotate the credential now; remove it from the file before committing.';
-  return `Git tracks the file; the line is in history since commit ${origin.commit.slice(0, 12)}. Fix: rotate the credential now; remove it from the file and from git history (for example with git filter-repo) before pushing.`;
+function historyAndFix(origin: LineOrigin | undefined, transcript: string | null): string {
+  const scrub = transcript ? '; delete the transcript or scrub it (handoff secrets --scrub)' : '';
+  if (!origin) return `Fix: rotate the credential now; remove it from the file and, if it was ever committed, from git history before pushing${scrub}.`;
+  if (!origin.tracked) return `Git does not track the file. Fix: rotate the credential now; remove it from the file and keep the file out of commits${scrub}.`;
+  if (!origin.commit) return `Git tracks the file; this line is not committed yet. Fix: rotate the credential now; remove it from the file before committing${scrub}.`;
+  return `Git tracks the file; the line is in history since commit ${origin.commit.slice(0, 12)}. Fix: rotate the credential now; remove it from the file and from git history (for example with git filter-repo) before pushing${scrub}.`;
+}
+
+/** What git knows of the source file's line, as a sentence. */
+function sourceHistory(o: LineOrigin): string {
+  if (!o.tracked) return 'git does not track that file.';
+  if (!o.commit) return 'git tracks that file; the line is not committed yet.';
+  return `git tracks that file; the line is in history since commit ${o.commit.slice(0, 12)}.`;
+}
+
+/** One place a credential was seen, for people: "feedback_record.jsonl line 3" or "`cat .env` printed it into … line 24". */
+function place(f: SecretFinding): string {
+  const lines = f.lines && f.lines.length > 1 ? `lines ${f.lines.join(', ')}` : f.line ? `line ${f.line}` : '';
+  if (!f.session) return lines ? `${f.file} ${lines}` : f.file;
+  const file = displayPath(f.session);
+  const at = lines ? `${file} ${lines}` : file;
+  if (!f.printedBy) return `the agent transcript ${at}`;
+  if (/^(?:a user message|assistant text|the command .*)$/.test(f.printedBy)) return `${f.printedBy} in the agent transcript ${at}`;
+  const call = f.callLine ? `, the call at line ${f.callLine}` : '';
+  return `${f.printedBy} output in the agent transcript ${at}${call}`;
+}
+
+/** A file-printing command (`cat .env`, `cd svc && head -5 .env.local`) or a file read: the file, absolute. */
+export function sourceFileOf(printedBy: string | null, cwd: string | null): string | null {
+  if (!printedBy) return null;
+  const read = /^\w+ of (.+)$/.exec(printedBy);
+  if (read) return cwd ? path.resolve(cwd, read[1]!) : path.isAbsolute(read[1]!) ? read[1]! : null;
+  const cmd = /^`(.*)`$/.exec(printedBy)?.[1];
+  if (!cmd || !cwd) return null;
+  let dir = cwd;
+  let file: string | null = null;
+  for (const part of cmd.split(/\s*(?:&&|;|\|\|)\s*/)) {
+    const cd = /^cd\s+([^\s|&;<>]+)$/.exec(part);
+    if (cd) dir = path.resolve(dir, cd[1]!.replace(/^["']|["']$/g, ''));
+    // Options may take a number (`head -n 5`, `tail -c 200`).
+    const m = /^(?:cat|head|tail|less|more|bat|nl|base64|strings|xxd)\s+(?:-{1,2}[\w-]+(?:[= ]\d+)?\s+)*["']?([^\s|&;<>"']+)/.exec(part);
+    if (m) file = path.resolve(dir, m[1]!);
+  }
+  return file;
+}
+
+/** Where a session credential's source file has it, and what git knows of that line. */
+export interface SourceOrigin extends LineOrigin {
+  /** The source file, repository-relative, and the line holding the credential. */
+  file: string;
+  line: number;
+}
+
+/** The key of a session finding's source file origin in `GitInput.secretOrigins`. */
+export function sourceKey(f: Pick<SecretFinding, 'fingerprint'>): string {
+  return `source:${f.fingerprint ?? ''}`;
+}
+
+/** The credentials found in a session, as findings in the session file (the transcript holds a copy). */
+export function sessionSecretFindings(facts: Pick<SessionFacts, 'file' | 'credentials'> & { cwd?: string | null }): SecretFinding[] {
+  return (facts.credentials ?? []).map((c: SessionCredential) => ({
+    ...(sourceFileOf(c.printedBy, facts.cwd ?? null) ? { sourceFile: sourceFileOf(c.printedBy, facts.cwd ?? null)! } : {}),
+    file: facts.file,
+    line: c.lines[0] ?? null,
+    rule: 'session',
+    label: c.kind,
+    fingerprint: c.fingerprint,
+    printedBy: c.printedBy,
+    callLine: c.callLine ?? null,
+    session: facts.file,
+    lines: c.lines,
+  }));
+}
+
+/** The sentence naming an agent session file's copy. */
+function transcriptNote(agent: string | undefined, file: string): string {
+  return `The agent's transcript${agent ? ` (${agent})` : ''} ${displayPath(file)} now holds a copy.`;
 }
 
 /**
- * One `block` risk per credential masked in an input file: the packet never shows the secret, but
- * the next session must know it is there — which file and line, what kind, whether it is in git
- * history and since when — and that it needs rotating, not just masking.
+ * One `block` risk per credential (a value seen in several places — a workbench file and the
+ * session, or several lines — is one risk): the packet never shows the secret, but the next session
+ * must know it is there — its kind, every place it was seen (file and line, and what printed it into
+ * the transcript), whether the file is in git history and since when, that the agent's transcript
+ * holds a copy — and that it needs rotating, not just masking.
  */
-export function secretRisks(findings: readonly SecretFinding[], origins: Readonly<Record<string, LineOrigin>> = {}): Risk[] {
-  return findings.map((f) => {
-    const where = f.line ? `${f.file} line ${f.line}` : f.file;
-    return {
+export function secretRisks(findings: readonly SecretFinding[], origins: Readonly<Record<string, LineOrigin>> = {}, agent?: SessionFacts['agent']): Risk[] {
+  const groups = new Map<string, SecretFinding[]>();
+  for (const f of findings) {
+    const key = f.fingerprint ?? `${f.file}:${f.line ?? 0}:${f.label}`;
+    const g = groups.get(key);
+    if (g) g.push(f);
+    else groups.set(key, [f]);
+  }
+  const out: Risk[] = [];
+  for (const g of groups.values()) {
+    // A workbench file names the risk first: it is what the fix edits.
+    const sorted = [...g.sort((a, b) => Number(!!a.session) - Number(!!b.session))];
+    const first = sorted[0]!;
+    const transcript = sorted.find((f) => f.session)?.session ?? null;
+    const fileFinding = sorted.find((f) => !f.session);
+    const where = first.session ? `${path.basename(first.file)}:${first.line ?? 0}` : first.line ? `${first.file} line ${first.line}` : first.file;
+    const places = sorted.map(place);
+    const origin = fileFinding ? origins[originKey(fileFinding)] : undefined;
+    let detail: string;
+    if (!first.session) {
+      const also = places.length > 1 ? ` Also seen in ${places.slice(1).join('; ')}.` : '';
+      const copy = transcript ? ` ${transcriptNote(agent ? agentName(agent) : undefined, transcript)}` : '';
+      detail = `${cap(first.label)} in ${places[0]} (masked in this packet).${also}${copy} ${historyAndFix(origin, transcript)}`;
+    } else {
+      const by = first.printedBy && !/^(?:a user message|assistant text|the command .*)$/.test(first.printedBy) ? first.printedBy : null;
+      const lines = first.lines && first.lines.length > 1 ? `lines ${first.lines.join(', ')}` : `line ${first.line ?? 0}`;
+      const call = by && first.callLine ? ` (the call at line ${first.callLine})` : '';
+      const into = `the agent's transcript${agent ? ` (${agentName(agent)})` : ''} ${displayPath(first.session)} ${lines}${call}`;
+      const head = by ? `${by} printed ${first.label} into ${into}` : `${cap(first.label)} is in ${first.printedBy ?? 'the session'}, in ${into}`;
+      const also = places.length > 1 ? ` Also seen in ${places.slice(1).join('; ')}.` : '';
+      const src = origins[sourceKey(first)] as SourceOrigin | undefined;
+      const history = src ? ` It comes from ${src.file} line ${src.line}: ${sourceHistory(src)}` : '';
+      detail = `${cap(head)}, which now holds a copy (masked in this packet).${also}${history} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; delete the transcript or scrub it (handoff secrets --scrub).`;
+    }
+    out.push({
       id: `leak:${where.replace(' line ', ':')}`,
       severity: 'block' as const,
-      detail: `${cap(f.label)} in ${where} (masked in this packet). ${historyAndFix(origins[originKey(f)])}`,
-      source: f.line ? `${f.file}:${f.line}` : f.file,
+      detail,
+      source: first.session ? `${displayPath(first.file)}:${first.line ?? 0}` : first.line ? `${first.file}:${first.line}` : first.file,
       owner: 'human' as const,
-    };
-  });
+    });
+  }
+  return out;
 }

@@ -9,7 +9,7 @@
  */
 import type * as Library from './library';
 import type { RawHit } from './rules';
-import { ruleHits } from './rules';
+import { looksLikePlaceholder, ruleHits } from './rules';
 
 /** One secret found in a text: which rule, what kind ("a Stripe live key"), and its span. */
 export interface SecretHit {
@@ -26,7 +26,7 @@ export type Redacted = string & { readonly [redactedBrand]: true };
 export const MASK = '[REDACTED]';
 
 /** Generic rules lose to a provider rule on the same span: the provider names the kind better. */
-const GENERIC = new Set(['key-value', 'keyword-entropy', 'auth-scheme', 'authorization-header', 'url-credentials']);
+const GENERIC = new Set(['base64', 'key-value', 'keyword-entropy', 'auth-scheme', 'authorization-header', 'url-credentials']);
 
 const URL_WIDE = new Set(['secretlint/database-connection-string', 'secretlint/basicauth']);
 const LIBRARY_URL_LABEL: Record<string, string> = { 'secretlint/database-connection-string': 'a database password' };
@@ -39,13 +39,20 @@ const LIBRARY_URL_LABEL: Record<string, string> = { 'secretlint/database-connect
 const RUN = /[A-Za-z0-9_+/=.-]{16,}/g;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Whether the upstream rules could find anything in `text` (linear: one pass over its runs). */
-function libraryMayMatch(text: string): boolean {
-  if (text.includes('://') || text.includes('-----BEGIN')) return true;
+/** The runs of token characters of `text` (one pass), shared by the checks that need them. */
+function tokenRuns(text: string): { start: number; text: string }[] {
+  const out: { start: number; text: string }[] = [];
   RUN.lastIndex = 0;
-  for (let m = RUN.exec(text); m; m = RUN.exec(text)) {
-    if (UUID.test(m[0])) continue;
-    if (m[0].split(/[-_.]/).some((part) => /\d/.test(part) && /[A-Za-z]/.test(part))) return true;
+  for (let m = RUN.exec(text); m; m = RUN.exec(text)) out.push({ start: m.index, text: m[0] });
+  return out;
+}
+
+/** Whether the upstream rules could find anything in `text` (linear: one pass over its runs). */
+function libraryMayMatch(text: string, runs: readonly { text: string }[]): boolean {
+  if (text.includes('://') || text.includes('-----BEGIN')) return true;
+  for (const { text: run } of runs) {
+    if (UUID.test(run)) continue;
+    if (run.split(/[-_.]/).some((part) => /\d/.test(part) && /[A-Za-z]/.test(part))) return true;
   }
   return false;
 }
@@ -65,18 +72,9 @@ function libraryHits(text: string): RawHit[] {
  */
 export function detectSecrets(text: string): SecretHit[] {
   if (text.length < 6) return [];
-  const raw: RawHit[] = ruleHits(text);
-  if (libraryMayMatch(text)) {
-    for (const h of libraryHits(text)) {
-      // A whole connection string reported upstream is narrowed to its password when the URL rule
-      // found it, so the host and database stay readable; the upstream label is kept.
-      // Stryker disable next-line EqualityOperator: a password in a URL never starts or ends the connection string (the scheme is before it, the host after)
-      const inner = URL_WIDE.has(h.rule) ? raw.find((r) => r.rule === 'url-credentials' && r.start >= h.start && r.end <= h.end) : undefined;
-      if (inner) inner.label = LIBRARY_URL_LABEL[h.rule] ?? inner.label;
-      // …and once masked, the connection string is not reported again (redaction stays idempotent).
-      else if (!(URL_WIDE.has(h.rule) && text.slice(h.start, h.end).includes(MASK))) raw.push(h);
-    }
-  }
+  const runs = tokenRuns(text);
+  const raw: RawHit[] = rawHits(text, runs);
+  raw.push(...wrappedHits(text), ...base64Hits(text, runs));
   // Stryker disable next-line ArithmeticOperator: the longer of two detections starting together comes first; it only picks which of two equally specific rules names the merged span
   raw.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: SecretHit[] = [];
@@ -91,6 +89,104 @@ export function detectSecrets(text: string): SecretHit[] {
       continue;
     }
     out.push({ rule: h.rule, label: h.label, start: h.start, end: h.end });
+  }
+  return out;
+}
+
+/** The hits of both rule sets, each within its line (a private key block excepted), placeholders left out. */
+function rawHits(text: string, runs: readonly { text: string }[] = tokenRuns(text)): RawHit[] {
+  const raw: RawHit[] = ruleHits(text);
+  if (libraryMayMatch(text, runs)) {
+    for (const h of libraryHits(text)) {
+      if (looksLikePlaceholder(text.slice(h.start, h.end))) continue;
+      // A whole connection string reported upstream is narrowed to its password when the URL rule
+      // found it, so the host and database stay readable; the upstream label is kept.
+      // Stryker disable next-line EqualityOperator: a password in a URL never starts or ends the connection string (the scheme is before it, the host after)
+      const inner = URL_WIDE.has(h.rule) ? raw.find((r) => r.rule === 'url-credentials' && r.start >= h.start && r.end <= h.end) : undefined;
+      if (inner) inner.label = LIBRARY_URL_LABEL[h.rule] ?? inner.label;
+      // …and once masked, the connection string is not reported again (redaction stays idempotent).
+      else if (!(URL_WIDE.has(h.rule) && text.slice(h.start, h.end).includes(MASK))) raw.push(h);
+    }
+  }
+  // A mask never runs past the end of a line: only a private key block spans lines.
+  for (const h of raw) {
+    if (h.rule === 'private-key' || h.rule === 'secretlint/privatekey') continue;
+    const nl = text.indexOf('\n', h.start);
+    if (nl !== -1 && nl < h.end) h.end = nl > h.start && text[nl - 1] === '\r' ? nl - 1 : nl;
+  }
+  return raw.filter((h) => h.end > h.start);
+}
+
+// A terminal wraps a long value at its width: the line break then falls inside a token-like run.
+const WRAP_LEFT = /[A-Za-z0-9_+=-]{8,}$/;
+const WRAP_RIGHT = /^[A-Za-z0-9_+-]{4,}={0,2}(?=$|[\s"'`,;)\]}])/;
+const WRAP_MIN_LINE = 40;
+
+/**
+ * A credential the terminal wrapped across two lines: where a long line ends inside a token-like run
+ * and the next line goes on with one (no `=` or `:` of its own: not the next setting), the two runs are
+ * read joined, and a credential across the break is masked in both pieces.
+ */
+function wrappedHits(text: string): RawHit[] {
+  const out: RawHit[] = [];
+  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) {
+    const lineStart = text.lastIndexOf('\n', nl - 1) + 1;
+    const leftEnd = text[nl - 1] === '\r' ? nl - 1 : nl;
+    if (leftEnd - lineStart < WRAP_MIN_LINE) continue;
+    const left = WRAP_LEFT.exec(text.slice(Math.max(lineStart, leftEnd - 200), leftEnd))?.[0];
+    if (!left || !(/\d/.test(left) || left.includes('=')) || !/[A-Za-z]/.test(left)) continue;
+    const right = WRAP_RIGHT.exec(text.slice(nl + 1, nl + 201))?.[0];
+    if (!right || !(/\d/.test(right) && /[A-Za-z]/.test(right))) continue;
+    const joined = left + right;
+    const leftStart = leftEnd - left.length;
+    for (const h of rawHits(joined)) {
+      if (h.start >= left.length || h.end <= left.length) continue;
+      out.push({ rule: h.rule, label: h.label, start: leftStart + h.start, end: leftEnd });
+      out.push({ rule: h.rule, label: h.label, start: nl + 1, end: nl + 1 + (h.end - left.length) });
+    }
+  }
+  return out;
+}
+
+// Base64 output (`base64 .env`, wrapped at 76 columns by default): runs of its alphabet, one per line.
+const B64_RUN = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+/** Decoded text must be this printable to be read as text. */
+const PRINTABLE = /^[\x20-\x7e\t\r\n]*$/;
+
+/**
+ * Base64 runs that decode to text holding a credential: every run of the encoded block is masked
+ * whole (and flagged). Consecutive runs on consecutive lines are one block, decoded together.
+ */
+function base64Hits(text: string, tokens: readonly { start: number; text: string }[]): RawHit[] {
+  const runs: { start: number; end: number }[] = [];
+  // Base64 runs lie inside the token runs (whose alphabet is wider): only those are searched.
+  for (const t of tokens) {
+    if (t.text.length < 20) continue;
+    B64_RUN.lastIndex = 0;
+    for (let m = B64_RUN.exec(t.text); m; m = B64_RUN.exec(t.text)) runs.push({ start: t.start + m.index, end: t.start + m.index + m[0].length });
+  }
+  if (!runs.length) return [];
+  const out: RawHit[] = [];
+  for (let i = 0; i < runs.length; ) {
+    let j = i;
+    // The next run continues the block when only a line break separates them and this one is whole quads.
+    while (j + 1 < runs.length && /^(?:\r?\n|\\n)$/.test(text.slice(runs[j]!.end, runs[j + 1]!.start)) && (runs[j]!.end - runs[j]!.start) % 4 === 0) j++;
+    const block = runs.slice(i, j + 1);
+    i = j + 1;
+    // The block's last line may be short (the rest of the data): too short to be a run of its own.
+    const last = block[block.length - 1]!;
+    if ((last.end - last.start) % 4 === 0) {
+      const rest = /^(\r?\n|\\n)([A-Za-z0-9+/]{2,19}={0,2})(?![A-Za-z0-9+/=_-])/.exec(text.slice(last.end, last.end + 32));
+      if (rest) block.push({ start: last.end + rest[1]!.length, end: last.end + rest[0].length });
+    }
+    const encoded = block.map((r) => text.slice(r.start, r.end)).join('');
+    if (encoded.length < 24 || !/[A-Z]/.test(encoded) || !/[a-z]/.test(encoded)) continue;
+    const decoded = Buffer.from(encoded.slice(0, 64 * 1024), 'base64').toString('latin1');
+    if (decoded.length < 12 || !PRINTABLE.test(decoded)) continue;
+    const inner = rawHits(decoded);
+    if (inner.length === 0) continue;
+    const label = `${inner[0]!.label} (base64-encoded)`;
+    for (const r of block) out.push({ rule: 'base64', label, start: r.start, end: r.end });
   }
   return out;
 }

@@ -152,8 +152,30 @@ function isPlaceholder(v: string): boolean {
   return (
     s === MASK ||
     s === '' ||
-    /^(?:\*+|x{3,}|X{3,}|\.{3}|…|<[^>]*>|\$\{?[A-Za-z_][\w.]*\}?|%\(?\w+\)?s?|\{\{.*\}\}|null|none|nil|true|false|undefined|new|expected|actual|self|this|await|yes|no|on|off|required|optional|string|str|int|bool|redacted|hidden|secret|password|changeme)$/i.test(s)
+    /^(?:\*+|x{3,}|X{3,}|\.{3}|…|<[^>]*>|\$\{?[A-Za-z_][\w.]*\}?|%\(?\w+\)?s?|\{\{.*\}\}|null|none|nil|true|false|undefined|new|expected|actual|self|this|await|yes|no|on|off|required|optional|string|str|int|bool|redacted|hidden|secret|password|changeme|return|raise|continue|break|print|yield|import|from|def|class|lambda|assert|with|for|while|try|except|finally|elif|else|if|not|and|or|in|is|pass)$/i.test(s) ||
+    looksLikePlaceholder(s)
   );
+}
+
+/**
+ * The obvious stand-ins of docs and examples, wherever they sit in a value: `your-key-here`, a run of
+ * `x`, an ellipsis (`sk-...`), a mask, or one character repeated (a
+ * random credential never is any of these). Neither masked nor flagged. (A whole value of `<token>`,
+ * `${VAR}` or `{{var}}` is a placeholder too: see {@link isPlaceholder}.)
+ */
+export function looksLikePlaceholder(v: string): boolean {
+  if (v.includes(MASK)) return true;
+  if (/your[-_ ]?(?:own[-_ ]?)?(?:[a-z]+[-_ ])?(?:key|token|secret|password|pass|pat|api)|[-_](?:goes[-_])?here$|\.{3}|…|x{4,}|X{4,}|placeholder|changeme|replace[-_]?me/i.test(v)) return true;
+  if (v.length < 8) return false;
+  // One character for three quarters of the value (`sk_live_0000…`, `aaaaaaaa`).
+  const counts = new Map<string, number>();
+  let most = 0;
+  for (const ch of v) {
+    const n = (counts.get(ch) ?? 0) + 1;
+    counts.set(ch, n);
+    if (n > most) most = n;
+  }
+  return most * 4 >= v.length * 3;
 }
 
 // A credential key: the keyword at the end of the name (optionally with a short suffix such as `_key`),
@@ -177,21 +199,39 @@ function keyLabel(key: string): string {
   return 'a key';
 }
 
+/** Where the line holding `i` ends: no value, quoted or not, runs past it. */
+function lineEnd(text: string, i: number): number {
+  const n = text.indexOf('\n', i);
+  return n === -1 ? text.length : n;
+}
+
+/** An unquoted value from `i`: up to whitespace, a quote, a backtick or a delimiter, within `end`. */
+function bareValue(text: string, i: number, end: number): { start: number; end: number } | null {
+  const m = /^(?:\$\{[^}\s]*\}|[^\s&,;'"`<>()[\]{}|])+/.exec(text.slice(i, Math.min(end, i + 4096)));
+  if (!m) return null;
+  // A trailing period ends a sentence, not the secret.
+  const v = m[0].replace(/[.:]+$/, '');
+  return v ? { start: i, end: i + v.length } : null;
+}
+
 /**
  * Reads the value that starts at `i`: a quoted string (also a JSON-escaped `\"…\"` one and a shell
- * `'…'\''…'` one), or, inside a quoted argv element such as `'--password=a b'`, up to that quote, or an
- * unquoted run. Returns the secret's span without its quotes.
+ * `'…'\''…'` one), or, inside a quoted argv element such as `'--password=a'`, up to that quote or a
+ * space, or an unquoted run. Returns the secret's span without its quotes. A value never runs past the
+ * end of its line: a quote left open on the line is read as an unquoted value after it.
  */
 function valueAt(text: string, i: number, enclosingQuote: string): { start: number; end: number } | null {
   const c = text[i];
   if (c === enclosingQuote) return null;
+  const eol = lineEnd(text, i);
   if (c === '\\' && text[i + 1] === '"') {
     const close = text.indexOf('\\"', i + 2);
-    return { start: i + 2, end: close === -1 ? text.length : close };
+    if (close !== -1 && close <= eol) return { start: i + 2, end: close };
+    return bareValue(text, i + 2, eol) ?? { start: i + 2, end: i + 2 };
   }
   if (c === '"' || c === "'" || c === '`') {
     let j = i + 1;
-    for (; j < text.length; j++) {
+    for (; j < eol; j++) {
       if (text[j] === '\\' && c !== "'") {
         j++;
         continue;
@@ -204,17 +244,18 @@ function valueAt(text: string, i: number, enclosingQuote: string): { start: numb
         break;
       }
     }
-    return { start: i + 1, end: Math.min(j, text.length) };
+    if (j < eol) return { start: i + 1, end: j };
+    // Left open on this line: the cut-off value up to the line's end or the first space.
+    const open = /^[^\s]*/.exec(text.slice(i + 1, eol))![0];
+    return { start: i + 1, end: i + 1 + open.length };
   }
   if (enclosingQuote) {
-    const close = text.indexOf(enclosingQuote, i);
-    return { start: i, end: close === -1 ? text.length : close };
+    // Inside a quoted argv element the value ends at its quote, or at a space (`'KEY=v NEXT=w'`).
+    let end = i;
+    while (end < eol && !text.startsWith(enclosingQuote, end) && !/\s/.test(text[end]!)) end++;
+    return { start: i, end };
   }
-  const m = /^(?:\$\{[^}\s]*\}|[^\s&,;'"`<>()[\]{}|])+/.exec(text.slice(i, i + 4096));
-  if (!m) return null;
-  // A trailing period ends a sentence, not the secret.
-  const v = m[0].replace(/[.:]+$/, '');
-  return { start: i, end: i + v.length };
+  return bareValue(text, i, eol);
 }
 
 /** `password=…`, `"api_key": "…"`, `{'secret': '…'}`, `--token …`, `token: …`, `TOKEN := …`. */
@@ -248,14 +289,21 @@ function keyValueHits(text: string, out: RawHit[]): void {
     } else {
       continue;
     }
-    // A mask with text glued to it (`password=[REDACTED]tail`) still hides a value after it.
+    // A mask with text glued to it (`password=[REDACTED]tail`) still hides a value after it; a mask
+    // followed by a quote, a space or the end is a value already masked (idempotent).
+    const masked = at;
     while (text.startsWith(MASK, at)) at += MASK.length;
+    if (at > masked && (at >= text.length || /[\s"'`\\]/.test(text[at]!))) continue;
     // Inside a quoted argv element ('--password=a b', also JSON-escaped), the value ends at that element's quote.
     const enclosing = open && !close && /["']/.test(open) ? open : '';
     const v = valueAt(text, at, enclosing);
     if (!v) continue;
     const value = text.slice(v.start, v.end);
     if (isPlaceholder(value) || value.startsWith('-') || /^(?:old)?pwd$/i.test(key)) continue;
+    // A quoted word followed by a colon is the next JSON key (`{"id": "secrets", "detail": …}`), never a value.
+    if (/^["'`]?\\?["']?\s*:/.test(text.slice(v.end)) && /["']/.test(text.charAt(v.start - 1))) continue;
+    // Prose after a label (`Token: missing path untested`): one plain word and more words after it.
+    if (!open && sep && sep[0].includes(':') && /^[A-Za-z]+$/.test(value) && /^ [A-Za-z]/.test(text.slice(v.end))) continue;
     // A call (`password = get_password()`), an index (`os.environ["TOKEN"]`) or a plain member path
     // (`token = settings.api.token`) is code, not a value.
     if (/^[([]/.test(text.slice(v.end))) continue;
@@ -293,9 +341,21 @@ function privateKeyHits(text: string, out: RawHit[]): void {
     const [, kind, body] = m as unknown as [string, string, string];
     // Only a body with key material: a mask, or nothing but the END line, is not one.
     if (!/[A-Za-z0-9+/=]{8,}/.test(body.replace(/-----END[^-]*-----|\[REDACTED\]/g, ''))) continue;
-    const [start, end] = groupSpan(m, 2);
+    const start = groupSpan(m, 2)[0];
+    // Cut off before its END line: the key is the lines of key material only (headers such as
+    // `Proc-Type: 4,ENCRYPTED` too), never the text after them.
+    const end = body.includes('-----END') ? groupSpan(m, 2)[1] : start + pemMaterialLength(body);
+    if (looksLikePlaceholder(text.slice(start, end).replace(/-----END[^-]*-----/, ''))) continue;
     out.push({ rule: 'private-key', label: /PGP/.test(kind) ? 'a PGP private key' : 'a private key', start, end });
   }
+}
+
+/** How much of a cut-off PEM body is key material: its base64 lines (real or `\\n`-escaped line breaks). */
+function pemMaterialLength(body: string): number {
+  const re = /(?:\r?\n|\\n)?(?:[A-Za-z0-9+/=]{16,}|[A-Za-z0-9+/=]*[0-9+/=][A-Za-z0-9+/=]*|[A-Za-z-]+: [^\n\\]*)(?=\r?\n|\\n|$)/y;
+  let at = 0;
+  for (let m = re.exec(body); m && m[0].length > 0; m = re.exec(body)) at = re.lastIndex;
+  return at;
 }
 
 /** Random-looking, and not a lower-case path or file name. */
@@ -315,7 +375,7 @@ export function ruleHits(text: string): RawHit[] {
     for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
       const span: [number, number] = rule.group !== undefined ? groupSpan(m, rule.group) : [m.index, m.index + m[0].length];
       const secret = text.slice(span[0], span[1]);
-      if (rule.valid && !rule.valid(secret)) continue;
+      if ((rule.valid && !rule.valid(secret)) || looksLikePlaceholder(secret)) continue;
       out.push({ rule: rule.id, label: typeof rule.label === 'string' ? rule.label : rule.label(m[0]), start: span[0], end: span[1] });
     }
   }

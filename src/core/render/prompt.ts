@@ -246,7 +246,9 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
   if (risks.length) {
     lines.push('', 'Open risks (most severe first):');
     for (const r of risks.slice(0, L.risks)) {
-      lines.push(...quote(`- [${r.severity}] ${clip(r.id, 60)}: ${clip(r.detail, 200)}${r.verify ? ` — verify with: ${code(clip(r.verify, 120))}` : ''}${ackText(r.id)}`));
+      // A credential's risk ends with what to do about it (rotate, scrub): never cut that off.
+      const detailMax = r.id.startsWith('leak:') ? (L.extras ? 700 : 360) : 200;
+      lines.push(...quote(`- [${r.severity}] ${clip(r.id, 60)}: ${clip(r.detail, detailMax)}${r.verify ? ` — verify with: ${code(clip(r.verify, 120))}` : ''}${ackText(r.id)}`));
     }
     if (risks.length > L.risks) lines.push(`(${countOf(risks.length - L.risks, 'more risk')} in handoff.json)`);
   }

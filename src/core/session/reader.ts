@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { readAt } from '../context/lineScan';
 import { ClaudeHandler } from './claude';
 import { CodexHandler } from './codex';
+import { CredentialScanner } from './credentials';
+import type { LineHandler } from './lines';
 import { LineSplitter } from './lines';
 import type { SessionAgent, SessionFacts } from './model';
 import type { StoredTask } from './taskStore';
@@ -26,6 +28,8 @@ export interface SessionReadStats {
  */
 export class SessionReader {
   private handler: ClaudeHandler | CodexHandler;
+  /** Every line also goes through the credential scan (its own pre-filter keeps it cheap). */
+  private scanner: CredentialScanner;
   private splitter: LineSplitter;
   /** Byte offset just past the last complete line read. */
   private offset = 0;
@@ -45,7 +49,8 @@ export class SessionReader {
     readonly agent: SessionAgent,
   ) {
     this.handler = this.newHandler();
-    this.splitter = new LineSplitter(this.handler);
+    this.scanner = new CredentialScanner(this.agent === 'codex' ? 'codex' : 'claude-code');
+    this.splitter = new LineSplitter(this.tee());
   }
 
   get stats(): SessionReadStats {
@@ -56,9 +61,26 @@ export class SessionReader {
     return this.agent === 'claude-code' ? new ClaudeHandler() : new CodexHandler();
   }
 
+  /** The handler's and the scanner's view of each line, in that order. */
+  private tee(): LineHandler {
+    const handler: LineHandler = this.handler;
+    const scanner = this.scanner;
+    return {
+      line: (bytes, lineNo) => {
+        handler.line(bytes, lineNo);
+        scanner.line(bytes, lineNo);
+      },
+      oversized: (head, tail, lineNo) => {
+        handler.oversized(head, tail, lineNo);
+        scanner.oversized(head, tail, lineNo);
+      },
+    };
+  }
+
   private reset(): void {
     this.handler = this.newHandler();
-    this.splitter = new LineSplitter(this.handler);
+    this.scanner = new CredentialScanner(this.agent === 'codex' ? 'codex' : 'claude-code');
+    this.splitter = new LineSplitter(this.tee());
     this.offset = 0;
     this.size = -1;
     this.head = Buffer.alloc(0);
@@ -148,9 +170,13 @@ export class SessionReader {
 
   private facts(): SessionFacts {
     const acc = this.handler.acc;
-    if (this.cached && this.cachedRevision === acc.revision) return this.cached;
-    this.cached = acc.facts(this.file, fallbackSessionId(this.file), { store: this.storeTasks });
-    this.cachedRevision = acc.revision;
+    const revision = acc.revision * 65536 + this.scanner.revision;
+    if (this.cached && this.cachedRevision === revision) return this.cached;
+    const facts = acc.facts(this.file, fallbackSessionId(this.file), { store: this.storeTasks });
+    const credentials = this.scanner.credentials();
+    // A new credential is a changed fact too.
+    this.cached = credentials.length ? { ...facts, credentials, revision: facts.revision + this.scanner.revision } : facts;
+    this.cachedRevision = revision;
     return this.cached;
   }
 }

@@ -2,7 +2,12 @@ import * as path from 'node:path';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import { isOwnPath } from '../clean/inputs';
 import type { GitClient, GitFacts, LineOrigin, StatusEntry } from '../gitPort';
-import { originKey } from '../packet/secretRisks';
+import { promises as fs } from 'node:fs';
+import { originKey, sourceKey } from '../packet/secretRisks';
+import type { SourceOrigin } from '../packet/secretRisks';
+import type { SecretFinding } from '../artifacts/snapshot';
+import { detectSecrets } from '../redact';
+import { fingerprintOf } from '../redact/scan';
 import type { GitInput } from '../packet/build';
 import type { ChangedFile, Packet } from '../packet/schema';
 
@@ -59,11 +64,15 @@ export function mergeChangedFiles(committed: readonly StatusEntry[], uncommitted
 const MAX_ORIGIN_LOOKUPS = 20;
 
 /** Whether git tracks each file where a credential was masked, and which commit brought the line in. */
-async function secretOriginsOf(git: GitClient, snapshot: WorkbenchSnapshot, workbenchDir: string, root: string): Promise<Record<string, LineOrigin> | null> {
+export async function secretOriginsOf(git: GitClient, snapshot: WorkbenchSnapshot, workbenchDir: string, root: string): Promise<Record<string, LineOrigin> | null> {
   const findings = snapshot.secrets ?? [];
   if (!findings.length || !git.lineOrigin) return null;
   const out: Record<string, LineOrigin> = {};
-  for (const f of findings.slice(0, MAX_ORIGIN_LOOKUPS)) {
+  for (const f of findings.filter((x) => x.session && x.sourceFile).slice(0, MAX_ORIGIN_LOOKUPS)) {
+    const origin = await sourceOrigin(git, f, root).catch(() => null);
+    if (origin) out[sourceKey(f)] = origin;
+  }
+  for (const f of findings.filter((x) => !x.session).slice(0, MAX_ORIGIN_LOOKUPS)) {
     const key = originKey(f);
     if (out[key]) continue;
     const rel = path.relative(root, path.resolve(workbenchDir, f.file));
@@ -73,6 +82,27 @@ async function secretOriginsOf(git: GitClient, snapshot: WorkbenchSnapshot, work
     if (origin) out[key] = origin;
   }
   return out;
+}
+
+/** A source file this big is not read to find the line of a credential a session printed from it. */
+const MAX_SOURCE_BYTES = 1024 * 1024;
+
+/**
+ * The line of the file a session printed a credential from (`cat .env`) that still holds it — found
+ * by fingerprint, the value never kept — and what git knows of that line. Null when the file is
+ * outside the repository, too big, gone, or no longer holds the credential.
+ */
+async function sourceOrigin(git: GitClient, f: SecretFinding, root: string): Promise<SourceOrigin | null> {
+  const rel = path.relative(root, f.sourceFile!);
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel) || !git.lineOrigin) return null;
+  const st = await fs.stat(f.sourceFile!).catch(() => null);
+  if (!st?.isFile() || st.size > MAX_SOURCE_BYTES) return null;
+  const lines = (await fs.readFile(f.sourceFile!, 'utf8')).split('\n');
+  const at = lines.findIndex((l) => detectSecrets(l).some((h) => fingerprintOf(l.slice(h.start, h.end)) === f.fingerprint));
+  if (at === -1) return null;
+  const file = rel.split(path.sep).join('/');
+  const origin = await git.lineOrigin(file, at + 1);
+  return { ...origin, file, line: at + 1 };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { HandoffOptions } from '../options';
 import { deriveSessionId } from '../packet/build';
 import { LOCK_FILE } from '../registry/lock';
 import { mergeSession } from '../session/merge';
+import { sessionSecretFindings } from '../packet/secretRisks';
 import type { SessionFacts } from '../session/model';
 import { activePacketFor, latestPacketFor, listPackets } from '../registry/registry';
 import { outputDirOf, workbenchDirOf } from './paths';
@@ -24,7 +25,10 @@ import type { StoredPacket } from './readPackets';
  */
 export async function loadMergedWorkbench(workspaceDir: string, options: HandoffOptions, session?: SessionFacts | null): Promise<WorkbenchSnapshot> {
   const snapshot = await loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir });
-  return mergeSession(snapshot, session, { workspaceDir, feedbackK: options.feedbackK, maxCommands: options.maxCommands });
+  const merged = mergeSession(snapshot, session, { workspaceDir, feedbackK: options.feedbackK, maxCommands: options.maxCommands });
+  // Credentials the session saw are flagged with those of the workbench files (one risk per value).
+  const seen = session ? sessionSecretFindings(session) : [];
+  return seen.length ? { ...merged, secrets: [...(merged.secrets ?? []), ...seen] } : merged;
 }
 
 /** Files in the workbench written by this tool (or its statusLine bridge), besides the output dir. */

@@ -12,6 +12,8 @@ import { askGoal, generateHandoffCommand } from './generateHandoff';
 import type { GenerateArg } from './generateHandoff';
 import { openMarkdownCommand } from './openMarkdown';
 import { openPacketCommand } from './openPacket';
+import type { ConfirmScrub } from './scrubCredentials';
+import { confirmScrubModal, scrubCredentialsCommand } from './scrubCredentials';
 
 /** What the packet commands expose to the composition root (and, through it, to in-host tests). */
 export interface PacketCommands {
@@ -21,17 +23,21 @@ export interface PacketCommands {
    * disposable that restores the real modal. Only tests use this, to pick a button at the edge.
    */
   overrideConfirmDirty(fn: ConfirmDirty): vscode.Disposable;
+  /** Replaces the scrub confirmation modal (tests pick its button); returns a disposable that restores it. */
+  overrideConfirmScrub(fn: ConfirmScrub): vscode.Disposable;
 }
 
 /**
  * Registers the handoff panel (with its serializer) and the packet commands: generateHandoff,
- * regenerate, copyRestartPrompt, copyJson, openMarkdown, openActiveHandoff, openPacket, archiveHandoff.
+ * regenerate, copyRestartPrompt, copyJson, openMarkdown, openActiveHandoff, openPacket, archiveHandoff,
+ * scrubCredentials.
  * Everything is disposed through `context.subscriptions`.
  */
 export function registerPacketCommands(services: Services, context: vscode.ExtensionContext): PacketCommands {
   const panels = new PanelController(services);
   context.subscriptions.push(panels);
   let confirm: ConfirmDirty = confirmDirtyModal;
+  let confirmScrub: ConfirmScrub = confirmScrubModal;
   const generate = generateHandoffCommand(services, { confirmDirty: () => confirm });
   const open = openPacketCommand(services, panels);
   const handlers: Record<string, (...args: never[]) => Promise<unknown>> = {
@@ -51,6 +57,7 @@ export function registerPacketCommands(services: Services, context: vscode.Exten
     'sessionHandoff.openActiveHandoff': open,
     'sessionHandoff.openPacket': open,
     'sessionHandoff.archiveHandoff': archiveHandoffCommand(services),
+    'sessionHandoff.scrubCredentials': scrubCredentialsCommand(services, () => confirmScrub),
   };
   for (const [id, handler] of Object.entries(handlers)) {
     context.subscriptions.push(vscode.commands.registerCommand(id, commandBoundary(services.log, id, handler)));
@@ -60,6 +67,10 @@ export function registerPacketCommands(services: Services, context: vscode.Exten
     overrideConfirmDirty(fn) {
       confirm = fn;
       return { dispose: () => void (confirm = confirmDirtyModal) };
+    },
+    overrideConfirmScrub(fn) {
+      confirmScrub = fn;
+      return { dispose: () => void (confirmScrub = confirmScrubModal) };
     },
   };
 }

@@ -36,6 +36,8 @@ export interface SecretCase {
   secret: string;
   /** What must survive, to show the text still reads. */
   keep?: string;
+  /** The text holds the secret encoded or wrapped, not verbatim (see {@link exposed}). */
+  encoded?: boolean;
 }
 
 const jwtPart = (o: object): string => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -47,6 +49,7 @@ const pem = (kind: string, body: string, nl = '\n'): string => j('-----BEGIN ', 
 function c(name: string, text: (s: string) => string, secret: string, keep?: string): SecretCase {
   return { name, text: text(secret), secret, keep };
 }
+const encoded = (sc: SecretCase): SecretCase => ({ ...sc, encoded: true });
 
 export const SECRETS: SecretCase[] = [
   // Provider formats
@@ -127,6 +130,10 @@ export const SECRETS: SecretCase[] = [
   c('api key is …', (s) => `the api key is ${s}`, fake(78, 40)),
   c('TOKEN := in Makefile', (s) => `TOKEN := ${s}`, 'mk-t0ken-v4lue'),
   c('passphrase in a log line', (s) => `gpg --batch --passphrase ${s} -d f.gpg`, 'gpg-pass-phr4se', 'f.gpg'),
+  // Encoded and wrapped: `base64 .env` output (76 columns), and a key the terminal wrapped
+  encoded(c('base64-encoded .env', (s) => `$ base64 .env\n${Buffer.from(`DB_HOST=db\nAPI_KEY=${s}\nDEBUG=0\n`).toString('base64').replace(/(.{76})/g, '$1\n')}\n$ ls`, j('sk_', 'live_', fake(82, 40)), '$ ls')),
+  encoded(c('key wrapped across two lines', (s) => `the script printed its provider settings: PROVIDER_API_KEY=${s.slice(0, 20)}\n${s.slice(20)}\nBATCH=200`, j('sk_', 'live_', fake(83, 40)), 'BATCH=200')),
+  c('key in a masked-looking command, backticks after', (s) => `#14 \`aws s3 ls --access-key ${s}\` failed\n#15 \`npm run lint\` stopped`, j('AK', 'IA', fake(84, 16, UP)), '#15 `npm run lint` stopped'),
 ];
 
 /** Text that looks like a credential but is not one: must come back unchanged. */
@@ -201,11 +208,35 @@ export const LOOKALIKES: string[] = [
   'redacted text stays [REDACTED]',
   '{"id": "secret:feedback_record.jsonl:11", "severity": "block"}',
   'labels: token:expired, secret:rotated',
+  // Placeholders of docs and examples, and prose after a label
+  `OPENROUTER_API_KEY=${j('sk-', 'ai-v1-your-key-here')}`,
+  `client = OpenAI(api_key="${j('sk-', '...')}")`,
+  `STRIPE_KEY=${j('sk_', 'live_', 'x'.repeat(24))}`,
+  `GITHUB_TOKEN=${j('gh', 'p_', 'X'.repeat(36))}`,
+  `aws_access_key_id = ${j('AK', 'IA', 'XXXXXXXXXXXXXXXX')}`,
+  'API_KEY=your-api-key-here',
+  'password=aaaaaaaaaaaa',
+  'if token: return',
+  'if not token: raise ValueError("missing")',
+  'Token: missing path untested',
+  'Secret: handled by the vault team',
+  '{"id": "secrets", "detail": "a block risk names the leaked credential"}',
+  'export DB_PASSWORD=${DB_PASSWORD}',
 ];
 
-/** The 8-character pieces of `secret` found in `text`: a leak, even of part of a secret. */
+/**
+ * Everything a reader of `text` can get at: the text, the text with its line breaks removed (a value
+ * the terminal wrapped), and what its base64 lines decode to.
+ */
+export function exposed(text: string): string {
+  const b64 = text.split(/\r?\n/).filter((l) => /^[A-Za-z0-9+/]{8,}={0,2}$/.test(l)).join('');
+  return `${text}\n${text.replace(/\r?\n/g, '')}\n${Buffer.from(b64, 'base64').toString('latin1')}`;
+}
+
+/** The 8-character pieces of `secret` found in `text` (or exposed by it): a leak, even of part of a secret. */
 export function fragmentsIn(text: string, secret: string): string[] {
+  const all = exposed(text);
   const found: string[] = [];
-  for (let i = 0; i + 8 <= secret.length; i++) if (text.includes(secret.slice(i, i + 8))) found.push(secret.slice(i, i + 8));
+  for (let i = 0; i + 8 <= secret.length; i++) if (all.includes(secret.slice(i, i + 8))) found.push(secret.slice(i, i + 8));
   return found;
 }

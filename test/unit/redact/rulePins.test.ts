@@ -414,7 +414,8 @@ describe('key = value', () => {
     kv('password: "%%" done', 'a password', '%%');
     kv('password: "%s%s" done', 'a password', '%s%s');
     kv('password: "%(pw)sx" done', 'a password', '%(pw)sx');
-    kv('password: "{{a\nb}}" done', 'a password', '{{a\nb}}');
+    // A quote left open on its line: the value stops at the line's end.
+    kv('password: "{{a\nb}}" done', 'a password', '{{a');
     kv('password: "abc{{x}}d" done', 'a password', 'abc{{x}}d');
     kv(`psql '--password=nu"ll' -h db`, 'a password', 'nu"ll');
     kv(`psql '--password=nu"' -h db`, 'a password', 'nu"');

@@ -1,0 +1,74 @@
+import * as path from 'node:path';
+import { displayPath } from '../../core/packet/secretRisks';
+import type { SecretsReport, ScrubOutcome } from '../../core/workflow/secrets';
+import { findSecrets, scrubSession } from '../../core/workflow/secrets';
+import type { SessionAgent } from '../../core/session/model';
+import { createGitClient } from '../../git/gitClient';
+import { DIR_FLAGS, JSON_FLAG, optionsOf, workspaceDirOf } from '../common';
+import { SESSION_FLAGS } from '../context';
+import type { CommandSpec } from '../types';
+import { EXIT_OK, EXIT_REFUSED, UsageError } from '../types';
+
+/** The listing for people: one numbered entry per credential, the sessions read, the next step. */
+export function formatSecrets(report: SecretsReport, workspaceDir: string): string {
+  const lines: string[] = [];
+  const n = report.risks.length;
+  lines.push(n ? `${n} credential${n === 1 ? '' : 's'} found for ${workspaceDir} (masked here; the files still hold them):` : `No credentials found for ${workspaceDir}.`);
+  // The risk's words are the packet's; here nothing is a packet, and the listing masks what it shows.
+  report.risks.forEach((r, i) => lines.push(`  ${i + 1}. ${r.detail.replace(' (masked in this packet)', '')}`));
+  const read = report.sessions.map((s) => `${displayPath(s.file)} (${s.credentials})`);
+  lines.push(read.length ? `Sessions read: ${read.join(', ')}.` : 'No agent session found for the folder.');
+  if (report.sessions.some((s) => s.credentials > 0)) lines.push('Mask them in the session files with: handoff secrets --scrub');
+  return `${lines.join('\n')}\n`;
+}
+
+function formatScrub(o: ScrubOutcome): string {
+  const file = displayPath(o.file);
+  if (o.kind === 'scrubbed') return `masked ${o.masked} credential${o.masked === 1 ? '' : 's'} in ${file} (line${o.lines.length === 1 ? '' : 's'} ${o.lines.join(', ')})\n`;
+  if (o.kind === 'clean') return `nothing to mask in ${file}\n`;
+  return `not scrubbed: ${file}: ${o.reason}\n`;
+}
+
+/** `handoff secrets`: the credentials the folder's inputs hold, and (`--scrub`) masking them in the session files. */
+export const secretsCommand: CommandSpec = {
+  name: 'secrets',
+  summary: 'list every credential in the workbench files and the agent sessions; --scrub masks them in the session files',
+  usage: 'secrets [--dir DIR] [--json] [--scrub [--force]] [--session FILE]',
+  flags: [
+    ...DIR_FLAGS,
+    ...SESSION_FLAGS,
+    { name: 'session', type: 'string', placeholder: 'FILE', help: 'a session file to read as well (Claude Code .jsonl, or a Codex rollout-*.jsonl)' },
+    { name: 'scrub', type: 'boolean', help: 'rewrite the session files in place with each credential masked (atomic; JSON kept valid)' },
+    { name: 'force', type: 'boolean', help: 'with --scrub: also rewrite a session written to in the last minute' },
+    JSON_FLAG,
+  ],
+  async run({ flags, io }) {
+    const workspaceDir = await workspaceDirOf(flags, io);
+    if (flags['force'] && !flags['scrub']) throw new UsageError('--force only goes with --scrub');
+    const str = (k: string): string | undefined => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
+    const session = str('session');
+    const agent: SessionAgent = session && path.basename(session).startsWith('rollout-') ? 'codex' : 'claude-code';
+    const report = await findSecrets({
+      workspaceDir,
+      options: optionsOf(flags),
+      ...(str('claude-config-dir') ?? io.env['CLAUDE_CONFIG_DIR'] ? { claudeConfigDir: str('claude-config-dir') ?? io.env['CLAUDE_CONFIG_DIR'] } : {}),
+      ...(str('codex-home') ?? io.env['CODEX_HOME'] ? { codexHome: str('codex-home') ?? io.env['CODEX_HOME'] } : {}),
+      ...(session ? { sessionFiles: [{ file: session, agent }] } : {}),
+      git: createGitClient(workspaceDir),
+    });
+    let scrubbed: ScrubOutcome[] = [];
+    if (flags['scrub']) {
+      for (const s of report.sessions.filter((x) => x.credentials > 0)) scrubbed.push(await scrubSession(s.file, { force: !!flags['force'] }));
+    }
+    if (flags['json']) {
+      const credentials = report.risks.map((r) => ({ id: r.id, detail: r.detail, source: r.source }));
+      const places = report.findings.map((f) => ({ kind: f.label, fingerprint: f.fingerprint ?? null, file: f.file, line: f.line, lines: f.lines ?? (f.line ? [f.line] : []), printedBy: f.printedBy ?? null, session: !!f.session }));
+      io.stdout(`${JSON.stringify({ folder: workspaceDir, credentials, places, sessions: report.sessions, ...(flags['scrub'] ? { scrubbed } : {}) }, null, 2)}\n`);
+    } else {
+      io.stdout(formatSecrets(report, workspaceDir));
+      for (const o of scrubbed) io.stdout(formatScrub(o));
+    }
+    scrubbed = scrubbed.filter((o) => o.kind === 'refused');
+    return scrubbed.length ? EXIT_REFUSED : EXIT_OK;
+  },
+};

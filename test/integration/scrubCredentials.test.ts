@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { claudeProjectSlug } from '../../src/core/context/discovery';
+import type { ScrubOutcome } from '../../src/core/workflow/secrets';
+import { packetCommands } from './helpers/packetHarness';
+import { inHostEnv } from './helpers/testEnv';
+
+describe('Scrub Credentials from Agent Sessions… (in the extension host)', () => {
+  let file = '';
+  let original = '';
+
+  before(async () => {
+    const env = inHostEnv();
+    const dir = path.join(env.claudeDir, 'projects', claudeProjectSlug(env.workspace));
+    await fs.mkdir(dir, { recursive: true });
+    file = path.join(dir, 'scrub-test-0000.jsonl');
+    original = (await fs.readFile(path.join(env.fixtures, 'transcripts', 'claude-tasks.jsonl'), 'utf8')).split('__CWD__').join(JSON.stringify(env.workspace).slice(1, -1));
+    await fs.writeFile(file, original);
+    // Last written an hour ago: the agent is done with it.
+    const t = new Date(Date.now() - 3_600_000);
+    await fs.utimes(file, t, t);
+  });
+
+  after(async () => {
+    await fs.rm(file, { force: true });
+  });
+
+  it('lists the credential in the confirmation and writes nothing when declined', async () => {
+    const api = await packetCommands();
+    let asked: { message: string; detail: string } | null = null;
+    const restore = api.overrideConfirmScrub(async (message, detail) => {
+      asked = { message, detail };
+      return false;
+    });
+    try {
+      const r = await vscode.commands.executeCommand<ScrubOutcome[] | undefined>('sessionHandoff.scrubCredentials');
+      assert.equal(r, undefined);
+    } finally {
+      restore.dispose();
+    }
+    assert.ok(asked, 'the confirmation was shown');
+    const { message, detail } = asked as { message: string; detail: string };
+    assert.match(message, /^Mask 1 credential in 1 agent session file\?$/);
+    assert.match(detail, /^1\. `cd services\/sync && cat \.env` printed a Stripe live key into the agent's transcript .*scrub-test-0000\.jsonl line 24/);
+    assert.equal(await fs.readFile(file, 'utf8'), original);
+  });
+
+  it('masks the credential in place once confirmed: every line still JSON', async () => {
+    const api = await packetCommands();
+    const restore = api.overrideConfirmScrub(async () => true);
+    let r: ScrubOutcome[] | undefined;
+    try {
+      r = await vscode.commands.executeCommand<ScrubOutcome[] | undefined>('sessionHandoff.scrubCredentials');
+    } finally {
+      restore.dispose();
+    }
+    assert.deepEqual(r?.map((o) => [o.kind, path.basename(o.file)]), [['scrubbed', 'scrub-test-0000.jsonl']]);
+    const after = await fs.readFile(file, 'utf8');
+    assert.notEqual(after, original);
+    assert.ok(after.split('\n')[23]?.includes('[REDACTED]'));
+    for (const line of after.split('\n').filter((l) => l.trim())) JSON.parse(line);
+  });
+});
