@@ -4,20 +4,28 @@
  * content anyone meant to hand on, so they are removed where text enters the core.
  */
 
-// C0 controls except tab, newline and carriage return; DEL and the C1 block; the Unicode bidi controls
-// (embeddings, overrides, isolates and the invisible marks) that reorder what a reader sees.
-const IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// C0 controls except tab, newline and carriage return; DEL and the C1 block (but NEL, a line break);
+// the Unicode bidi controls (embeddings, overrides, isolates and the invisible marks) that reorder what a
+// reader sees; the zero-width characters (space, joiners, word joiner, byte order mark) that hide text
+// between visible letters.
+const IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 // The same plus tab, newline and carriage return: a path or a label is one line.
-const IN_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const IN_LINE = /[\u0000-\u001f\u007f-\u0084\u0086-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+// Line breaks other than newline: NEL, line and paragraph separators. A reader (a terminal, a model)
+// starts a new line at each, so one of them in quoted text would begin a line without its quote marker.
+const OTHER_BREAKS = /[\u0085\u2028\u2029]/g;
 
-/** Text (notes, output excerpts) without control characters; line breaks and tabs stay. */
+/**
+ * Text (notes, output excerpts) without control characters; line breaks and tabs stay, and the other
+ * line breaks (NEL, U+2028, U+2029) become newlines, so quoting marks every line a reader sees.
+ */
 export function stripControl(text: string): string {
-  return text.replace(IN_TEXT, '');
+  return text.replace(IN_TEXT, '').replace(OTHER_BREAKS, '\n');
 }
 
-/** A path or a one-line label: no control characters at all, line breaks and tabs included. */
+/** A path or a one-line label: no control characters at all, line breaks (all of them) and tabs included. */
 export function stripControlLine(text: string): string {
-  return text.replace(IN_LINE, '');
+  return text.replace(OTHER_BREAKS, '').replace(IN_LINE, '');
 }
 
 /** `stripControl` over every string (keys included) of a JSON-like value; returns a new value. */
@@ -34,9 +42,9 @@ export function stripControlDeep<T>(value: T): T {
 
 /**
  * Whether a raw JSON line may decode to a control character: JSON text carries C0 controls only as
- * escapes (`\u0000`, `\b`, `\f`), and DEL, C1 and bidi controls as themselves. Lets a streaming reader
- * skip the deep pass on the common, clean line.
+ * escapes (`\u0000`, `\b`, `\f`), and DEL, C1, bidi, zero-width and separator characters as
+ * themselves. Lets a streaming reader skip the deep pass on the common, clean line.
  */
 export function jsonMayHoldControl(raw: string): boolean {
-  return /\\[ubf]|[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(raw);
+  return /\\[ubf]|[\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/.test(raw);
 }

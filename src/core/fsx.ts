@@ -97,7 +97,8 @@ export async function atomicWrite(file: string, content: Redacted | Uint8Array, 
   await files().mkdir(path.dirname(file));
   // Unique without the crypto module (the statusline writes through here after every message).
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${(tmpCounter++).toString(36)}.tmp`);
-  const handle = await files().open(tmp, 'w');
+  // `wx`: a name already taken (a symlink planted in the folder) fails instead of being written through.
+  const handle = await files().open(tmp, 'wx');
   try {
     await handle.writeFile(content);
     if (opts.durable !== false) await handle.sync();

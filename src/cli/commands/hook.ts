@@ -1,12 +1,16 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { readPacketAcks } from '../../core/acks';
+import { stripControlLine } from '../../core/controlChars';
 import { readIfExists } from '../../core/fsx';
+import { appendInside, appendStateLog } from '../../core/ownLog';
 import type { HandoffOptions } from '../../core/options';
-import { redact, type Redacted } from '../../core/redact';
+import { redact } from '../../core/redact';
 import { renderForAgent } from '../../core/render/forAgent';
+import { isOwnPacket } from '../../core/registry/ownership';
+import { packetTrust } from '../../core/registry/trust';
 import { currentPacket } from '../../core/workflow/freshness';
+import { eventFolderWritable } from '../../core/workflow/eventFolder';
 import { generateHandoff } from '../../core/workflow/generate';
 import { outputDirOf } from '../../core/workflow/paths';
 import { createGitClient } from '../../git/gitClient';
@@ -44,16 +48,32 @@ const LAST_HOOK_FILE = 'last-hook.json';
 /** How old that record may be to count as "just written". */
 const LAST_HOOK_MAX_AGE_MS = 15 * 60_000;
 
-/** Appends one line to `<outputDir>/hook.log`; a hook must never fail loudly, so this never throws. */
-export async function logLine(outputDir: string, line: string): Promise<void> {
+/**
+ * Appends one line to `<outputDir>/hook.log`; a hook must never fail loudly, so this never throws. The
+ * log is written only when the output dir really lies inside `workspaceDir` (default: the output dir's
+ * parent) and `hook.log` is no symlink; otherwise the line goes to the user's state folder.
+ */
+export async function logLine(outputDir: string, line: string, workspaceDir?: string): Promise<void> {
   try {
-    await fs.mkdir(outputDir, { recursive: true });
+    const at = new Date().toISOString();
     // Redacted before its lines are joined too: a value the terminal wrapped is only found with its break.
-    const text: Redacted = redact(`${new Date().toISOString()} ${redact(line).replace(/\s*\n\s*/g, ' ')}\n`);
-    await fs.appendFile(path.join(outputDir, 'hook.log'), text);
+    const body = stripControlLine(redact(line).replace(/\s*\n\s*/g, ' '));
+    const refused = await appendInside(path.join(outputDir, 'hook.log'), workspaceDir ?? path.dirname(outputDir), redact(`${at} ${body}\n`));
+    if (refused) await appendStateLog(redact(`${at} ${stripControlLine(refused)}: ${body}\n`));
   } catch {
     // Nowhere left to report to; the agent session must not be disturbed.
   }
+}
+
+/** Logs into `dir`'s output dir when the hooks may write there (see `eventFolderWritable`), else to the state folder. */
+export async function logForFolder(dir: string, options: Pick<HandoffOptions, 'workbenchDir' | 'outputDir'>, line: string, env: Record<string, string | undefined>): Promise<void> {
+  if ((await eventFolderWritable(dir, options, env).catch(() => ({ ok: false }))).ok) await logLine(outputDirOf(dir, options), line, dir);
+  else await logElsewhere(`${line} (in ${dir})`, env);
+}
+
+/** Logs to the user's state folder only: the event's folder is not one to write into. */
+async function logElsewhere(line: string, env: Record<string, string | undefined>): Promise<void> {
+  await appendStateLog(redact(`${new Date().toISOString()} ${stripControlLine(redact(line).replace(/\s*\n\s*/g, ' '))}\n`), env);
 }
 
 /**
@@ -62,6 +82,11 @@ export async function logLine(outputDir: string, line: string): Promise<void> {
  */
 export async function generateForEvent(workspaceDir: string, flags: FlagValues, io: CliIO, tag: string, transcriptPath?: string): Promise<string | null> {
   const options = optionsOf(flags);
+  const place = await eventFolderWritable(workspaceDir, options, io.env);
+  if (!place.ok) {
+    await logElsewhere(`${tag} ${place.reason}; nothing written`, io.env);
+    return null;
+  }
   const outputDir = outputDirOf(workspaceDir, options);
   let outcome: Awaited<ReturnType<typeof generateHandoff>>;
   try {
@@ -72,14 +97,14 @@ export async function generateForEvent(workspaceDir: string, flags: FlagValues, 
       : await sessionForCli(workspaceDir, flags, io.env);
     outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context, session });
   } catch (err) {
-    await logLine(outputDir, `${tag} ${(err as Error)?.message ?? String(err)}`);
+    await logLine(outputDir, `${tag} ${(err as Error)?.message ?? String(err)}`, workspaceDir);
     return null;
   }
   if (outcome.kind === 'refused') {
-    await logLine(outputDir, `${tag} no packet written: ${outcome.reason}`);
+    await logLine(outputDir, `${tag} no packet written: ${outcome.reason}`, workspaceDir);
     return null;
   }
-  for (const d of outcome.diagnostics) await logLine(outputDir, `${tag} ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
+  for (const d of outcome.diagnostics) await logLine(outputDir, `${tag} ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`, workspaceDir);
   return outcome.packetDir;
 }
 
@@ -112,12 +137,15 @@ async function sessionStartContext(workspaceDir: string, options: HandoffOptions
     const age = last ? Date.now() - Date.parse(last.at) : Infinity;
     if (last && last.event === 'PreCompact' && age >= 0 && age < LAST_HOOK_MAX_AGE_MS && (!event.session_id || last.session_id === event.session_id)) prefer = last.packet_dir;
   }
-  const { current, diagnostics } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir), prefer);
-  for (const d of diagnostics) await logLine(outputDir, `hook SessionStart: ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`);
+  const { current, diagnostics, now } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir), prefer);
+  for (const d of diagnostics) await logLine(outputDir, `hook SessionStart: ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`, workspaceDir);
   if (!current) return null;
   const { packet } = current.stored;
-  if (current.freshness.stale) {
-    const why = current.freshness.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') || 'the workspace moved on since it was written';
+  const owned = current.stored.sha256 ? await isOwnPacket(current.stored.dir, current.stored.sha256) : false;
+  const trust = packetTrust({ packet, freshness: current.freshness, owned, facts: now?.facts ?? null });
+  if (trust.kind === 'foreign') return redact(trust.notice);
+  if (trust.kind === 'stale') {
+    const why = trust.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') || 'the workspace moved on since it was written';
     return redact(
       `Session Handoff: a handoff packet exists for this folder (${packet.packet_id}, branch ${packet.branch ?? 'unknown'}, topic ${packet.topic}), ` +
         `but it is stale: ${why}. Its instructions are not included. To review it, run \`handoff show\`, or open it in VS Code ` +
@@ -140,16 +168,22 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   try {
     event = HookEventSchema.parse(JSON.parse(raw));
   } catch {
-    await logLine(outputDirOf(io.cwd, options), `hook: stdin is not a hook event with "hook_event_name" and "cwd" (${raw.length} bytes); nothing done`);
+    await logForFolder(io.cwd, options, `hook: stdin is not a hook event with "hook_event_name" and "cwd" (${raw.length} bytes); nothing done`, io.env);
     return;
   }
   const workspaceDir = path.resolve(io.cwd, event.cwd);
-  const outputDir = outputDirOf(workspaceDir, options);
   const tag = `hook ${event.hook_event_name}${event.source ? `/${event.source}` : ''}${event.session_id ? ` (session ${event.session_id})` : ''}:`;
+  // User-level hooks run in every folder: only a repository or a workbench gets anything written.
+  const place = await eventFolderWritable(workspaceDir, options, io.env);
+  if (!place.ok) {
+    await logElsewhere(`${tag} ${place.reason}; nothing done`, io.env);
+    return;
+  }
+  const outputDir = outputDirOf(workspaceDir, options);
   if (event.hook_event_name === 'SessionStart') {
     const context = await withDeadline(sessionStartContext(workspaceDir, options, event), SESSION_START_BUDGET_MS);
     if (context === 'timeout') {
-      await logLine(outputDir, `${tag} no handoff injected: reading the packet took longer than ${SESSION_START_BUDGET_MS} ms`);
+      await logLine(outputDir, `${tag} no handoff injected: reading the packet took longer than ${SESSION_START_BUDGET_MS} ms`, workspaceDir);
       return;
     }
     if (!context) return;
@@ -164,15 +198,15 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   // A finished turn (Codex's Stop; Claude Code's when configured) refreshes the packet past the threshold only.
   const stop = event.hook_event_name === 'Stop' && (isInline(io.env) || (await stopNeedsPacket(event, flags, io.cwd)));
   if (!GENERATING.has(event.hook_event_name) && !stop) {
-    await logLine(outputDir, `hook: ignored event ${event.hook_event_name} (handles SessionStart, UserPromptSubmit, Stop, SessionEnd and PreCompact)`);
+    await logLine(outputDir, `hook: ignored event ${event.hook_event_name} (handles SessionStart, UserPromptSubmit, Stop, SessionEnd and PreCompact)`, workspaceDir);
     return;
   }
   // Answer at once; a detached process of its own writes the packet (the agent may kill this one).
   if (!isInline(io.env)) {
-    if ((await spawnCompletion(raw, hookArgs(flags), io.env)) === undefined) await logLine(outputDir, `${tag} the packet could not be handed to a background process`);
+    if ((await spawnCompletion(raw, hookArgs(flags), io.env)) === undefined) await logLine(outputDir, `${tag} the packet could not be handed to a background process`, workspaceDir);
     return;
   }
-  const packetDir = await completeInQueue(outputDir, event, io.env, () => generateForEvent(workspaceDir, flags, io, tag, event.transcript_path ?? undefined), (l) => logLine(outputDir, l));
+  const packetDir = await completeInQueue(outputDir, event, io.env, () => generateForEvent(workspaceDir, flags, io, tag, event.transcript_path ?? undefined), (l) => logLine(outputDir, l, workspaceDir));
   if (!packetDir) return;
   // Claude Code shows a hook's stdout only in its transcript view; Codex takes only JSON from Stop.
   if (agentOfEvent(event) === 'claude') io.stdout(`handoff: ${path.join(packetDir, 'handoff.json')}\n`);
@@ -205,7 +239,7 @@ export const hookCommand: CommandSpec = {
     try {
       await runHook(flags, io);
     } catch (err) {
-      await logLine(outputDirOf(io.cwd, { workbenchDir: '.', outputDir: 'outputs/handoff' }), `hook: ${(err as Error)?.message ?? String(err)}`);
+      await logElsewhere(`hook: ${(err as Error)?.message ?? String(err)} (in ${io.cwd})`, io.env);
     }
     // Whatever is still running (a slow git) must not keep the agent waiting.
     io.exit?.(EXIT_OK);

@@ -1,12 +1,11 @@
 import * as path from 'node:path';
 import { budgetLevel } from '../../core/context/budget';
 import { asShown, shortPercent } from '../../core/context/format';
-import { outputDirOf } from '../../core/workflow/paths';
 import { optionsOf } from '../common';
 import { readContext } from '../context';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK } from '../types';
-import { generateForEvent, logLine } from './hook';
+import { generateForEvent, logForFolder } from './hook';
 import { runChainedNotify } from './notifyChain';
 import { budgetOf } from './statusline';
 
@@ -17,7 +16,7 @@ async function runNotify(payload: string | undefined, flags: FlagValues, io: Cli
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
     event = v as Record<string, unknown>;
   } catch {
-    await logLine(outputDirOf(io.cwd, optionsOf(flags)), `notify: the argument is not a Codex notification (${payload?.length ?? 0} chars); nothing done`);
+    await logForFolder(io.cwd, optionsOf(flags), `notify: the argument is not a Codex notification (${payload?.length ?? 0} chars); nothing done`, io.env);
     return;
   }
   if (event['type'] !== 'agent-turn-complete') return;
@@ -49,12 +48,12 @@ export const notifyCommand: CommandSpec = {
   ],
   async run({ flags, positionals, io }) {
     if (flags['chain-json'] !== undefined && !runChainedNotify(flags['chain-json'], positionals[0], io.env)) {
-      await logLine(outputDirOf(io.cwd, optionsOf(flags)), `notify: the chained notify program ${String(flags['chain-json'])} could not be started`);
+      await logForFolder(io.cwd, optionsOf(flags), `notify: the chained notify program ${String(flags['chain-json'])} could not be started`, io.env);
     }
     try {
       await runNotify(positionals[0], flags, io);
     } catch (err) {
-      await logLine(outputDirOf(io.cwd, { workbenchDir: '.', outputDir: 'outputs/handoff' }), `notify: ${(err as Error)?.message ?? String(err)}`);
+      await logForFolder(io.cwd, { workbenchDir: '.', outputDir: 'outputs/handoff' }, `notify: ${(err as Error)?.message ?? String(err)}`, io.env);
     }
     return EXIT_OK;
   },

@@ -65,13 +65,59 @@ function passThrough(stream: NodeJS.ReadableStream, write: ((b: Uint8Array) => v
   });
 }
 
+/**
+ * The keeper: leads the command's own process group and runs the command in it. Group signals are the
+ * command's to answer (the keeper ignores them and then exits as the command did). Its fd 3 is a pipe
+ * from `handoff record`: when that closes — `record` is gone, even by SIGKILL of its own group — the
+ * keeper kills its group, so the command never outlives `record`. A command that cannot start is told
+ * back on the same pipe.
+ */
+const KEEPER = `
+const { spawn } = require('node:child_process');
+const net = require('node:net');
+const [cmd, ...args] = process.argv.slice(1);
+const ignore = () => {};
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+for (const s of SIGNALS) process.on(s, ignore);
+// A socket, not a file stream: a blocking read in the thread pool would hold up the exit.
+const watch = new net.Socket({ fd: 3, readable: true, writable: true });
+watch.on('data', ignore);
+watch.on('error', ignore);
+watch.on('close', () => { try { process.kill(-process.pid, 'SIGKILL'); } catch {} });
+const child = spawn(cmd, args, { stdio: 'inherit' });
+child.on('error', (err) => {
+  const done = () => process.exit(127);
+  try { watch.write(JSON.stringify({ error: err.code || err.message }) + '\\n', done); } catch { done(); }
+  setTimeout(done, 1000);
+});
+child.on('exit', (code, signal) => {
+  if (!signal) process.exit(code === null ? 1 : code);
+  for (const s of SIGNALS) process.off(s, ignore);
+  try { process.kill(process.pid, signal); } catch {}
+  setTimeout(() => process.exit(128 + (require('node:os').constants.signals[signal] || 0)), 200);
+});
+`;
+
 /** Runs the command in its own process group; forwards Ctrl-C and termination to the whole group. */
 function run(argv: string[], cwd: string, io: CliIO, timeoutS: number | undefined, tails: { out: Tail; err: Tail }): Promise<Outcome> {
   return new Promise((resolve) => {
     const [cmd, ...args] = argv as [string, ...string[]];
-    const child = spawn(cmd, args, { cwd, stdio: ['inherit', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
-    passThrough(child.stdout, io.writeStdout, (t) => io.stdout(t), tails.out);
-    passThrough(child.stderr, io.writeStderr, (t) => io.stderr(t), tails.err);
+    // Outside Windows the command runs under the keeper, which dies with this process's group.
+    const kept = process.platform !== 'win32';
+    const child = kept
+      ? spawn(process.execPath, ['-e', KEEPER, '--', cmd, ...args], { cwd, stdio: ['inherit', 'pipe', 'pipe', 'pipe'], detached: true })
+      : spawn(cmd, args, { cwd, stdio: ['inherit', 'pipe', 'pipe'] });
+    let cannotStart: string | undefined;
+    const told = child.stdio[3] as NodeJS.ReadableStream | null | undefined;
+    const stdout = child.stdout as NodeJS.ReadableStream & { destroy(): void };
+    const stderr = child.stderr as NodeJS.ReadableStream & { destroy(): void };
+    told?.on('data', (b: Buffer) => {
+      const m = /"error":"([^"]*)"/.exec(b.toString('utf8'));
+      if (m) cannotStart = m[1];
+    });
+    told?.on('error', () => undefined);
+    passThrough(stdout, io.writeStdout, (t) => io.stdout(t), tails.out);
+    passThrough(stderr, io.writeStderr, (t) => io.stderr(t), tails.err);
     const group = (signal: NodeJS.Signals): void => {
       try {
         if (child.pid !== undefined) process.kill(process.platform === 'win32' ? child.pid : -child.pid, signal);
@@ -103,27 +149,29 @@ function run(argv: string[], cwd: string, io: CliIO, timeoutS: number | undefine
       if (killTimer) clearTimeout(killTimer);
       resolve(o);
     };
-    child.on('error', (err) => {
-      const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'command not found' : code === 'EACCES' ? 'permission denied' : err.message;
+    const cannotRun = (code: string | undefined, message: string): void => {
+      const why = code === 'ENOENT' ? 'command not found' : code === 'EACCES' ? 'permission denied' : message;
       io.stderr(`handoff record: cannot run ${cmd}: ${why}\n`);
       finish({ exitCode: EXIT_CANNOT_RUN, status: EXIT_CANNOT_RUN, error: `cannot run ${cmd}: ${why}` });
-    });
+    };
+    child.on('error', (err) => cannotRun((err as NodeJS.ErrnoException).code, err.message));
     child.on('exit', (code, signal) => {
       const outcome: Outcome = timedOut
         ? { exitCode: null, status: EXIT_TIMEOUT, error: `timeout after ${timeoutS} s` }
         : signal
           ? { exitCode: null, status: 128 + (osConstants.signals[signal] ?? 0), error: `killed by ${signal}` }
           : { exitCode: code ?? null, status: code ?? 1 };
+      // The keeper's word that the command never started arrives on its pipe, read by now.
+      const end = (): void => (cannotStart !== undefined && code === EXIT_CANNOT_RUN ? cannotRun(cannotStart, cannotStart) : finish(outcome));
       // Let the pipes drain, but a background helper holding them open must not keep us waiting.
       const drained = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        finish(outcome);
+        stdout.destroy();
+        stderr.destroy();
+        end();
       }, 500);
       child.on('close', () => {
         clearTimeout(drained);
-        finish(outcome);
+        end();
       });
     });
   });

@@ -20,27 +20,32 @@ type ChildProcessModule = typeof childProcess;
 
 /** A chained statusLine command gets this long before its output is dropped. */
 const CHAIN_TIMEOUT_MS = 2000;
+/** Of a chained command's output only the first line is shown, and of that at most this many bytes. */
+export const CHAIN_MAX_BYTES = 4096;
+
+/** The first line of a chained command's output, cut to `CHAIN_MAX_BYTES` (never inside a character). */
+export function firstChainedLine(bytes: Buffer): string {
+  const nl = bytes.indexOf(10);
+  const line = bytes.subarray(0, Math.min(nl === -1 ? bytes.length : nl, CHAIN_MAX_BYTES));
+  return line.toString('utf8').replace(/\uFFFD+$/, '').replace(/\s+$/, '');
+}
 
 /**
- * Runs the user's previous statusLine command through the shell with the same stdin; its stdout, or ''.
- * A command that hangs is killed with its whole process group so the statusline still answers.
+ * Runs the user's previous statusLine command through the shell with the same stdin; the first line of
+ * its stdout (at most 4 KB), or ''. Reading stops at that line: a command that prints without end
+ * (`yes`), hangs or outlives it is killed with its whole process group so the statusline still answers.
  */
 export function runChained(command: string, stdin: string, cwd: string, env: Record<string, string | undefined>): Promise<string> {
   return new Promise((resolve) => {
-    let out = '';
+    const chunks: Buffer[] = [];
+    let kept = 0;
     let settled = false;
     const group = process.platform !== 'win32';
     // Loaded only when a command is chained: most statuslines never need it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { spawn } = require('node:child_process') as ChildProcessModule;
     const child = spawn(command, { shell: true, cwd, env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'], detached: group });
-    const done = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(out);
-    };
-    const timer = setTimeout(() => {
+    const stop = () => {
       try {
         if (group && child.pid) process.kill(-child.pid, 'SIGKILL');
         else child.kill('SIGKILL');
@@ -49,9 +54,29 @@ export function runChained(command: string, stdin: string, cwd: string, env: Rec
       }
       child.stdout.destroy();
       child.unref();
+    };
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(firstChainedLine(Buffer.concat(chunks, kept)));
+    };
+    const timer = setTimeout(() => {
+      stop();
       done();
     }, CHAIN_TIMEOUT_MS);
-    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stdout.on('data', (d: Buffer) => {
+      if (settled) return;
+      const room = CHAIN_MAX_BYTES + 1 - kept;
+      const piece = d.length > room ? d.subarray(0, room) : d;
+      chunks.push(piece);
+      kept += piece.length;
+      // The first line is complete (or the cap reached): nothing after it is ever shown.
+      if (piece.includes(10) || kept > CHAIN_MAX_BYTES) {
+        stop();
+        done();
+      }
+    });
     child.on('error', done);
     child.on('close', done);
     child.stdin.on('error', () => undefined); // the command may not read its stdin
@@ -160,7 +185,7 @@ export function statuslineCommand(extras: StatuslineExtras | undefined = workben
       }
       const chain = typeof flags['chain'] === 'string' && flags['chain'].trim() ? runChained(flags['chain'], stdin, io.cwd, io.env) : undefined;
       const line = await ourLine(stdin, flags, io, extras).catch((err: unknown) => `ctx — · ${err instanceof Error ? err.message.split('\n')[0] : 'error'}`);
-      const chained = chain ? (await chain).replace(/\s+$/, '') : '';
+      const chained = chain ? await chain : '';
       if (chained) io.stdout(`${chained}\n`);
       io.stdout(`${line}\n`);
       return 0;

@@ -146,6 +146,28 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
 }
 
 /**
+ * Only the log's hash, as `readFeedback` computes it, without parsing a line: what freshness compares.
+ * Linear in the file's bytes at hashing speed, so a million-record log still answers a SessionStart.
+ */
+export async function hashFeedback(abs: string, file: string, opts: Pick<FeedbackOptions, 'root'>): Promise<{ source: ArtifactSource | null; diagnostics: Diagnostic[] } | null> {
+  const opened = await openRegular(abs, { root: opts.root });
+  if (!opened.ok) {
+    if (opened.refusal.kind === 'missing') return null;
+    return { source: null, diagnostics: [{ file, message: opened.refusal.message }] };
+  }
+  const hash = createHash('sha256');
+  try {
+    // Stryker disable next-line all: the read size changes the speed, never what is read
+    for await (const chunk of opened.file.handle.createReadStream({ highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) hash.update(chunk);
+  } catch (err) {
+    return { source: null, diagnostics: [{ file, message: `cannot be read: ${(err as Error).message}` }] };
+  } finally {
+    await opened.file.handle.close().catch(() => undefined);
+  }
+  return { source: { file, sha256: hash.digest('hex') }, diagnostics: [] };
+}
+
+/**
  * The feedback trim (DESIGN §3) over records fed in order: a ring of the last K, the newest failures
  * up to the cap, the newest test run and the tracked last runs — memory bounded by what is kept.
  * The one rule for a feedback log, whether it was read from feedback_record.jsonl or derived from

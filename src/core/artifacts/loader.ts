@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { ZodType, ZodTypeDef } from 'zod';
 import type { Diagnostic } from '../diagnostics';
-import { readFeedback } from './feedback';
+import { hashFeedback, readFeedback } from './feedback';
 import type { ReadResult } from './readJson';
 import { readJsonArtifact } from './readJson';
 import { redactSnapshot } from './redactSnapshot';
@@ -18,6 +18,11 @@ export interface LoadOptions {
    * symlink leading out of it is refused, unread.
    */
   root?: string;
+  /**
+   * `hash`: the feedback log is hashed, not parsed (no records, `feedback` null) — for freshness, which
+   * compares only hashes. Default `records`.
+   */
+  feedback?: 'records' | 'hash';
 }
 
 /** Task ids become file names; anything that could walk out of the folder is not used. */
@@ -67,12 +72,11 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
 
   const watchCommands = (featureList?.features ?? []).map((f) => f.done_when).filter((c): c is string => !!c);
   if (opts.watchCommands) watchCommands.push(...opts.watchCommands);
-  const fb = await readFeedback(path.join(root, 'feedback_record.jsonl'), 'feedback_record.jsonl', {
-    feedbackK: opts.feedbackK,
-    maxCommands: opts.maxCommands,
-    watchCommands,
-    root: containIn,
-  });
+  const fbFile = path.join(root, 'feedback_record.jsonl');
+  const fb =
+    opts.feedback === 'hash'
+      ? await hashFeedback(fbFile, 'feedback_record.jsonl', { root: containIn }).then((h) => (h ? { ...h, feedback: null } : null))
+      : await readFeedback(fbFile, 'feedback_record.jsonl', { feedbackK: opts.feedbackK, maxCommands: opts.maxCommands, watchCommands, root: containIn });
   if (fb) {
     if (fb.source) sources.push(fb.source);
     diagnostics.push(...fb.diagnostics);
@@ -88,5 +92,5 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
     feedback: fb?.feedback ?? null,
     sources: sources.sort((a, b) => a.file.localeCompare(b.file)),
     diagnostics,
-  }, rawText, fb?.secrets ?? []);
+  }, rawText, (fb && 'secrets' in fb && fb.secrets) || []);
 }

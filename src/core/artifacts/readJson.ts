@@ -43,8 +43,44 @@ const AT_POSITION = /(?: in JSON)? at position (\d+)(?: \(line (\d+) column \d+\
  */
 const QUOTED_INPUT = /, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON/;
 
-/** JSON.parse with the error turned into a located message. */
+/**
+ * How deep a JSON value the tool takes: the artifacts and records nest a few levels, and every walk over
+ * a value (control characters, redaction, validation, serialising) is recursive. Deeper is refused.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/**
+ * The offset of the first bracket that opens level `limit + 1` (outside strings), or -1. A quick count
+ * of brackets first: a text with fewer of them than the limit cannot nest that deep, whatever its size.
+ */
+export function tooDeepAt(text: string, limit = MAX_JSON_DEPTH): number {
+  let brackets = 0;
+  for (const open of ['[', '{']) {
+    for (let at = text.indexOf(open); at !== -1 && brackets <= limit; at = text.indexOf(open, at + 1)) brackets++;
+  }
+  if (brackets <= limit) return -1;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}
+
+/**
+ * JSON.parse with the error turned into a located message. A value nested deeper than
+ * {@link MAX_JSON_DEPTH} is refused with the line where it gets too deep, before it is built.
+ */
 export function parseJsonLocated(text: string): { ok: true; value: unknown } | { ok: false; line?: number; message: string } {
+  const deep = tooDeepAt(text);
+  if (deep !== -1) return { ok: false, line: lineAt(text, deep), message: `invalid JSON: nested more than ${MAX_JSON_DEPTH} levels deep` };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {

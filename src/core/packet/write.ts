@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { atomicWrite, readIfExists } from '../fsx';
+import { realInside } from '../ownLog';
 import { renderMarkdown } from '../render/markdown';
 import { serializePacket } from './build';
 import type { Packet } from './schema';
 import { redact, type Redacted } from '../redact';
+import { recordOwnPacket } from '../registry/ownership';
 
 export const PACKET_JSON = 'handoff.json';
 export const PACKET_MD = 'handoff.md';
@@ -28,12 +30,19 @@ export function renderPacketFiles(packet: Packet): { json: Redacted; md: Redacte
  */
 export async function writePacket(outputDir: string, packet: Packet, opts: { keepOther?: boolean } = {}): Promise<WriteResult> {
   const packetDir = path.join(outputDir, packet.packet_id);
+  // A packet folder committed as a symlink out of the output dir is never written through.
+  if (!(await realInside(packetDir, outputDir))) throw new Error(`${packetDir} is a symbolic link that leads outside ${outputDir}; no packet written`);
   const { json, md } = renderPacketFiles(packet);
   const [oldJson, oldMd] = await Promise.all([readIfExists(path.join(packetDir, PACKET_JSON)), readIfExists(path.join(packetDir, PACKET_MD))]);
-  if (oldJson === json && oldMd === md) return { kind: 'unchanged', packetDir };
+  if (oldJson === json && oldMd === md) {
+    // The bytes this run would write: ours, whoever put them there.
+    await recordOwnPacket(packetDir, json);
+    return { kind: 'unchanged', packetDir };
+  }
   if (opts.keepOther && oldJson !== null) return { kind: 'taken', packetDir };
   if (oldMd !== md) await atomicWrite(path.join(packetDir, PACKET_MD), md);
   if (oldJson !== json) await atomicWrite(path.join(packetDir, PACKET_JSON), json);
+  await recordOwnPacket(packetDir, json);
   return { kind: 'written', packetDir };
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** The lock file in the output dir; one of the tool's own outputs. */
@@ -35,6 +35,44 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/** A clock difference between processes that still counts as "now". */
+const CLOCK_SKEW_MS = 5_000;
+
+/**
+ * When a live process started (ms since the epoch), from `/proc` on Linux; null where that cannot be
+ * read. Ticks are taken at the usual 100 per second.
+ */
+export function processStartMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]);
+    const btime = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    if (!Number.isFinite(ticks) || !btime) return null;
+    return Number(btime[1]) * 1000 + ticks * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How old a lock held by a live process is. Its own time, unless that cannot be true: a time in the
+ * future (a wrong clock, or a planted file) or one before the holder even started (the pid was reused)
+ * is replaced by the holder's start time, the earliest the lock can really have been taken.
+ */
+export function lockAge(held: Pick<LockContent, 'pid' | 'at'>, now: number, started: number | null, mtimeMs: number | null): number {
+  if (started !== null) {
+    // The pid started after the lock was taken: another process has that pid now.
+    if (held.at < started - CLOCK_SKEW_MS) return Number.POSITIVE_INFINITY;
+    if (held.at > now + CLOCK_SKEW_MS) return now - started;
+  } else if (held.at > now + CLOCK_SKEW_MS) {
+    // No start time to go by: the file's own time, unless that is in the future too.
+    return mtimeMs !== null && mtimeMs <= now + CLOCK_SKEW_MS ? now - mtimeMs : Number.POSITIVE_INFINITY;
+  }
+  return now - held.at;
+}
+
 /** The holder and time of a lock another run wrote (its nonce matters only to that run). */
 function parseLock(text: string): Pick<LockContent, 'pid' | 'at'> | null {
   try {
@@ -63,9 +101,40 @@ async function recover(lockPath: string, seenText: string): Promise<void> {
   await fs.rm(aside, { force: true });
 }
 
+/** A temp file of `atomicWrite` (`.<name>.<pid>.<stamp>.tmp`) or a lock moved aside (`.lock.stale.<pid>.<hex>`). */
+const LEFTOVER = /^\.(?:.+\.(\d+)\.[0-9a-z]+\.tmp|lock\.stale\.(\d+)\.[0-9a-f]+)$/;
+/** A leftover of a live process older than this is taken for one whose pid was reused. */
+const LEFTOVER_MAX_AGE_MS = 60 * 60_000;
+
+/**
+ * Removes what killed runs left in `dir` and its packet folders: temp files and locks moved aside whose
+ * process is gone (or that are over an hour old). A live run's files are left alone. Returns the paths
+ * removed. Never throws.
+ */
+export async function sweepLeftovers(dir: string): Promise<string[]> {
+  const removed: string[] = [];
+  const sweep = async (folder: string, deeper: boolean): Promise<void> => {
+    const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const full = path.join(folder, e.name);
+      if (e.isDirectory() && deeper) await sweep(full, false);
+      const m = e.isFile() ? LEFTOVER.exec(e.name) : null;
+      if (!m) continue;
+      const pid = Number(m[1] ?? m[2]);
+      const old = await fs.stat(full).then((st) => Date.now() - st.mtimeMs > LEFTOVER_MAX_AGE_MS, () => false);
+      if (pid !== process.pid && (!pidAlive(pid) || old)) {
+        await fs.rm(full, { force: true }).then(() => removed.push(full), () => undefined);
+      }
+    }
+  };
+  await sweep(dir, true);
+  return removed;
+}
+
 /**
  * Runs `fn` while holding an exclusive lock on `dir` (`<dir>/.lock`, created with O_EXCL and holding
- * pid + time). A lock whose pid is dead, that is unreadable, or older than `staleMs` is recovered.
+ * pid + time). A lock whose pid is dead, that is unreadable, or older than `staleMs` is recovered; its
+ * age is judged by the holder's start time when its own time is in the future or before that start.
  * Waits with a short jittered poll up to `timeoutMs`.
  */
 export async function withLock<T>(dir: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
@@ -92,7 +161,8 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, opts: LockO
     if (text !== null) {
       held = parseLock(text);
       // An empty or torn file may be a lock being written this instant: stale only once it is old.
-      const age = held ? Date.now() - held.at : await fs.stat(lockPath).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const mtime = await fs.stat(lockPath).then((s) => s.mtimeMs, () => null);
+      const age = held ? lockAge(held, Date.now(), processStartMs(held.pid), mtime) : mtime === null ? 0 : Date.now() - mtime;
       if ((held && !pidAlive(held.pid)) || age > staleMs || (!held && age > 2_000)) {
         await recover(lockPath, text);
         continue;
@@ -109,6 +179,8 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, opts: LockO
     // Stryker disable next-line ArithmeticOperator: the jitter only spreads the polls of waiting runs; any short delay waits alike
     await new Promise((r) => setTimeout(r, 15 + Math.floor(Math.random() * 35)));
   }
+  // The lock is ours: what an earlier run killed inside it left behind goes now.
+  await sweepLeftovers(dir);
   try {
     return await fn();
   } finally {

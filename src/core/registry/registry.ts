@@ -1,10 +1,12 @@
 import * as path from 'node:path';
 import type { Diagnostic } from '../diagnostics';
 import { atomicWrite } from '../fsx';
+import { realInside } from '../ownLog';
 import type { Packet } from '../packet/schema';
 import { PACKET_JSON, PACKET_MD, renderPacketFiles } from '../packet/write';
 import { readPackets, type StoredPacket } from '../workflow/readPackets';
 import { withLock, type LockOptions } from './lock';
+import { recordOwnPacket } from './ownership';
 
 const STATUS_RANK: Record<Packet['status'], number> = { active: 0, superseded: 1, archived: 2 };
 
@@ -51,9 +53,11 @@ export function latestPacketFor(packets: readonly StoredPacket[], branch: string
 
 /** Rewrites a stored packet's two files atomically (markdown first, the JSON — the truth — last). */
 export async function rewritePacket(dir: string, packet: Packet): Promise<void> {
+  if (!(await realInside(dir, path.dirname(dir)))) throw new Error(`${dir} is a symbolic link that leads outside ${path.dirname(dir)}; not rewritten`);
   const { json, md } = renderPacketFiles(packet);
   await atomicWrite(path.join(dir, PACKET_MD), md);
   await atomicWrite(path.join(dir, PACKET_JSON), json);
+  await recordOwnPacket(dir, json);
 }
 
 /**

@@ -36,7 +36,8 @@ export async function freshnessOf(packets: readonly Packet[], now: FreshnessNow,
 
 /**
  * What freshness needs, without a clean inspection: the artifacts' hashes and HEAD + branch (no
- * status, no untracked files). Without git, or when git cannot answer, `facts` is null.
+ * status, no untracked files). The snapshot has no feedback records (the log is only hashed). Without
+ * git, or when git cannot answer, `facts` is null.
  */
 export async function readFreshnessNow(
   workspaceDir: string,
@@ -44,7 +45,8 @@ export async function readFreshnessNow(
   git: GitClient | null,
 ): Promise<{ snapshot: WorkbenchSnapshot; now: FreshnessNow }> {
   const [snapshot, facts] = await Promise.all([
-    loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir }),
+    // Freshness compares hashes: the feedback log is hashed, never parsed (a million records stay fast).
+    loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir, feedback: 'hash' }),
     git ? git.head().catch(() => null) : Promise.resolve(null),
   ]);
   return { snapshot, now: { facts, inputs: snapshot.sources } };
@@ -60,12 +62,12 @@ export async function currentPacket(
   options: HandoffOptions,
   git: GitClient | null,
   prefer?: string,
-): Promise<{ current: { stored: StoredPacket; freshness: Freshness } | null; diagnostics: Diagnostic[] }> {
+): Promise<{ current: { stored: StoredPacket; freshness: Freshness } | null; diagnostics: Diagnostic[]; now?: FreshnessNow }> {
   const [{ snapshot, now }, listed] = await Promise.all([readFreshnessNow(workspaceDir, options, git), listPackets(outputDirOf(workspaceDir, options))]);
   const branch = now.facts ? now.facts.branch : (snapshot.agentState?.branch ?? null);
   const preferred = prefer ? listed.packets.find((p) => p.dir === prefer && p.packet.status === 'active') : undefined;
   const stored = preferred ?? activePacketFor(listed.packets, branch, topicOf(snapshot)) ?? newestPacket(listed.packets);
-  if (!stored) return { current: null, diagnostics: listed.diagnostics };
+  if (!stored) return { current: null, diagnostics: listed.diagnostics, now };
   const [freshness] = await freshnessOf([stored.packet], now, git);
-  return { current: { stored, freshness: freshness as Freshness }, diagnostics: listed.diagnostics };
+  return { current: { stored, freshness: freshness as Freshness }, diagnostics: listed.diagnostics, now };
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { foldPendingAcks } from '../acks';
+import { stripControlDeep } from '../controlChars';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CleanFinding } from '../clean/types';
 import type { SessionSearch } from '../context/discovery';
@@ -145,7 +146,9 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
     async () => {
       // The session id names the session's first packet; when that folder holds a different packet,
       // the session id plus a short content hash: a written packet is never replaced.
-      let packet = built.packet;
+      // Cleaned once more as a whole: text from any source (a session reader, a derived step) reaches
+      // handoff.json, handoff.md and the prompt without control, bidi or zero-width characters.
+      let packet = stripControlDeep(built.packet);
       let written = await writePacket(outputDir, packet, { keepOther: true });
       if (written.kind === 'taken') {
         packet = { ...packet, packet_id: `${packet.packet_id}-${packetContentHash(packet)}` };

@@ -7,11 +7,14 @@ import { parseJsonLocated, zodMessage } from '../artifacts/readJson';
 import { PACKET_JSON } from '../packet/write';
 import type { Packet } from '../packet/schema';
 import { PacketSchema } from '../packet/schema';
+import { packetHash } from '../registry/ownership';
 
 export interface StoredPacket {
   dir: string;
   packet: Packet;
   mtimeMs: number;
+  /** The sha256 of the `handoff.json` bytes read: what `isOwnPacket` looks up. */
+  sha256?: string;
 }
 
 /** Every readable packet under the output dir, plus a diagnostic for each unreadable one. */
@@ -46,7 +49,7 @@ export async function readPackets(outputDir: string): Promise<{ packets: StoredP
       diagnostics.push({ file, line: z.line, message: z.message });
       continue;
     }
-    packets.push({ dir: path.join(outputDir, name), packet: checked.data, mtimeMs });
+    packets.push({ dir: path.join(outputDir, name), packet: checked.data, mtimeMs, sha256: packetHash(read.bytes) });
   }
   return { packets, diagnostics };
 }

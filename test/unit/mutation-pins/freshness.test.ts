@@ -28,19 +28,31 @@ describe('packet freshness: when a packet no longer describes the workbench', ()
     }
   });
 
-  it('ignores HEAD when either side does not know it', () => {
+  it('a HEAD one side does not know never matches', () => {
     const noHead = buildTestPacket({ head_commit: null, branch: 'main', inputs });
-    assert.equal(assessFreshness(noHead, { facts: { head: NEW, branch: 'main' }, commitsSince: 2, inputs }).stale, false);
-    assert.equal(assessFreshness(packet, { facts: { head: null, branch: 'main' }, commitsSince: 2, inputs }).stale, false);
+    assert.deepEqual(assessFreshness(noHead, { facts: { head: NEW, branch: 'main' }, commitsSince: 2, inputs }), {
+      stale: true,
+      reasons: ['The packet records no HEAD commit, so it cannot be matched with HEAD 2222222.'],
+    });
+    assert.deepEqual(assessFreshness(packet, { facts: { head: null, branch: 'main' }, commitsSince: 2, inputs }).reasons, [
+      'The repository has no commit yet, but the packet was made at 1111111.',
+    ]);
+    // Neither knows one (a repository without commits, a packet made there): nothing to compare.
+    assert.equal(assessFreshness(noHead, { facts: { head: null, branch: 'main' }, commitsSince: null, inputs }).stale, false);
   });
 
-  it('names the other branch, or a detached HEAD; a packet without a branch compares none', () => {
+  it('names the other branch, or a detached HEAD; a packet without a branch never matches one', () => {
     const other = assessFreshness(packet, { facts: { head: OLD, branch: 'feature' }, commitsSince: 0, inputs });
     assert.deepEqual(other.reasons, ['The branch is feature, but the packet was made on main.']);
     const detached = assessFreshness(packet, { facts: { head: OLD, branch: null }, commitsSince: 0, inputs });
     assert.deepEqual(detached.reasons, ['The branch is a detached HEAD, but the packet was made on main.']);
-    const noBranch = buildTestPacket({ head_commit: OLD, branch: '', inputs });
-    assert.equal(assessFreshness(noBranch, { facts: { head: OLD, branch: 'feature' }, commitsSince: 0, inputs }).stale, false);
+    for (const branch of ['', null]) {
+      const noBranch = buildTestPacket({ head_commit: OLD, branch, inputs });
+      assert.deepEqual(assessFreshness(noBranch, { facts: { head: OLD, branch: 'feature' }, commitsSince: 0, inputs }).reasons, [
+        'The packet records no branch, so it cannot be matched with the branch feature.',
+      ]);
+      assert.equal(assessFreshness(noBranch, { facts: { head: OLD, branch: null }, commitsSince: 0, inputs }).stale, false);
+    }
   });
 
   it('without git, compares only the inputs', () => {
