@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { loadWorkbench } from '../../../src/core/artifacts/loader';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
 import type { GitInput } from '../../../src/core/packet/build';
+import { auditPacket } from '../../../src/core/packet/audit';
 import { buildPacket } from '../../../src/core/packet/build';
 import type { Packet } from '../../../src/core/packet/schema';
 import { mergeSession } from '../../../src/core/session/merge';
@@ -37,6 +38,19 @@ describe('codex-2026 from the rollout to the packet', () => {
     const aborted = p.failed_attempts.find((f) => f.command === 'npm install moment@3.0.0');
     assert.equal(aborted?.uncertain, true);
     assert.deepEqual(aborted?.may_have_changed, ['package.json', 'package-lock.json']);
+  });
+
+  it('carries the rolled-back request as a rejected approach with its source line; the rejected-approaches probe passes', async () => {
+    const { p, cwd, expected } = await packetOf('codex-2026', []);
+    const rolledBack = (expected['rolled_back_requests'] as { text: string; line: number }[])[0]!;
+    const rejected = p.decisions.filter((d) => d.status === 'rejected');
+    assert.deepEqual(rejected, [{
+      text: `the user interrupted and rolled back this request: "${rolledBack.text}"`,
+      status: 'rejected',
+      source: { file: path.join(cwd, 'codex-2026.jsonl'), line: (expected['rejected_approaches'] as { line: number }[])[0]!.line, what: 'rolled-back request' },
+    }]);
+    const probe = auditPacket(p).probes.find((x) => x.id === 'rejected-approaches');
+    assert.deepEqual([probe?.status, probe?.detail], ['pass', '1 rejected approach']);
   });
 
   it('names no manifest the repository does not have', async () => {
