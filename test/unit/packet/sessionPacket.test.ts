@@ -89,3 +89,28 @@ describe('a Claude Code session from the transcript to the packet', () => {
     assert.deepEqual(f?.may_have_changed, ['db/schema.sql']);
   });
 });
+
+describe('claude-tasks from the transcript to the packet', () => {
+  it('the task is stated by the task in progress and the requests, with no task id or goal', async () => {
+    const { p } = await packetOf('claude-tasks', []);
+    assert.equal(p.topic, 'default');
+    assert.equal(p.next_goal, null);
+    const probe = auditPacket(p).probes.find((x) => x.id === 'task');
+    assert.equal(probe?.status, 'pass');
+    assert.equal(probe?.detail, [
+      'in progress in the task list: "Run the sync test suite"',
+      'the latest request: "keep the max backoff under 30s, the nightly cron window is tight"',
+      'the first request: "The nightly invoice sync keeps dying when the payments provider answers 429. Ad…"',
+    ].join('; '));
+  });
+
+  it('still fails when the packet has no task id, goal, request or task in progress', async () => {
+    const { p } = await packetOf('claude-tasks', []);
+    const bare = { ...p, human_words: [], summary: 'No active task recorded. 9 commands recorded.', next_action_origin: { kind: 'failure' as const, source: null } };
+    const probe = auditPacket(bare).probes.find((x) => x.id === 'task');
+    assert.deepEqual([probe?.status, probe?.detail], ['fail', 'no active task id, board feature, goal, session request or task in progress']);
+    // The summary of an older packet (no human_words) still names the session's request.
+    const older = { ...bare, summary: 'Task from the Claude Code session 7f3e2a91: "Add retry with backoff". No commands recorded.' };
+    assert.deepEqual(auditPacket(older).probes.find((x) => x.id === 'task')?.detail, 'the session\'s request: "Add retry with backoff"');
+  });
+});
