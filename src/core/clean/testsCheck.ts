@@ -2,6 +2,7 @@ import type { FeedbackRecord } from '../artifacts/schemas';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CheckResult } from './types';
 import { normalizeCommand } from '../artifacts/commands';
+import { agentsRead } from '../session/model';
 import { testTargets } from './command';
 
 /** Texts where a session records what is still broken: open risks, blockers, verification findings. */
@@ -91,7 +92,7 @@ export function checkTests(snapshot: WorkbenchSnapshot): CheckResult {
     const where = snapshot.feedback?.derivedFrom ?? (snapshot.feedback ? 'feedback_record.jsonl' : null);
     const why = seen && where
       ? `None of the ${seen} command${seen === 1 ? '' : 's'} in ${where} looks like a test run (pytest, npm test, go test, cargo test, mvn test, …)`
-      : `No test run is recorded (${snapshot.session ? `neither in feedback_record.jsonl nor in the ${snapshot.session.displayName}` : 'no feedback_record.jsonl and no Claude Code or Codex session for this folder'})`;
+      : `No test run is recorded (${snapshot.session ? `neither in feedback_record.jsonl nor in the ${snapshot.session.displayName}` : `no feedback_record.jsonl and no ${agentsRead()} session for this folder`})`;
     return {
       ...base,
       passed: true,
