@@ -1,6 +1,8 @@
+import type { FeedbackRecord } from '../artifacts/schemas';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { CheckResult } from './types';
 import { normalizeCommand } from '../artifacts/commands';
+import { agentsRead } from '../session/model';
 import { testTargets } from './command';
 
 /** Texts where a session records what is still broken: open risks, blockers, verification findings. */
@@ -47,6 +49,34 @@ function failureStillNext(snapshot: WorkbenchSnapshot, before: number): { cmd: s
   return null;
 }
 
+/** What a session command with no exit status is doing, by its reader's `unfinished` (after "The latest test run …"). */
+const UNFINISHED: Record<string, string> = {
+  timeout: 'timed out with no exit status',
+  background: 'went to the background and its outcome never came (still pending when the log ends)',
+  running: 'was still running when the log was last written (no exit status yet)',
+  interrupted: 'was interrupted before it finished',
+  'no-result': 'has no exit status recorded',
+  stopped: 'was stopped on purpose before it ended (no exit status)',
+  completed: 'completed with no exit status (a monitored stream that ended)',
+  cancelled: 'never ran (a parallel call failed first)',
+};
+
+/**
+ * How a run without an exit code ended, as far as anyone knows: the session command's state, else the
+ * reason recorded with it (`handoff record` writes "timeout after 30 s", "killed by SIGTERM"), else
+ * just that no exit status was recorded — never a guess.
+ */
+function noExitOutcome(record: FeedbackRecord): string {
+  const unfinished = typeof record['unfinished'] === 'string' ? record['unfinished'] : null;
+  const known = unfinished ? UNFINISHED[unfinished] : undefined;
+  if (known) return known;
+  const why = (record.error ?? '').trim().split('\n')[0]?.trim() ?? '';
+  if (unfinished === 'error') return why ? `ended without an exit status (${clip(why)})` : 'ended without an exit status (a tool error)';
+  return why ? `did not finish (${clip(why)})` : 'has no exit status recorded';
+}
+
+const clip = (s: string): string => (s.length > 120 ? `${s.slice(0, 119)}…` : s);
+
 /**
  * Tests: the newest recorded test run (feedback_record.jsonl, else the agent session) is green, or
  * red and named in the open risks (by its command or its test file). With no test run recorded
@@ -62,7 +92,7 @@ export function checkTests(snapshot: WorkbenchSnapshot): CheckResult {
     const where = snapshot.feedback?.derivedFrom ?? (snapshot.feedback ? 'feedback_record.jsonl' : null);
     const why = seen && where
       ? `None of the ${seen} command${seen === 1 ? '' : 's'} in ${where} looks like a test run (pytest, npm test, go test, cargo test, mvn test, …)`
-      : `No test run is recorded (${snapshot.session ? `neither in feedback_record.jsonl nor in the ${snapshot.session.displayName}` : 'no feedback_record.jsonl and no Claude Code or Codex session for this folder'})`;
+      : `No test run is recorded (${snapshot.session ? `neither in feedback_record.jsonl nor in the ${snapshot.session.displayName}` : `no feedback_record.jsonl and no ${agentsRead()} session for this folder`})`;
     return {
       ...base,
       passed: true,
@@ -82,7 +112,7 @@ export function checkTests(snapshot: WorkbenchSnapshot): CheckResult {
       : null;
     return { ...base, passed: true, summary: `The latest test run passed: \`${cmd}\` (${where}).${note ? ` ${note}` : ''}`, ...(note ? { note } : {}), findings: [] };
   }
-  const outcome = exit === null || exit === undefined ? 'did not finish (timeout or spawn error)' : `failed with exit ${exit}`;
+  const outcome = exit === null || exit === undefined ? noExitOutcome(last.record) : `failed with exit ${exit}`;
   const needles = [cmd.toLowerCase(), ...testTargets(cmd).map((t) => t.toLowerCase())];
   const named = riskTexts(snapshot).some((t) => needles.some((n) => t.includes(n)));
   if (named) {

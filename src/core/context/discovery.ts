@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { agentsRead } from '../session/model';
 import { GENERIC_USAGE_FILE } from './usage';
 import type { Head } from './heads';
 import { claudeHead, codexHead, CwdScanner } from './heads';
@@ -352,13 +353,16 @@ export async function sessionSearchOf(options: Omit<DiscoveryOptions, 'sources'>
   return { places: new SessionDiscovery({ ...options, sources: ['claude', 'codex'] }).places(), agentUser: !!(a?.isDirectory() || b?.isDirectory()) };
 }
 
+/** How `noSessionReason` starts: what was looked for. */
+export const NO_SESSION_FOUND = `no ${agentsRead()} session was found for this folder`;
+
 /**
  * Why there is nothing to hand off when no agent session was found for a Claude Code or Codex user:
  * where it looked and what to do, never a workbench file to write by hand.
  */
 export function noSessionReason(search: SessionSearch): string {
   return (
-    'no Claude Code or Codex session was found for this folder, so there is no next step to take from it; ' +
+    `${NO_SESSION_FOUND}, so there is no next step to take from it; ` +
     'start or resume the agent in this folder, or point the agent folder settings (sessionHandoff.context.claudeConfigDir / codexHome, or --claude-config-dir / --codex-home) at where it keeps its sessions' +
     ` — looked in: ${search.places.join('; ')}`
   );

@@ -35,13 +35,43 @@ function hasCause(excerpt: string): boolean {
   return excerpt.split('\n').some((l) => !isStackFrame(l) && !/^…?\s*$/.test(l));
 }
 
+const clipped = (s: string, n = 80): string => {
+  const one = flat(s).trim();
+  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+};
+
+/**
+ * How a session states its task when the packet has no task id or goal: the task list's item in
+ * progress (the summary names it, or the next action came from it), the latest and the first request
+ * (the human's words, or the summary's "Task from the …" line of an older packet). Empty when none.
+ */
+function sessionTaskStatements(p: Packet): string[] {
+  const out: string[] = [];
+  const inProgress = /Task list: \d+ of \d+ done; in progress: (.+?)\.(?: |$)/.exec(p.summary)?.[1];
+  if (inProgress?.trim()) out.push(`in progress in the task list: "${clipped(inProgress)}"`);
+  else if (p.next_action_origin?.kind === 'task') out.push('the task list has a task in progress');
+  const words = (kind: 'first-request' | 'latest-request') => p.human_words?.find((w) => w.kind === kind && w.text.trim());
+  const latest = words('latest-request');
+  const first = words('first-request');
+  if (latest) out.push(`the latest request: "${clipped(latest.text)}"`);
+  if (first) out.push(`the first request: "${clipped(first.text)}"`);
+  if (!latest && !first) {
+    const task = /Task from the [^:]+: "(.+?)"\./.exec(p.summary)?.[1];
+    if (task?.trim()) out.push(`the session's request: "${clipped(task)}"`);
+  }
+  return out;
+}
+
 /** Runs the checklist on a packet. Pure: the same packet and context give the same audit. */
 export function auditPacket(p: Packet, ctx: AuditContext = {}): Audit {
   const probes: Probe[] = [];
 
-  const stated = p.topic !== 'default' || !!p.next_goal?.trim();
+  const ownTask = p.topic !== 'default' || !!p.next_goal?.trim();
+  // Without a task id or a goal, a session states its task by the human's requests and its task list's item in progress.
+  const sessionTask = ownTask ? [] : sessionTaskStatements(p);
+  const stated = ownTask || sessionTask.length > 0;
   probes.push(probe('task', 'The task is stated', stated ? 'pass' : 'fail',
-    stated ? `topic ${p.topic}${p.next_goal ? `, goal: ${p.next_goal}` : ''}` : 'no active task id, board feature or goal',
+    ownTask ? `topic ${p.topic}${p.next_goal ? `, goal: ${p.next_goal}` : ''}` : stated ? sessionTask.join('; ') : 'no active task id, board feature, goal, session request or task in progress',
     'Record the task as active_task_id in agent_state.json (or the active feature in feature_list.json), or give the next session a goal.'));
 
   const concrete = /`[^`]+`/.test(p.next_action) || pathsIn(p.next_action).length > 0 || COMMAND_WORD.test(p.next_action);

@@ -117,7 +117,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     ? git.changedFiles.map((c) => ({ ...c, path: stripControlLine(c.path), ...(c.from ? { from: stripControlLine(c.from) } : {}) }))
     : [...new Set((agent?.touched_files ?? []).map(stripControlLine).filter((p) => p !== ''))].map((p) => ({ path: p, kind: 'touched' as const }));
   const commands = commandsRun(kept);
-  const failed = withMayHaveChanged(failedAttempts(kept, snapshot.feedback?.resolvedBy), changed, snapshot.feedback?.editedAfter);
+  const failed = withMayHaveChanged(failedAttempts(kept, snapshot.feedback?.resolvedBy), changed, snapshot.feedback?.editedAfter, git?.knownFiles ?? []);
   const next = chooseNextAction(snapshot, failed, commands);
   if (!next.ok) return { ok: false, reason: next.reason };
 

@@ -2,6 +2,7 @@ import { displayCommand, notAFailure, outcomeOf, startedAtIso } from '../artifac
 import type { IndexedRecord } from '../artifacts/snapshot';
 import type { Source } from '../source';
 import { EXCERPT_MAX, salientExcerpt, tailExcerpt } from './excerpt';
+import { manifestsWritten } from './manifests';
 import type { ChangedFile, CommandRun, FailedAttempt } from './schema';
 
 /** Exit codes of a process stopped by a signal (SIGINT, SIGKILL, SIGTERM): it may have partly applied. */
@@ -97,17 +98,22 @@ function namesFile(said: string, p: string): boolean {
 
 /**
  * For each uncertain attempt, the changed files it plausibly touched: those its command or partial
- * output names (by path or file name), then the files edited after it and before the next command
- * (`editedAfter`, when the session says) — never every file the session edited. Deterministic.
+ * output names (by path or file name); for a package-manager install, the manifest and lock files it
+ * writes that exist (among the changed and the `knownFiles` of the repository); then the files edited
+ * after it and before the next command (`editedAfter`, when the session says) — never every file the
+ * session edited. Deterministic.
  */
-export function withMayHaveChanged(failed: FailedAttempt[], changed: readonly ChangedFile[], editedAfter: Record<number, string[]> = {}): FailedAttempt[] {
+export function withMayHaveChanged(failed: FailedAttempt[], changed: readonly ChangedFile[], editedAfter: Record<number, string[]> = {}, knownFiles: readonly string[] = []): FailedAttempt[] {
   const candidates = changed.map((c) => c.path);
+  const existing = new Set([...candidates, ...knownFiles]);
   return failed.map((f) => {
     if (!f.uncertain) return f;
     const said = `${f.command}\n${f.excerpt}`;
     const named = candidates.filter((p) => said.includes(p) || namesFile(said, p));
-    const after = (editedAfter[f.index] ?? []).filter((p) => !named.includes(p));
-    return { ...f, may_have_changed: [...named, ...after].slice(0, MAY_HAVE_CHANGED_MAX) };
+    const manifests = manifestsWritten(f.command, existing).filter((p) => !named.includes(p));
+    const first = [...named, ...manifests];
+    const after = (editedAfter[f.index] ?? []).filter((p) => !first.includes(p));
+    return { ...f, may_have_changed: [...first, ...after].slice(0, MAY_HAVE_CHANGED_MAX) };
   });
 }
 

@@ -1,3 +1,4 @@
+import { agentsRead } from '../session/model';
 import { mapSeverity } from './severity';
 import { isTestCommand, looseKey } from '../artifacts/commands';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
@@ -137,6 +138,6 @@ export function chooseNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
       'no next action: record one concrete step as "next_action" in agent_state.json ' +
       (snapshot.session
         ? `(nothing to derive one from: the ${snapshot.session.displayName} has no task in progress, no failing command and no request)`
-        : '(nothing to derive one from: no failing command in feedback_record.jsonl, no blocking verification finding and no Claude Code or Codex session for this folder)'),
+        : `(nothing to derive one from: no failing command in feedback_record.jsonl, no blocking verification finding and no ${agentsRead()} session for this folder)`),
   };
 }

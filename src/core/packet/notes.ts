@@ -33,7 +33,8 @@ export function collectDecisions(snapshot: WorkbenchSnapshot): Decision[] {
     const file = typeof d['file'] === 'string' ? d['file'] : null;
     const line = typeof d['line'] === 'number' ? d['line'] : null;
     const sessionFile = file ?? snapshot.session?.file;
-    const source: Source | null = fromSession && sessionFile ? { file: sessionFile, line, what: 'declined command' } : null;
+    const what = typeof d['what'] === 'string' ? d['what'] : 'declined command';
+    const source: Source | null = fromSession && sessionFile ? { file: sessionFile, line, what } : null;
     out.push({ text, status: rejected ? 'rejected' : 'made', ...(source ? { source } : {}) });
   }
   return out;

@@ -28,6 +28,8 @@ const MAX_ANSWERS = 20;
 const MAX_UNANSWERED = 20;
 const MAX_ROLLED_BACK = 20;
 const MAX_BACKGROUND = 500;
+/** Edits kept in order (oldest dropped first): enough to say what was edited after a recent command. */
+const MAX_EDITS = 500;
 /** Ids seen (for de-duplicating streamed lines); forgotten in halves beyond this. */
 const MAX_SEEN_IDS = 20_000;
 
@@ -135,6 +137,7 @@ export class SessionAccumulator {
   private awaitingReply: Entry[] = [];
   private files: string[] = [];
   private readonly fileSet = new Set<string>();
+  private editList: { file: string; line: number; beforeCommand: number }[] = [];
   private todos: SessionTodo[] | null = null;
   private todoSource: { tool: string; line: number | null } | null = null;
   private lastAssistant: { key: string; parts: string[] } | null = null;
@@ -543,6 +546,22 @@ export class SessionAccumulator {
     this.rev++;
   }
 
+  /** The ordinal the next command will get: an edit called now comes before that command. */
+  get nextOrdinal(): number {
+    return this.count;
+  }
+
+  /**
+   * An edit that succeeded: the file counts as touched, and the edit is recorded with its call line and
+   * the ordinal of the first command after its call (`beforeCommand`, taken when the call was made).
+   */
+  edited(file: string, line: number | null, beforeCommand: number): void {
+    this.touch(file);
+    this.editList.push({ file, line: line ?? 0, beforeCommand });
+    if (this.editList.length > MAX_EDITS) this.editList.shift();
+    this.rev++;
+  }
+
   /** A file the session edited (absolute path). */
   touch(file: string): void {
     if (this.fileSet.has(file) || this.files.length >= MAX_FILES) return;
@@ -698,6 +717,7 @@ export class SessionAccumulator {
       rejected: this.rejectedList.map((e) => this.publish(e)),
       rejectedCount: this.rejectedTotal,
       filesTouched: [...this.files].sort(),
+      edits: this.editList.map((e) => ({ ...e })),
       todos: todos ? todos.map((t) => ({ ...t, content: redact(t.content) })) : null,
       lastAssistantMessage: lastText === null ? null : cut(redact(lastText), MAX_TEXT_CHARS),
       cwds: this.cwdList.map((c) => redact(c)),

@@ -45,8 +45,11 @@ const MAX_TOOLS = 500;
  */
 export class ClaudeHandler implements LineHandler {
   readonly acc = new SessionAccumulator('claude-code');
-  /** Edit calls waiting for their result: the file counts once the edit did not fail. */
-  private readonly edits = new Map<string, string>();
+  /**
+   * Edit calls waiting for their result: the file counts once the edit did not fail. With the call's
+   * line and the ordinal of the command that comes next.
+   */
+  private readonly edits = new Map<string, { file: string; line: number; before: number }>();
   /** Other calls whose results carry facts (task ids, answers, stops), with their input and line. */
   private readonly tools = new Map<string, { kind: ToolKind; input: Obj; line: number }>();
   /** Task notifications already applied (each arrives two or three times): task id + status. */
@@ -133,9 +136,9 @@ export class ClaudeHandler implements LineHandler {
   }
 
   private editResult(id: string, failed: boolean): void {
-    const file = this.edits.get(id);
+    const edit = this.edits.get(id);
     this.edits.delete(id);
-    if (file && !failed) this.acc.touch(file);
+    if (edit && !failed) this.acc.edited(edit.file, edit.line, edit.before);
   }
 
   private apply(o: Obj, lineNo: number): void {
@@ -213,7 +216,7 @@ export class ClaudeHandler implements LineHandler {
     } else if (EDIT_TOOLS.has(name)) {
       const file = str(input['file_path']) ?? str(input['notebook_path']);
       const base = cwd ?? acc.cwd;
-      if (file) this.edits.set(id, path.isAbsolute(file) || !base ? file : path.resolve(base, file));
+      if (file) this.edits.set(id, { file: path.isAbsolute(file) || !base ? file : path.resolve(base, file), line: lineNo, before: acc.nextOrdinal });
       // Edits whose result never came are forgotten, oldest first, so the map stays small.
       if (this.edits.size > 500) this.edits.delete(this.edits.keys().next().value as string);
     } else if (name === 'TodoWrite' && Array.isArray(input['todos'])) {

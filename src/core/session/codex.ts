@@ -21,8 +21,8 @@ const SHELL_TOOLS = new Set(['shell', 'container.exec', 'local_shell']);
  */
 export class CodexHandler implements LineHandler {
   readonly acc = new SessionAccumulator('codex');
-  /** Patch calls waiting for their result: paths count once the patch applied. */
-  private readonly patches = new Map<string, string[]>();
+  /** Patch calls waiting for their result: paths count once the patch applied (with the call's line and the next command's ordinal). */
+  private readonly patches = new Map<string, { files: string[]; line: number | null; before: number }>();
   /** write_stdin call → the command whose process it polls. */
   private readonly polls = new Map<string, string>();
   /** exec_command session id → the command still running in it. */
@@ -157,10 +157,10 @@ export class CodexHandler implements LineHandler {
       }
       case 'patch_apply_end': {
         const id = str(p['call_id']);
-        const files = id ? this.patches.get(id) : undefined;
-        if (!id || !files) return;
+        const patch = id ? this.patches.get(id) : undefined;
+        if (!id || !patch) return;
         this.patches.delete(id);
-        if (p['success'] !== false) for (const f of files) acc.touch(f);
+        if (p['success'] !== false) this.applied(patch);
         return;
       }
       default:
@@ -194,7 +194,7 @@ export class CodexHandler implements LineHandler {
         const id = str(p['call_id']);
         if (!id || !acc.firstSight(`call:${id}`)) return;
         acc.toolUse();
-        if (p['name'] === 'apply_patch') this.patch(id, str(p['input']) ?? '');
+        if (p['name'] === 'apply_patch') this.patch(id, str(p['input']) ?? '', lineNo);
         return;
       }
       case 'local_shell_call': {
@@ -244,7 +244,7 @@ export class CodexHandler implements LineHandler {
       acc.setTodos(items, { tool: 'update_plan', line: lineNo });
       return;
     }
-    if (name === 'apply_patch') return this.patch(id, str(args['input']) ?? str(args['patch']) ?? '');
+    if (name === 'apply_patch') return this.patch(id, str(args['input']) ?? str(args['patch']) ?? '', lineNo);
     if (SHELL_TOOLS.has(name) || name === 'shell_command' || name === 'exec_command') {
       const raw = args['command'] ?? args['cmd'];
       const meta: CommandMeta = { line: lineNo, tool: name, cwd: str(args['workdir']) ?? this.turnCwd };
@@ -256,27 +256,32 @@ export class CodexHandler implements LineHandler {
   /** A shell command, unless it is apply_patch run through the shell (an edit). */
   private command(id: string, raw: string[] | string, at: string | null, meta: CommandMeta): void {
     const text = Array.isArray(raw) ? commandOfArgv(raw) : unwrapShellString(raw);
-    if (Array.isArray(raw) && raw[0] === 'apply_patch' && typeof raw[1] === 'string') return this.patch(id, raw[1]);
-    if (isApplyPatchCommand(text)) return this.patch(id, text);
+    if (Array.isArray(raw) && raw[0] === 'apply_patch' && typeof raw[1] === 'string') return this.patch(id, raw[1], meta.line ?? null);
+    if (isApplyPatchCommand(text)) return this.patch(id, text, meta.line ?? null);
     this.acc.startCommand(id, text, at, meta);
   }
 
-  private patch(id: string, patch: string): void {
+  private patch(id: string, patch: string, line: number | null): void {
     const base = this.acc.cwd;
     const files = patchFiles(patch).map((f) => (path.isAbsolute(f) || !base ? f : path.resolve(base, f)));
-    if (files.length) this.patches.set(id, files);
+    if (files.length) this.patches.set(id, { files, line, before: this.acc.nextOrdinal });
     if (this.patches.size > 500) this.patches.delete(this.patches.keys().next().value as string);
+  }
+
+  /** A patch that applied: each of its files was edited at the patch call. */
+  private applied(patch: { files: string[]; line: number | null; before: number }): void {
+    for (const f of patch.files) this.acc.edited(f, patch.line, patch.before);
   }
 
   private output(id: string, raw: unknown, at: string | null, lineNo: number | null = null): void {
     const acc = this.acc;
     const text = typeof raw === 'string' ? raw : contentText(raw);
-    const files = this.patches.get(id);
-    if (files) {
+    const patch = this.patches.get(id);
+    if (patch) {
       this.patches.delete(id);
       const r = parseOutput(text);
       const ok = r.exit === 0 || /^Success\b/m.test(r.body);
-      if (ok) for (const f of files) acc.touch(f);
+      if (ok) this.applied(patch);
       return;
     }
     const pollOf = this.polls.get(id);

@@ -102,7 +102,7 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
   }
 
   const touched = facts.filesTouched.map(relative).filter((f): f is string => !!f);
-  const decisions = facts.rejected.map((c) => ({
+  const decisions: { decision: string; status: string; reason?: string; line?: number; file?: string; what?: string }[] = facts.rejected.map((c) => ({
     decision: `declined by the user: \`${c.command}\``,
     status: 'rejected',
     // The reason typed with the rejection is the user's instruction: kept whole.
@@ -113,6 +113,17 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
         : {}),
     ...(typeof c.line === 'number' ? { line: c.line, file: facts.file } : {}),
   }));
+  // A request the user interrupted and rolled back (Codex thread_rolled_back) is an approach dropped on purpose.
+  for (const r of facts.rolledBackRequests ?? []) {
+    decisions.push({
+      decision: `the user interrupted and rolled back this request: "${r.text}"`,
+      status: 'rejected',
+      ...(r.line > 0 ? { line: r.line } : {}),
+      file: facts.file,
+      what: 'rolled-back request',
+    });
+  }
+  decisions.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
   const base: AgentState = state ?? {
     touched_files: [],
     assumptions: [],

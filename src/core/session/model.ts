@@ -189,6 +189,12 @@ export interface SessionFacts {
 const LABEL: Record<SessionAgent, string> = { 'claude-code': 'claude', codex: 'codex', cline: 'cline', roo: 'roo', kilo: 'kilo' };
 const NAME: Record<SessionAgent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', cline: 'Cline', roo: 'Roo Code', kilo: 'Kilo Code' };
 
+/** Every agent whose sessions the product reads, for people: "Claude Code, Codex, Cline, Roo Code or Kilo Code". */
+export function agentsRead(): string {
+  const names = Object.values(NAME);
+  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''}`;
+}
+
 /** The agent's name for people: "Claude Code", "Codex", "Cline", "Roo Code", "Kilo Code". */
 export function agentName(agent: SessionAgent): string {
   return NAME[agent];

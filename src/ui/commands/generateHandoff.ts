@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { sessionSearchOf } from '../../core/context/discovery';
+import { NO_SESSION_FOUND, sessionSearchOf } from '../../core/context/discovery';
 import { generateHandoff } from '../../core/workflow/generate';
 import { workbenchDirOf } from '../../core/workflow/paths';
 import { createGitClient } from '../../git/gitClient';
@@ -106,7 +106,7 @@ export function generateHandoffCommand(services: Services, deps: GenerateDeps): 
 /** A refusal is one sentence; when the next action is missing, the action opens agent_state.json. */
 function refused(services: Services, workbenchDir: string, reason: string): GenerateResult {
   services.log.warn('generate', `refused: ${reason}`);
-  if (/^no Claude Code or Codex session was found/.test(reason)) {
+  if (reason.startsWith(NO_SESSION_FOUND)) {
     // Where it looked is in the log; the person needs the setting that says where the agent keeps its sessions.
     void vscode.window.showWarningMessage(uiText(`No handoff written: ${reason.replace(/ — looked in: [\s\S]*$/, '')}.`), 'Open Settings').then((pick) => {
       if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', 'sessionHandoff.context');

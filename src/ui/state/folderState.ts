@@ -11,12 +11,14 @@ import type { WorkbenchUiState } from './types';
 import { workbenchFingerprint } from './fingerprint';
 import { ARTIFACT_GLOB, isOwnNoise, isTaskFile, TASK_GLOB } from './watchPatterns';
 import { ReadingWatch } from './readingWatch';
+import { SessionFolderWatch } from './sessionFolderWatch';
 import { loadingState } from './load';
 import { diagnosticsToLog } from './diagnosticLog';
 
 /**
- * The slow fallback: catches a new transcript appearing, and any change a lost watcher event hid
- * (a full refresh when the workbench fingerprint moved). Never faster.
+ * The slow fallback: catches a new session the session-folder watchers could not see (one that moved
+ * into the folder from elsewhere), and any change a lost watcher event hid (a full refresh when the
+ * workbench fingerprint moved). Never faster.
  */
 export const FALLBACK_INTERVAL_MS = 30_000;
 
@@ -238,6 +240,12 @@ export class FolderState extends Disposable {
     // Working-tree edits change the clean state (untracked files, temp artifacts); VS Code already
     // watches the folder, so this costs no extra OS watches. The debounce absorbs bursts.
     add(new vscode.RelativePattern(this.folder, '**/*'), 'file');
+    // A brand-new agent session of the folder: the agents' own session folders, outside the workspace.
+    const trace = (m: string) => this.log.trace('state', `${this.folder.name}: ${m}`);
+    this.watchers.push(new SessionFolderWatch(this.folder.uri.fsPath, this.settings, (reason) => {
+      trace(`context refresh (${reason})`);
+      void this.contextOnly.trigger();
+    }, trace));
     void this.watchTasks(++this.watchGeneration);
   }
 

@@ -143,9 +143,9 @@ describe('clean-state checks (pure)', () => {
       const r = checkTests(snapshotWith({ feedback: [red], agentState: { open_risks: ['gateway flaky'] } }));
       assert.equal(r.passed, false);
       assert.match(r.findings[0]?.detail ?? '', /exit 1.*pytest tests\/test_refund.py::test_partial/);
-      const t = checkTests(snapshotWith({ feedback: [{ command: 'go test ./...', exit_code: null }] }));
+      const t = checkTests(snapshotWith({ feedback: [{ command: 'go test ./...', exit_code: null, error: 'timeout after 30 s' }] }));
       assert.equal(t.passed, false);
-      assert.match(t.summary, /did not finish/);
+      assert.match(t.summary, /did not finish \(timeout after 30 s\)/);
     });
     it('is unknown (neutral, no finding) when no test run is recorded anywhere, and says how to get one', () => {
       const r = checkTests(snapshotWith({ feedback: [{ command: 'ls', exit_code: 0 }] }));

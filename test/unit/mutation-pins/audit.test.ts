@@ -36,7 +36,7 @@ describe('completeness audit: what each probe reports', () => {
     assert.deepEqual(seen('task'), ['pass', 'topic T-1']);
     assert.deepEqual(seen('task', { next_goal: 'ship refunds' }), ['pass', 'topic T-1, goal: ship refunds']);
     assert.deepEqual(seen('task', { topic: 'default', next_goal: 'ship refunds' }), ['pass', 'topic default, goal: ship refunds']);
-    assert.deepEqual(seen('task', { topic: 'default', next_goal: '   ' }), ['fail', 'no active task id, board feature or goal']);
+    assert.deepEqual(seen('task', { topic: 'default', next_goal: '   ' }), ['fail', 'no active task id, board feature, goal, session request or task in progress']);
   });
 
   const actions: [string, 'pass' | 'fail'][] = [

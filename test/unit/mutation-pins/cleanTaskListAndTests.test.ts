@@ -80,7 +80,7 @@ describe('clean state: the tests check, word for word', () => {
   it('with nothing recorded anywhere, says exactly where it looked', () => {
     assert.deepEqual(checkTests(emptySnapshot()), {
       check: 'tests', title: 'Tests', passed: true, unknown: true, findings: [],
-      summary: `Unknown: no test run is recorded (no feedback_record.jsonl and no Claude Code or Codex session for this folder). ${unknownTail}`,
+      summary: `Unknown: no test run is recorded (no feedback_record.jsonl and no Claude Code, Codex, Cline, Roo Code or Kilo Code session for this folder). ${unknownTail}`,
     });
     const withAgent = checkTests({ ...emptySnapshot(), session });
     assert.equal(withAgent.summary, `Unknown: no test run is recorded (neither in feedback_record.jsonl nor in the ${SESSION}). ${unknownTail}`);
@@ -89,7 +89,7 @@ describe('clean state: the tests check, word for word', () => {
   it('an empty log is no test run, not "none of 0 commands"', () => {
     assert.equal(
       checkTests(snapshotWith({ feedback: [] })).summary,
-      `Unknown: no test run is recorded (no feedback_record.jsonl and no Claude Code or Codex session for this folder). ${unknownTail}`,
+      `Unknown: no test run is recorded (no feedback_record.jsonl and no Claude Code, Codex, Cline, Roo Code or Kilo Code session for this folder). ${unknownTail}`,
     );
   });
 
@@ -127,10 +127,12 @@ describe('clean state: the tests check, word for word', () => {
     assert.match(session.findings[0]!.detail, new RegExp(`\\(${SESSION}, command 1\\)\\.$`));
   });
 
-  it('a run without an exit code did not finish, like one with a null exit', () => {
+  it('a run without an exit code or a reason has no exit status recorded, like one with a null exit', () => {
     const r = checkTests(snapshotWith({ feedback: [{ command: 'go test ./...' }] }));
     assert.equal(r.passed, false);
-    assert.equal(r.summary, 'The latest test run did not finish (timeout or spawn error) and no open risk names it: `go test ./...`.');
+    assert.equal(r.summary, 'The latest test run has no exit status recorded and no open risk names it: `go test ./...`.');
+    const timeout = checkTests(snapshotWith({ feedback: [{ command: 'go test ./...', exit_code: null, error: 'timeout after 30 s' }] }));
+    assert.equal(timeout.summary, 'The latest test run did not finish (timeout after 30 s) and no open risk names it: `go test ./...`.');
   });
 
   it('a risk names a red run even when its text wraps or spaces the command', () => {

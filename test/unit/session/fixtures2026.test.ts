@@ -55,4 +55,22 @@ describe('session readers on the 2026 transcript fixtures', () => {
     assert.ok(facts.commands.filter((c) => !c.rolled_back).every((c) => c.exit_code !== null));
     assert.deepEqual(facts.unanswered, []);
   });
+
+  it('edits: each applied patch with its call line and the command that came after it', async () => {
+    const { cwd, facts } = await derive('codex-2026');
+    const at = (f: string) => path.join(cwd, 'src', 'dates', f);
+    // Patch at line 41 after `npm install dayjs` (command 4); patch at line 50 after the failing `npm test` (command 5).
+    assert.deepEqual(facts.edits, [
+      { file: at('format.ts'), line: 41, beforeCommand: 5 },
+      { file: at('parse.ts'), line: 41, beforeCommand: 5 },
+      { file: at('parse.ts'), line: 50, beforeCommand: 6 },
+    ]);
+    const claude = await derive('claude-tasks');
+    const sync = (f: string) => path.join(claude.cwd, 'services', 'sync', f);
+    assert.deepEqual(claude.facts.edits?.map((e) => [path.relative(claude.cwd, e.file), e.line, e.beforeCommand]), [
+      [path.relative(claude.cwd, sync('src/ledger_sync/provider.py')), 33, 3],
+      [path.relative(claude.cwd, sync('tests/test_provider.py')), 39, 3],
+      [path.relative(claude.cwd, sync('src/ledger_sync/provider.py')), 47, 5],
+    ]);
+  });
 });

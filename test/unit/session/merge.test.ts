@@ -94,6 +94,22 @@ describe('merging the agent session into the workbench', () => {
     assert.equal(describeSources(built.packet.sources), 'From Claude Code session abcdef12 (commands, task list, changed files, declined commands, task); next action from the task list.');
   });
 
+  it('a request the user rolled back is a rejected approach with its source, in line order with the declined commands', async () => {
+    const dir = await workbench();
+    const declined = { ...cmd('npm install moment@3', null), rejected: true, unfinished: null, line: 30, rejection_reason: 'no new dependencies' };
+    const f = facts(dir, { agent: 'codex', rejected: [declined], rejectedCount: 1, rolledBackRequests: [{ text: 'Upgrade moment everywhere', line: 7 }] });
+    const built = packetOf(await merged(dir, f));
+    assert.ok(built.ok);
+    if (!built.ok) return;
+    assert.deepEqual(built.packet.decisions, [
+      { text: 'the user interrupted and rolled back this request: "Upgrade moment everywhere"', status: 'rejected', source: { file: f.file, line: 7, what: 'rolled-back request' } },
+      { text: 'declined by the user: `npm install moment@3` — the user\'s reason: "no new dependencies"', status: 'rejected', source: { file: f.file, line: 30, what: 'declined command' } },
+    ]);
+    // The agent's own decisions win over the session's, as for declined commands.
+    const own = packetOf(await merged(await workbench({ 'agent_state.json': { decisions: ['use dayjs'] } }), f));
+    assert.ok(own.ok && own.packet.decisions.every((d) => !/rolled back/.test(d.text)));
+  });
+
   it('Tests and Feature board read the session: the last test command by its place, the task list by its tasks', async () => {
     const dir = await workbench();
     const s = await merged(dir, facts(dir, { commands: [cmd('ls', 0), cmd('go test ./...', 1)], todos: [{ content: 'A', status: 'in_progress', since: 0 }, { content: 'B', status: 'in_progress', since: 0 }] }));
