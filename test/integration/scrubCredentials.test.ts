@@ -4,14 +4,20 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { claudeProjectSlug } from '../../src/core/context/discovery';
 import type { ScrubOutcome } from '../../src/core/workflow/secrets';
+import { extensionApi, stateWhere } from './helpers/extensionApi';
 import { packetCommands } from './helpers/packetHarness';
 import { inHostEnv } from './helpers/testEnv';
 
 describe('Scrub Credentials from Agent Sessions… (in the extension host)', () => {
   let file = '';
   let original = '';
+  /** The folder's reading before this suite added a session of its own. */
+  let sessionBefore = '';
 
   before(async () => {
+    const api = await extensionApi();
+    const s = await stateWhere(api, (x) => x.context.known, 'a context reading');
+    sessionBefore = s.context.known ? s.context.sessionId : '';
     const env = inHostEnv();
     const dir = path.join(env.claudeDir, 'projects', claudeProjectSlug(env.workspace));
     await fs.mkdir(dir, { recursive: true });
@@ -25,6 +31,10 @@ describe('Scrub Credentials from Agent Sessions… (in the extension host)', () 
 
   after(async () => {
     await fs.rm(file, { force: true });
+    // The scrubbed transcript was the folder's newest session while it existed: once it is gone the
+    // meter goes back to the session it read before (later suites expect that reading).
+    const api = await extensionApi();
+    await stateWhere(api, (x) => x.context.known && x.context.sessionId === sessionBefore, 'the earlier session read again once the scrubbed one is gone');
   });
 
   it('lists the credential in the confirmation and writes nothing when declined', async () => {
