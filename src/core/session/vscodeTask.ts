@@ -302,13 +302,13 @@ export function factsOfEvents(agent: SessionAgent, snap: TaskSnapshot, file: str
         latest = t;
         closing = null;
         lastRequest = { text, ts: e.ts };
-        acc.humanRequest(text);
+        acc.humanRequest(text, e.line);
         break;
       }
       case 'assistant': {
         const text = e.text.trim();
         if (!text) break;
-        acc.assistantText(text, `${e.line}:${e.ts}`);
+        acc.assistantText(text, `${e.line}:${e.ts}`, e.line);
         // The closing words: a completion result wins over later chatter in the same turn.
         if (e.closing || !closing?.explicit) closing = { text, line: e.line, explicit: e.closing };
         break;

@@ -180,6 +180,8 @@ describe('Roo Code and Kilo Code tasks', () => {
     assert.equal(facts.latestRequest?.text, 'Keep the old validation messages.');
     assert.equal(facts.closing, null);
     assert.equal(facts.endedOnClosing, false);
+    // Condensed right after it, the request never got an answer: it is unanswered, at its own line.
+    assert.deepEqual(facts.unanswered?.map((r) => [r.text, r.line]), [['Keep the old validation messages.', facts.latestRequest?.line]]);
   });
 
   it('before 3.29.5: an Anthropic tokensIn without the cache is summed with it; no exit code is unknown; the denial gets the user\'s words', async () => {
