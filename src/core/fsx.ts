@@ -250,3 +250,22 @@ export function mb(bytes: number): string {
 function errorText(err: unknown): string {
   return (err as Error)?.message ?? String(err);
 }
+
+/** The file's stats, or null when it cannot be stat'ed (missing, unreadable). */
+export async function statOrNull(p: string): Promise<Stats | null> {
+  try {
+    return await fsp.stat(p);
+  } catch {
+    return null;
+  }
+}
+
+/** The names in a folder, or none when it cannot be listed (missing, not a folder, unreadable). */
+export async function listDir(dir: string): Promise<string[]> {
+  try {
+    return await fsp.readdir(dir);
+  } catch {
+    // Stryker disable next-line ArrayDeclaration: a stand-in name never becomes a candidate: logs are kept by their suffix, and a dir by that name lists nothing
+    return [];
+  }
+}

@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { listDir, statOrNull } from '../fsx';
 import { agentsRead } from '../session/model';
 import { GENERIC_USAGE_FILE } from './usage';
 import type { Head } from './heads';
@@ -100,22 +101,6 @@ const CODEX_RESCAN_MS = 10_000;
 /** Rollouts looked at on every call between two full listings. */
 const CODEX_HOT = 32;
 
-async function statOrNull(p: string): Promise<Stats | null> {
-  try {
-    return await fs.stat(p);
-  } catch {
-    return null;
-  }
-}
-
-async function listDir(dir: string): Promise<string[]> {
-  try {
-    return await fs.readdir(dir);
-  } catch {
-    // Stryker disable next-line ArrayDeclaration: a stand-in name never becomes a candidate: logs are kept by their suffix, and a dir by that name lists nothing
-    return [];
-  }
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

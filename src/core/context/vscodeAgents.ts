@@ -6,11 +6,9 @@
  * newest one whose recorded folder is this one (the agent's own timestamp, else the file's mtime) and
  * that changed recently; tasks of other folders are never candidates.
  */
-import type { Stats } from 'node:fs';
-import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openRegular } from '../fsx';
+import { listDir, openRegular, statOrNull } from '../fsx';
 import { defaultClineSessionsDir, sdkManifest } from '../session/clineSdk';
 import { JsonDocFile } from '../session/taskJson';
 import { obj, str } from '../session/vscodeTask';
@@ -95,21 +93,6 @@ interface TaskInfo {
   cwd: string | null;
 }
 
-async function statOrNull(p: string): Promise<Stats | null> {
-  try {
-    return await fs.stat(p);
-  } catch {
-    return null;
-  }
-}
-
-async function listDir(dir: string): Promise<string[]> {
-  try {
-    return await fs.readdir(dir);
-  } catch {
-    return [];
-  }
-}
 
 /** True when `cwd` is `folder` or inside it (case-insensitive on Windows). */
 function inside(folder: string, cwd: string): boolean {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { renderRestartPrompt } from '../../core/render/prompt';
 import type { Services } from '../services';
 import type { PacketArg } from './packetRef';
-import { resolvePacket } from './packetRef';
+import { resolvePromptPacket } from './packetRef';
 import { uiText } from '../redactUi';
 
 /**
@@ -12,14 +12,8 @@ import { uiText } from '../redactUi';
  */
 export function copyRestartPromptCommand(services: Services): (arg?: PacketArg) => Promise<boolean> {
   return async (arg) => {
-    const { state, entry } = await resolvePacket(services, arg);
-    const acks = await services.acks.read(entry.dir, entry.packet.open_risks);
-    const settings = services.config.get(state.folder.uri);
-    const prompt = renderRestartPrompt(entry.packet, {
-      freshness: { stale: entry.freshness.stale, reasons: [...entry.freshness.reasons] },
-      acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
-      firstTurn: settings.options.firstTurn || undefined,
-    });
+    const { entry, extra } = await resolvePromptPacket(services, arg);
+    const prompt = renderRestartPrompt(entry.packet, extra);
     await vscode.env.clipboard.writeText(uiText(prompt));
     const note = entry.freshness.stale ? ' (the packet is stale; the prompt says so)' : '';
     vscode.window.setStatusBarMessage(`$(check) Restart prompt copied${note}`, 4000);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import type { PromptExtra } from '../../core/render/prompt';
 import type { PacketEntry, WorkbenchUiState } from '../state/types';
 import { UserFacingError } from './boundary';
 
@@ -52,4 +53,20 @@ export async function resolvePacket(services: Services, arg: PacketArg): Promise
     title: 'Generate Handoff',
     run: () => vscode.commands.executeCommand('sessionHandoff.generateHandoff', { folderUri: folder.uri }),
   });
+}
+
+/**
+ * The packet a prompt command acts on, with what every restart prompt of it is rendered with: its
+ * current freshness, the risk acknowledgements and the first-turn setting of its folder.
+ */
+export async function resolvePromptPacket(services: Services, arg: PacketArg): Promise<{ state: WorkbenchUiState; entry: PacketEntry; extra: PromptExtra }> {
+  const { state, entry } = await resolvePacket(services, arg);
+  const acks = await services.acks.read(entry.dir, entry.packet.open_risks);
+  const settings = services.config.get(state.folder.uri);
+  const extra: PromptExtra = {
+    freshness: { stale: entry.freshness.stale, reasons: [...entry.freshness.reasons] },
+    acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
+    firstTurn: settings.options.firstTurn || undefined,
+  };
+  return { state, entry, extra };
 }

@@ -5,7 +5,7 @@ import { agentTitle, renderForAgent, type PromptAgent } from '../../core/render/
 import { findOnPath } from '../../core/setup/launcher';
 import { shellQuote } from '../../core/setup/shell';
 import type { PacketArg } from '../commands/packetRef';
-import { resolvePacket } from '../commands/packetRef';
+import { resolvePromptPacket } from '../commands/packetRef';
 import type { Services } from '../services';
 import { uiText } from '../redactUi';
 
@@ -20,18 +20,12 @@ const CLI: Record<PromptAgent, string> = { claude: 'claude', codex: 'codex' };
  */
 export function continueInAgentCommand(services: Services, storageDir: string, target: PromptAgent): (arg?: PacketArg) => Promise<boolean> {
   return async (arg) => {
-    const { state, entry } = await resolvePacket(services, arg);
-    const acks = await services.acks.read(entry.dir, entry.packet.open_risks);
-    const settings = services.config.get(state.folder.uri);
+    const { state, entry, extra } = await resolvePromptPacket(services, arg);
     const prompt = uiText(
       renderForAgent(
         entry.packet,
         target,
-        {
-          freshness: { stale: entry.freshness.stale, reasons: [...entry.freshness.reasons] },
-          acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
-          firstTurn: settings.options.firstTurn || undefined,
-        },
+        extra,
         { packetDir: path.relative(state.folder.uri.fsPath, entry.dir) || '.' },
       ),
     );
