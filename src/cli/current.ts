@@ -1,5 +1,5 @@
 import type { HandoffOptions } from '../core/options';
-import { isOwnPacket } from '../core/registry/ownership';
+import { gitDirOf, isOwnPacket } from '../core/registry/ownership';
 import { packetTrust, type PacketTrust } from '../core/registry/trust';
 import { currentPacket } from '../core/workflow/freshness';
 import { outputDirOf } from '../core/workflow/paths';
@@ -24,7 +24,16 @@ export async function currentOrExplain(workspaceDir: string, options: HandoffOpt
     io.stderr(`handoff: no packet in ${outputDirOf(workspaceDir, options)} yet; run \`handoff generate\` first\n`);
     return null;
   }
-  const owned = current.stored.sha256 ? await isOwnPacket(current.stored.dir, current.stored.sha256) : false;
-  const trust: PacketTrust = packetTrust({ packet: current.stored.packet, freshness: current.freshness, owned, facts: now?.facts ?? null });
+  const trust: PacketTrust = packetTrust({ packet: current.stored.packet, freshness: current.freshness, owned: await ownedOrUnknown(current.stored), facts: now?.facts ?? null });
   return { ...current, trust };
+}
+
+/**
+ * Whether this tool wrote the packet here (`isOwnPacket`). Outside a git repository there is no ledger
+ * to ask: that is not "not written here" but unknown, and such a packet is never fresh anyway (without
+ * git neither HEAD nor the branch can be matched), so it is judged stale, never an instruction.
+ */
+export async function ownedOrUnknown(stored: { dir: string; sha256?: string | null }): Promise<boolean> {
+  if (!(await gitDirOf(stored.dir).catch(() => null))) return true;
+  return stored.sha256 ? isOwnPacket(stored.dir, stored.sha256) : false;
 }

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import type { SessionFacts } from '../../core/session/model';
-import { isOwnPacket } from '../../core/registry/ownership';
 import { packetTrust, type PacketTrust } from '../../core/registry/trust';
 import { newestPacket } from '../../core/workflow/readPackets';
 import type { PacketWithFreshness, WorkbenchState } from '../../core/workflow/state';
 import { readWorkbenchState } from '../../core/workflow/state';
 import { createGitClient } from '../../git/gitClient';
 import { optionsOf } from '../common';
+import { ownedOrUnknown } from '../current';
 import type { FlagValues } from '../types';
 
 /** The workbench state with the packet the screen shows and what it may be called (the one trust rule). */
@@ -26,8 +26,7 @@ export async function readState(workspaceDir: string, flags: FlagValues, session
   const newest = state.active ? null : newestPacket(state.packets);
   const shown = state.active ?? (newest ? (state.packets.find((p) => p.dir === newest.dir) ?? null) : null);
   if (!shown) return { ...state, shown: null, trust: null };
-  const owned = shown.sha256 ? await isOwnPacket(shown.dir, shown.sha256) : false;
-  const trust = packetTrust({ packet: shown.packet, freshness: shown.freshness, owned, facts: state.git.ok ? state.git.facts : null });
+  const trust = packetTrust({ packet: shown.packet, freshness: shown.freshness, owned: await ownedOrUnknown(shown), facts: state.git.ok ? state.git.facts : null });
   return { ...state, shown, trust };
 }
 
