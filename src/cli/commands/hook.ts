@@ -7,6 +7,7 @@ import { appendInside, appendStateLog } from '../../core/ownLog';
 import type { HandoffOptions } from '../../core/options';
 import { redact } from '../../core/redact';
 import { renderForAgent } from '../../core/render/forAgent';
+import { renderCompactBrief, renderResumeDelta } from '../../core/render/sessionStart';
 import { isOwnPacket } from '../../core/registry/ownership';
 import { packetTrust } from '../../core/registry/trust';
 import { currentPacket } from '../../core/workflow/freshness';
@@ -124,18 +125,63 @@ async function readLastHook(outputDir: string): Promise<LastHook | null> {
   }
 }
 
+/** After a compaction, the regeneration of the packet may take this long before the existing packet is used. */
+const COMPACT_REGEN_BUDGET_MS = 1100;
+
+/** The SessionStart event fields the answer depends on. */
+interface StartEvent {
+  hook_event_name: string;
+  session_id?: string;
+  source?: string;
+  transcript_path?: string | null;
+  turn_id?: string;
+}
+
 /**
- * The SessionStart answer: the restart prompt of the active packet for this folder's branch + topic
- * when it is fresh, a short notice when it is stale (its instructions no longer hold), nothing when
- * there is none. After a compaction, the packet PreCompact just wrote for this session comes first.
+ * After a compaction (SessionStart `compact`, the reliable point: PreCompact may not fire), the packet
+ * is written again from the session's transcript, through the same queue as SessionEnd (one at a time,
+ * idempotent, written atomically). Inline (the detached process, tests) it takes as long as it needs;
+ * otherwise past COMPACT_REGEN_BUDGET_MS it is handed to a detached process and null is returned, so
+ * the answer comes from the packet that exists. Returns the packet folder written, or null.
  */
-async function sessionStartContext(workspaceDir: string, options: HandoffOptions, event: { session_id?: string; source?: string; transcript_path?: string | null; turn_id?: string }): Promise<string | null> {
+async function regenerateAfterCompact(workspaceDir: string, flags: FlagValues, io: CliIO, event: StartEvent, raw: string, tag: string): Promise<string | null> {
+  const outputDir = outputDirOf(workspaceDir, optionsOf(flags));
+  const work = completeInQueue(outputDir, event, io.env, () => generateForEvent(workspaceDir, flags, io, tag, event.transcript_path ?? undefined), (l) => logLine(outputDir, l, workspaceDir)).catch(
+    async (err: unknown) => {
+      await logLine(outputDir, `${tag} the packet could not be written again: ${(err as Error)?.message ?? String(err)}`, workspaceDir);
+      return null;
+    },
+  );
+  if (isInline(io.env)) return work;
+  const done = await withDeadline(work, COMPACT_REGEN_BUDGET_MS);
+  if (done !== 'timeout') return done;
+  await logLine(outputDir, `${tag} writing the packet again takes longer than ${COMPACT_REGEN_BUDGET_MS} ms: finished in the background; answered from the existing packet`, workspaceDir);
+  if ((await spawnCompletion(raw, hookArgs(flags), io.env)) === undefined) await logLine(outputDir, `${tag} the packet could not be handed to a background process`, workspaceDir);
+  return null;
+}
+
+/**
+ * The SessionStart answer, by source. `startup` / `clear` (a new, empty context): the restart prompt
+ * of the active packet for this folder's branch + topic when it is ours and fresh, a short notice when
+ * it is stale or not written here, nothing when there is none. `resume` / `fork` (the transcript holds
+ * the history): at most a short delta. `compact`: the packet is written again from the transcript and
+ * only its next action and open questions are handed back.
+ */
+async function sessionStartContext(workspaceDir: string, flags: FlagValues, io: CliIO, event: StartEvent, raw: string, tag: string): Promise<string | null> {
+  const options = optionsOf(flags);
   const outputDir = outputDirOf(workspaceDir, options);
   let prefer: string | undefined;
+  let regenerated = false;
   if (event.source === 'compact') {
-    const last = await readLastHook(outputDir);
-    const age = last ? Date.now() - Date.parse(last.at) : Infinity;
-    if (last && last.event === 'PreCompact' && age >= 0 && age < LAST_HOOK_MAX_AGE_MS && (!event.session_id || last.session_id === event.session_id)) prefer = last.packet_dir;
+    const written = await regenerateAfterCompact(workspaceDir, flags, io, event, raw, tag);
+    if (written) {
+      prefer = written;
+      regenerated = true;
+    } else {
+      const last = await readLastHook(outputDir);
+      const age = last ? Date.now() - Date.parse(last.at) : Infinity;
+      if (last && last.event === 'PreCompact' && age >= 0 && age < LAST_HOOK_MAX_AGE_MS && (!event.session_id || last.session_id === event.session_id)) prefer = last.packet_dir;
+    }
   }
   const { current, diagnostics, now } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir), prefer);
   for (const d of diagnostics) await logLine(outputDir, `hook SessionStart: ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`, workspaceDir);
@@ -144,6 +190,10 @@ async function sessionStartContext(workspaceDir: string, options: HandoffOptions
   const owned = current.stored.sha256 ? await isOwnPacket(current.stored.dir, current.stored.sha256) : false;
   const trust = packetTrust({ packet, freshness: current.freshness, owned, facts: now?.facts ?? null });
   if (trust.kind === 'foreign') return redact(trust.notice);
+  const packetDir = path.relative(workspaceDir, current.stored.dir) || '.';
+  if (event.source === 'resume' || event.source === 'fork') {
+    return renderResumeDelta(packet, { reasons: trust.kind === 'stale' ? trust.reasons : [], fork: event.source === 'fork', packetDir, ...(event.session_id ? { sessionId: event.session_id } : {}) });
+  }
   if (trust.kind === 'stale') {
     const why = trust.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') || 'the workspace moved on since it was written';
     return redact(
@@ -152,13 +202,14 @@ async function sessionStartContext(workspaceDir: string, options: HandoffOptions
         `(Session Handoff: Open Active Handoff); write a new one with \`handoff generate\`.`,
     );
   }
+  if (event.source === 'compact') return renderCompactBrief(packet, { regenerated, packetDir });
   const { acks } = await readPacketAcks(outputDir, current.stored.dir);
   // Whichever agent wrote it, rendered for the agent that starts now (its tool names; under 10 000 characters).
   return renderForAgent(packet, agentOfEvent(event), {
     firstTurn: options.firstTurn,
     freshness: current.freshness,
     acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
-  }, { packetDir: path.relative(workspaceDir, current.stored.dir) || '.' });
+  }, { packetDir });
 }
 
 async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
@@ -181,7 +232,9 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   }
   const outputDir = outputDirOf(workspaceDir, options);
   if (event.hook_event_name === 'SessionStart') {
-    const context = await withDeadline(sessionStartContext(workspaceDir, options, event), SESSION_START_BUDGET_MS);
+    // Inline (the detached completion of a compaction, tests) there is nobody waiting on the answer.
+    const work = sessionStartContext(workspaceDir, flags, io, event, raw, tag);
+    const context = isInline(io.env) ? await work : await withDeadline(work, SESSION_START_BUDGET_MS);
     if (context === 'timeout') {
       await logLine(outputDir, `${tag} no handoff injected: reading the packet took longer than ${SESSION_START_BUDGET_MS} ms`, workspaceDir);
       return;

@@ -86,6 +86,11 @@ function fnv1a(text: string): string {
   return h.toString(16).padStart(16, '0');
 }
 
+/** The folder of `outputDir`'s completion queue lock (outside the repository). */
+export function queueDirOf(outputDir: string): string {
+  return path.join(os.tmpdir(), `handoff-hook-queue-${fnv1a(path.resolve(outputDir))}`);
+}
+
 /**
  * Runs one completion for `outputDir`, one at a time per folder: waits its turn on the folder's queue
  * lock; when a packet for the same session was begun after this event reached the hook, that packet
@@ -99,9 +104,8 @@ export async function completeInQueue(
   log: (line: string) => Promise<void>,
 ): Promise<string | null> {
   const queuedAt = Number(env[QUEUED_AT_ENV]) || Date.now();
-  const queue = path.join(os.tmpdir(), `handoff-hook-queue-${fnv1a(path.resolve(outputDir))}`);
   return withLock(
-    queue,
+    queueDirOf(outputDir),
     async () => {
       const last = await readLast(outputDir);
       const begun = last?.started_at ? Date.parse(last.started_at) : NaN;

@@ -4,7 +4,7 @@ import { outputDirOf } from '../../core/workflow/paths';
 import { PROMPT_AGENTS, renderForAgent, type PromptAgent } from '../../core/render/forAgent';
 import { renderRestartPrompt } from '../../core/render/prompt';
 import { DIR_FLAGS, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
-import { currentOrExplain } from '../current';
+import { currentOrExplain, NOT_WRITTEN_HERE } from '../current';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED, UsageError } from '../types';
 
@@ -29,16 +29,23 @@ export const promptCommand: CommandSpec = {
     // risks a person acknowledged (in the editor's Open Risks view) are marked as such.
     const { acks, diagnostics: ackDiagnostics } = await acksForRisks(outputDirOf(workspaceDir, options), current.stored.dir, current.stored.packet.open_risks);
     printDiagnostics(io, ackDiagnostics);
+    // Only a packet ours and fresh is a restart prompt to act on: any other is a record to review first
+    // (a missing HEAD or branch never matches), and one not written here says so at its top.
+    const { trust } = current;
+    const foreign = trust.kind === 'foreign';
+    const freshness = trust.kind === 'instruction'
+      ? current.freshness
+      : { stale: true, reasons: foreign ? ['it was not written here', ...current.freshness.reasons] : trust.reasons };
     const extra = {
-      firstTurn: options.firstTurn,
-      freshness: current.freshness,
+      ...(foreign ? {} : { firstTurn: options.firstTurn }),
+      freshness,
       acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
     };
-    io.stdout(
-      target === undefined
-        ? renderRestartPrompt(current.stored.packet, extra)
-        : renderForAgent(current.stored.packet, target as PromptAgent, extra, { packetDir: path.relative(workspaceDir, current.stored.dir) || '.' }),
-    );
+    const body = target === undefined
+      ? renderRestartPrompt(current.stored.packet, extra)
+      : renderForAgent(current.stored.packet, target as PromptAgent, extra, { packetDir: path.relative(workspaceDir, current.stored.dir) || '.' });
+    if (foreign) io.stderr(`handoff: ${NOT_WRITTEN_HERE}\n`);
+    io.stdout(foreign ? `${NOT_WRITTEN_HERE}\n\n${body}` : body);
     return EXIT_OK;
   },
 };

@@ -1,7 +1,7 @@
 import { serializePacket } from '../../core/packet/build';
 import { renderMarkdown } from '../../core/render/markdown';
 import { DIR_FLAGS, JSON_FLAG, optionsOf, workspaceDirOf } from '../common';
-import { currentOrExplain } from '../current';
+import { currentOrExplain, NOT_WRITTEN_HERE } from '../current';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED } from '../types';
 
@@ -16,7 +16,14 @@ export const showCommand: CommandSpec = {
     const current = await currentOrExplain(workspaceDir, optionsOf(flags), io);
     if (!current) return EXIT_REFUSED;
     const packet = current.stored.packet;
-    io.stdout(flags['json'] ? serializePacket(packet) : renderMarkdown(packet));
+    // For review it is shown whole; one not written here says so first (on stderr beside the JSON).
+    const foreign = current.trust.kind === 'foreign';
+    if (flags['json']) {
+      if (foreign) io.stderr(`handoff: ${NOT_WRITTEN_HERE}\n`);
+      io.stdout(serializePacket(packet));
+    } else {
+      io.stdout(`${foreign ? `> ${NOT_WRITTEN_HERE}\n\n` : ''}${renderMarkdown(packet)}`);
+    }
     return EXIT_OK;
   },
 };

@@ -49,7 +49,7 @@ const QUESTION_MAX = 300;
 const clean = (s: string): string => stripControl(s).replace(/\r\n?/g, '\n');
 
 /** One line of record text: whitespace collapsed, at most `n` characters, cut at a space where one is near. */
-const clip = (s: string, n: number): string => {
+export const clip = (s: string, n: number): string => {
   const one = clean(s).replace(/\s*\n\s*/g, ' ').trim();
   if (one.length <= n) return one;
   const cut = one.slice(0, n - 1);
@@ -58,14 +58,14 @@ const clip = (s: string, n: number): string => {
 };
 
 /** `name.jsonl:93`: a source for the prompt (the full path is in handoff.md and the packet). */
-function shortSource(s: Source | null | undefined): string {
+export function shortSource(s: Source | null | undefined): string {
   if (!s) return '';
   const file = s.file.slice(s.file.replace(/\\/g, '/').lastIndexOf('/') + 1) || s.file;
   return s.line === null ? file : `${file}:${s.line}`;
 }
 
 /** Record text as quoted lines: every line of it starts with `> `, so none of it reads as ours. */
-function quote(text: string, indent = ''): string[] {
+export function quote(text: string, indent = ''): string[] {
   return clean(text)
     .split('\n')
     .map((l) => l.trim())

@@ -77,7 +77,7 @@ async function codexRollout(file: string, cwd: string, percent: number): Promise
 describe('Codex hooks and handoffs across agents (real process, real git)', () => {
   const make = tempRepos(workbenchRepo);
 
-  it('Codex SessionStart (startup, clear, compact, resume) gets the fresh packet as Codex expects it; none → nothing', async () => {
+  it('Codex SessionStart: startup and clear get the fresh packet as Codex expects it, resume a short line, compact the next action; none → nothing', async () => {
     const r = make();
     const home = await makeTempDir('home-');
     const env = await hookEnv();
@@ -86,7 +86,7 @@ describe('Codex hooks and handoffs across agents (real process, real git)', () =
     assert.equal(none.stdout, '', 'no packet: nothing');
     assert.equal(handoff(['generate', '--dir', r.dir], { env }).code, 0);
     const forCodex = handoff(['prompt', '--for', 'codex', '--dir', r.dir], { env }).stdout;
-    for (const source of ['startup', 'clear', 'compact', 'resume']) {
+    for (const source of ['startup', 'clear']) {
       const out = handoff(['hook'], { env, input: JSON.stringify(await hookFixture(`codex-session-start.${source}.json`, r.dir, home)) });
       assert.equal(out.code, 0, out.stderr);
       const context = sessionStartContext(out.stdout);
@@ -96,6 +96,18 @@ describe('Codex hooks and handoffs across agents (real process, real git)', () =
       assert.match(context, /NEXT ACTION[^\n]*\n> Handle partial refunds in src\/refund\.py/);
       assert.match(context, /Full packet: outputs\/handoff\/sess-a\/handoff\.md\n$/);
     }
+    // resume: the rollout already holds the thread; the packet is named, never repeated.
+    const resumed = sessionStartContext(handoff(['hook'], { env, input: JSON.stringify(await hookFixture('codex-session-start.resume.json', r.dir, home)) }).stdout);
+    assert.match(resumed, /^Session Handoff: the handoff packet sess-a \(branch feat\/refund, topic T-1\) was written from session sess-a, not this one/);
+    assert.match(resumed, /handoff show/);
+    assert.doesNotMatch(resumed, /NEXT ACTION|Handle partial refunds|apply_patch/);
+    // compact: the packet written again, its next action handed back in the same JSON shape.
+    const compact = handoff(['hook'], { env: { ...env, ...INLINE }, input: JSON.stringify(await hookFixture('codex-session-start.compact.json', r.dir, home)) });
+    assert.equal(compact.code, 0, compact.stderr);
+    const brief = sessionStartContext(compact.stdout);
+    assert.match(brief, /^Session Handoff: the conversation was just compacted/);
+    assert.match(brief, /NEXT ACTION[^\n]*\n> Handle partial refunds in src\/refund\.py\n/);
+    assert.doesNotMatch(brief, /Summary:|right away/);
   });
 
   it('Codex PreCompact and Stop print nothing (Stop takes JSON only); PreCompact writes a packet afterwards, Stop only past the threshold', async () => {
