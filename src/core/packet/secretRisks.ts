@@ -44,6 +44,14 @@ function taskFilePlace(f: SecretFinding): string {
   return `${displayPath(f.file)}${at.length ? ` message${at.length === 1 ? '' : 's'} index ${at.join(', ')}` : ''}`;
 }
 
+/** A task's files holding it, its folder named once: "~/…/tasks/1764…/ ui_messages.json message index 6; api_conversation_history.json message index 4 (line 56)". */
+function taskFilesPlace(fs: readonly SecretFinding[]): string {
+  const dirs = new Set(fs.map((f) => path.dirname(f.file)));
+  if (dirs.size !== 1) return fs.map(taskFilePlace).join('; ');
+  const dir = [...dirs][0]!;
+  return `${displayPath(dir)}${path.sep}: ${fs.map((f) => taskFilePlace({ ...f, file: path.basename(f.file) })).join('; ')}`;
+}
+
 /** A task finding's call for people: what printed it, as the head of a sentence, or null when not a call. */
 const callOf = (printedBy: string | null | undefined): string | null => (printedBy && !/^(?:a user message|assistant text|the command .*)$/.test(printedBy) ? printedBy : null);
 
@@ -177,16 +185,16 @@ export function secretRisks(findings: readonly SecretFinding[], origins: Readonl
       const copy = taskCopy ? ` ${taskCopy.task} (${displayPath(taskCopy.file)}) now holds a copy.` : transcript ? ` ${transcriptNote(agent ? agentName(agent) : undefined, transcript)}` : '';
       detail = `${cap(first.label)} in ${places[0]} (masked in this packet).${also}${copy} ${historyAndFix(origin, transcript, taskCopy?.task)}`;
     } else if (first.task) {
+      // What printed it, the history and the fix come first (a restart prompt may cut a long detail); then where.
       const by = callOf(first.printedBy);
-      const files = sorted.filter((f) => f.task === first.task).map(taskFilePlace);
-      const into = `${first.task} (${files.join('; ')})`;
-      const head = by ? `${by} printed ${first.label} into ${into}` : `${cap(first.label)} is in ${first.printedBy ?? 'the task'} of ${into}`;
+      const mine = sorted.filter((f) => f.task === first.task);
+      const head = by ? `${by} printed ${first.label} into ${first.task}` : `${cap(first.label)} is in ${first.printedBy ?? 'a message'} of ${first.task}`;
       const others = sorted.filter((f) => f.task !== first.task).map(place);
       const also = others.length ? ` Also seen in ${others.join('; ')}.` : '';
       const src = origins[sourceKey(first)] as SourceOrigin | undefined;
       const history = src ? ` It comes from ${src.file} line ${src.line}: ${sourceHistory(src)}` : '';
       const agentWord = first.task.replace(/ task .*$/, '');
-      detail = `${by ? head : cap(head)}; the task's files now hold a copy (masked in this packet).${also}${history} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; delete the task in ${agentWord} or scrub it (handoff secrets --scrub, with the task closed: ${agentWord} rewrites the files whole on its next save).`;
+      detail = `${by ? head : cap(head)}, whose files now hold a copy (masked in this packet).${history} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; delete the task in ${agentWord} or scrub it (handoff secrets --scrub, with the task closed: ${agentWord} rewrites its files whole on its next save). Seen in ${taskFilesPlace(mine)}.${also}`;
     } else {
       const by = first.printedBy && !/^(?:a user message|assistant text|the command .*)$/.test(first.printedBy) ? first.printedBy : null;
       const lines = first.lines && first.lines.length > 1 ? `lines ${first.lines.join(', ')}` : `line ${first.line ?? 0}`;

@@ -37,7 +37,7 @@ describe('handoff secrets with a Cline task', () => {
     const text = handoff(['secrets', ...s.args], { env: s.env });
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^1 credential found for /);
-    assert.match(text.stdout, new RegExp(`1\\. \`cat \\.env\` printed a Stripe live key into Cline task ${ID} \\(.*ui_messages\\.json message index 6; .*api_conversation_history\\.json message index 4 \\(line \\d+\\)\\)`));
+    assert.match(text.stdout, new RegExp(`1\\. \`cat \\.env\` printed a Stripe live key into Cline task ${ID}, whose files now hold a copy\\. Fix: .* Seen in .*${ID}/: ui_messages\\.json message index 6; api_conversation_history\\.json message index 4 \\(line \\d+\\)\\.`));
     assert.match(text.stdout, new RegExp(`Sessions read: Cline task ${ID}: .*ui_messages\\.json \\(1\\), Cline task ${ID}: .*api_conversation_history\\.json \\(1\\)`));
     assert.match(text.stdout, /Close the task in Cline first: the agent rewrites a task's files whole on its next save/);
     assert.ok(!text.stdout.includes(s.key.slice(8)), 'the listing never shows the value');
@@ -101,12 +101,16 @@ describe('handoff secrets with a Cline task', () => {
     assert.equal(gen.code, 0, gen.stderr);
     const written = /^wrote (.+handoff\.json)$/m.exec(gen.stdout)?.[1];
     assert.ok(written?.startsWith(s.repo), gen.stdout);
-    const json = await fs.readFile(written, 'utf8');
+    const json = await fs.readFile(written!, 'utf8');
     assert.ok(!json.includes(s.key.slice(8)));
     const packet = JSON.parse(json) as { open_risks: { id: string; severity: string; detail: string }[] };
     const leaks = packet.open_risks.filter((r) => r.id.startsWith('leak:'));
     assert.equal(leaks.length, 1, JSON.stringify(packet.open_risks));
     assert.equal(leaks[0]!.severity, 'block');
-    assert.match(leaks[0]!.detail, new RegExp(`^\`cat \\.env\` printed a Stripe live key into Cline task ${ID} `));
+    assert.match(leaks[0]!.detail, new RegExp(`^\`cat \\.env\` printed a Stripe live key into Cline task ${ID}, whose files now hold a copy`));
+    // The restart prompt keeps the fix whole.
+    const prompt = handoff(['prompt', '--dir', s.repo], { env: s.env });
+    assert.equal(prompt.code, 0, prompt.stderr);
+    assert.match(prompt.stdout, /printed a Stripe live key into Cline task .* delete the task in Cline or scrub it/);
   });
 });

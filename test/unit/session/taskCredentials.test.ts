@@ -2,11 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { secretRisks, sessionSecretFindings } from '../../../src/core/packet/secretRisks';
 import { fingerprintOf } from '../../../src/core/redact/scan';
+import { promises as fs } from 'node:fs';
+import { ClineSdkReader } from '../../../src/core/session/clineSdk';
 import { taskCredentials } from '../../../src/core/session/taskCredentials';
 import { VscodeTaskReader } from '../../../src/core/session/taskReader';
 import { makeTempDir } from '../helpers/fixtures';
 import { placeTasks, TASK_IDS, taskDir } from './vscodeAgentFixture';
-import { editTaskFile, githubToken, openaiKey, taskWithCatEnv } from './taskSecrets';
+import { editTaskFile, githubToken, openaiKey, stripeKey, taskWithCatEnv } from './taskSecrets';
 
 describe('credentials a Cline / Roo Code / Kilo Code task saw', () => {
   it('Cline: `cat .env` printed a Stripe key — one credential, both files, the command and where, one block risk naming the task', async () => {
@@ -37,7 +39,8 @@ describe('credentials a Cline / Roo Code / Kilo Code task saw', () => {
     const r = risks[0]!;
     assert.equal(r.severity, 'block');
     assert.equal(r.id, `leak:${TASK_IDS['cline-native']}/ui_messages.json#6`);
-    assert.match(r.detail, new RegExp(`^\`cat \\.env\` printed a Stripe live key into Cline task ${TASK_IDS['cline-native']} \\(.*ui_messages\\.json message index 6; .*api_conversation_history\\.json message index 4 \\(line \\d+\\)\\)`));
+    assert.match(r.detail, new RegExp(`^\`cat \\.env\` printed a Stripe live key into Cline task ${TASK_IDS['cline-native']}, whose files now hold a copy \\(masked in this packet\\)\\. Fix: `));
+    assert.match(r.detail, new RegExp(`Seen in .*tasks/${TASK_IDS['cline-native']}/: ui_messages\\.json message index 6; api_conversation_history\\.json message index 4 \\(line \\d+\\)\\.$`));
     assert.match(r.detail, /Fix: rotate the credential now; remove it from the file it came from and from git history .*; delete the task in Cline or scrub it \(handoff secrets --scrub, with the task closed/);
     assert.ok(!r.detail.includes(key.slice(8)));
   });
@@ -51,6 +54,7 @@ describe('credentials a Cline / Roo Code / Kilo Code task saw', () => {
     await editTaskFile(path.join(dir, 'ui_messages.json'), (v) => {
       v.push({ ts: 1764300011000, type: 'say', say: 'user_feedback', text: `use this token: ${token}` });
       v.push({ ts: 1764300012000, type: 'ask', ask: 'tool', text: JSON.stringify({ tool: 'readFile', path: '.env.local' }) });
+      v.push({ ts: 1764300014000, type: 'say', say: 'text', text: `The key ${stripeKey(612)} in the config looks live.` });
     });
     await editTaskFile(path.join(dir, 'api_conversation_history.json'), (v) => {
       v.push({ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_r', name: 'read_file', input: { path: '.env.local' } }], ts: 1764300012000 });
@@ -60,11 +64,13 @@ describe('credentials a Cline / Roo Code / Kilo Code task saw', () => {
     const got = (facts?.credentials ?? []).map((c) => [c.kind, c.printedBy, c.places?.map((p) => `${path.basename(p.file)}#${p.index}`)]);
     assert.deepEqual(got, [
       ['a GitHub token', 'a user message', ['ui_messages.json#11']],
+      ['a Stripe live key', 'assistant text', ['ui_messages.json#13']],
       ['an OpenAI API key', 'read_file of .env.local', ['api_conversation_history.json#7']],
     ]);
     const risks = secretRisks(sessionSecretFindings({ ...facts!, cwd }), {}, 'roo');
-    assert.equal(risks.length, 2);
-    assert.match(risks[1]!.detail, new RegExp(`^read_file of \\.env\\.local printed an OpenAI API key into Roo Code task ${TASK_IDS['roo-legacy']} `));
+    assert.equal(risks.length, 3);
+    assert.match(risks[1]!.detail, /^A Stripe live key is in assistant text of Roo Code task /);
+    assert.match(risks[2]!.detail, new RegExp(`^read_file of \\.env\\.local printed an OpenAI API key into Roo Code task ${TASK_IDS['roo-legacy']}, whose files`));
     assert.match(risks[0]!.detail, /^A GitHub token is in a user message of Roo Code task /);
     assert.match(risks[0]!.detail, /delete the task in Roo Code or scrub it/);
   });
@@ -77,6 +83,28 @@ describe('credentials a Cline / Roo Code / Kilo Code task saw', () => {
     const risks = secretRisks([workbench, ...sessionSecretFindings(facts!)], {}, 'kilo');
     assert.equal(risks.length, 1);
     assert.match(risks[0]!.detail, /^A Stripe live key in feedback_record\.jsonl line 3 .* Also seen in `cat \.env` output in Kilo Code task .*ui_messages\.json message index 6.*delete the task in Kilo Code or scrub it/);
+  });
+
+  it("Cline's SDK bundle: the messages file is scanned like an api history", async () => {
+    const dir = path.join(await makeTempDir('handoff-cline-sdk-'), 'sess_02');
+    await fs.mkdir(dir);
+    const t = Date.now() - 60_000;
+    await fs.writeFile(path.join(dir, 'sess_02.json'), JSON.stringify({ version: 1, session_id: 'sess_02', started_at: new Date(t).toISOString(), model: 'claude-sonnet-4-5', cwd: dir, workspace_root: dir, prompt: 'Check the deploy' }));
+    const token = githubToken(611);
+    const file = path.join(dir, 'sess_02.messages.json');
+    await fs.writeFile(
+      file,
+      JSON.stringify([
+        { role: 'user', content: [{ type: 'text', text: 'Check the deploy' }], ts: t },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'tu1', name: 'execute_command', input: { command: 'git remote -v' } }], ts: t + 1000 },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: `origin\thttps://${token}@github.com/o/r.git (fetch)` }], ts: t + 2000 },
+      ]),
+    );
+    const facts = await new ClineSdkReader(file).facts();
+    assert.deepEqual(
+      facts?.credentials?.map((c) => [c.kind, c.printedBy, c.callLine, c.places?.map((p) => [p.file, p.index])]),
+      [['a GitHub token', '`git remote -v`', 1, [[file, 2]]]],
+    );
   });
 
   it('a task without credentials has none, and the scan ignores what is not an array of messages', () => {
