@@ -35,7 +35,7 @@ export const SESSION_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['claude-co
 export const READING_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['workbench-dir', 'claude-config-dir', 'codex-home', 'window', ...TASK_FLAGS, 'roo-model'].includes(f.name));
 
 /** Where the VS Code agents' tasks are looked for, from the flags (relative to the folder). */
-function taskOptions(workspaceDir: string, flags: FlagValues): VscodeAgentOptions {
+export function taskOptions(workspaceDir: string, flags: FlagValues): VscodeAgentOptions {
   const dir = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
   const [clineDir, rooDir, kiloDir] = [dir('cline-dir'), dir('roo-dir'), dir('kilo-dir')];
   const model = typeof flags['roo-model'] === 'string' ? flags['roo-model'].trim() : '';

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import { displayPath } from '../../core/packet/secretRisks';
 import type { SecretsReport, ScrubOutcome } from '../../core/workflow/secrets';
-import { findSecrets, scrubSession } from '../../core/workflow/secrets';
+import { findSecrets, scrubEntry } from '../../core/workflow/secrets';
 import type { SessionAgent } from '../../core/session/model';
 import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, JSON_FLAG, optionsOf, workspaceDirOf } from '../common';
-import { SESSION_FLAGS } from '../context';
+import { SESSION_FLAGS, taskOptions } from '../context';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED, UsageError } from '../types';
 
@@ -16,14 +16,21 @@ export function formatSecrets(report: SecretsReport, workspaceDir: string): stri
   lines.push(n ? `${n} credential${n === 1 ? '' : 's'} found for ${workspaceDir} (masked here; the files still hold them):` : `No credentials found for ${workspaceDir}.`);
   // The risk's words are the packet's; here nothing is a packet, and the listing masks what it shows.
   report.risks.forEach((r, i) => lines.push(`  ${i + 1}. ${r.detail.replace(' (masked in this packet)', '')}`));
-  const read = report.sessions.map((s) => `${displayPath(s.file)} (${s.credentials})`);
+  const read = report.sessions.map((s) => `${s.task ? `${s.task}: ` : ''}${displayPath(s.file)} (${s.credentials})`);
   lines.push(read.length ? `Sessions read: ${read.join(', ')}.` : 'No agent session found for the folder.');
   if (report.sessions.some((s) => s.credentials > 0)) lines.push('Mask them in the session files with: handoff secrets --scrub');
+  const agents = [...new Set(report.sessions.filter((s) => s.task && s.credentials > 0).map((s) => s.task!.replace(/ task .*$/, '')))];
+  if (agents.length) lines.push(`Close the task in ${agents.join(' and ')} first: the agent rewrites a task's files whole on its next save, and a task it still has open would get its unmasked copy back.`);
   return `${lines.join('\n')}\n`;
 }
 
 function formatScrub(o: ScrubOutcome): string {
   const file = displayPath(o.file);
+  if (o.kind === 'scrubbed' && o.task) {
+    const agent = o.task.replace(/ task .*$/, '');
+    const at = o.messages?.length ? ` (message${o.messages.length === 1 ? '' : 's'} index ${o.messages.join(', ')})` : '';
+    return `masked ${o.masked} credential${o.masked === 1 ? '' : 's'} in ${o.task}: ${file}${at}; ${agent} must not be running this task: it rewrites the file whole on its next save (close the task, or reopen it only after the scrub)\n`;
+  }
   if (o.kind === 'scrubbed') return `masked ${o.masked} credential${o.masked === 1 ? '' : 's'} in ${file} (line${o.lines.length === 1 ? '' : 's'} ${o.lines.join(', ')})\n`;
   if (o.kind === 'clean') return `nothing to mask in ${file}\n`;
   return `not scrubbed: ${file}: ${o.reason}\n`;
@@ -32,13 +39,13 @@ function formatScrub(o: ScrubOutcome): string {
 /** `handoff secrets`: the credentials the folder's inputs hold, and (`--scrub`) masking them in the session files. */
 export const secretsCommand: CommandSpec = {
   name: 'secrets',
-  summary: 'list every credential in the workbench files and the agent sessions; --scrub masks them in the session files',
+  summary: 'list every credential in the workbench files, the agent sessions and the Cline / Roo Code / Kilo Code tasks; --scrub masks them in the session and task files',
   usage: 'secrets [--dir DIR] [--json] [--scrub [--force]] [--session FILE]',
   flags: [
     ...DIR_FLAGS,
     ...SESSION_FLAGS,
     { name: 'session', type: 'string', placeholder: 'FILE', help: 'a session file to read as well (Claude Code .jsonl, or a Codex rollout-*.jsonl)' },
-    { name: 'scrub', type: 'boolean', help: 'rewrite the session files in place with each credential masked (atomic; JSON kept valid)' },
+    { name: 'scrub', type: 'boolean', help: "rewrite the session and task files in place with each credential masked (atomic; JSON kept valid; close a task in its agent first)" },
     { name: 'force', type: 'boolean', help: 'with --scrub: also rewrite a session written to in the last minute' },
     JSON_FLAG,
   ],
@@ -54,11 +61,12 @@ export const secretsCommand: CommandSpec = {
       ...(str('claude-config-dir') ?? io.env['CLAUDE_CONFIG_DIR'] ? { claudeConfigDir: str('claude-config-dir') ?? io.env['CLAUDE_CONFIG_DIR'] } : {}),
       ...(str('codex-home') ?? io.env['CODEX_HOME'] ? { codexHome: str('codex-home') ?? io.env['CODEX_HOME'] } : {}),
       ...(session ? { sessionFiles: [{ file: session, agent }] } : {}),
+      tasks: taskOptions(workspaceDir, flags),
       git: createGitClient(workspaceDir),
     });
     let scrubbed: ScrubOutcome[] = [];
     if (flags['scrub']) {
-      for (const s of report.sessions.filter((x) => x.credentials > 0)) scrubbed.push(await scrubSession(s.file, { force: !!flags['force'] }));
+      for (const s of report.sessions.filter((x) => x.credentials > 0)) scrubbed.push(await scrubEntry(s, { force: !!flags['force'] }));
     }
     if (flags['json']) {
       const credentials = report.risks.map((r) => ({ id: r.id, detail: r.detail, source: r.source }));

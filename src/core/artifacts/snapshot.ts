@@ -39,6 +39,10 @@ export interface SecretFinding {
   lines?: number[];
   /** The file the session printed it from (`cat .env`, a file read), absolute, when the call names one. */
   sourceFile?: string;
+  /** Set when `file` is one of a Cline / Roo Code / Kilo Code task's JSON files: "Cline task 1764…". */
+  task?: string;
+  /** With `task`: the 0-based index of each message it was seen in, parallel to `lines`. */
+  messages?: number[];
 }
 
 /**

@@ -144,6 +144,22 @@ export class VscodeTaskDiscovery {
     return found.filter((c): c is TaskCandidate => !!c).sort((a, b) => b.mtimeMs - a.mtimeMs);
   }
 
+  /** Every task of the folder (any age), per agent, newest first: for listing what they hold. */
+  async all(agents: readonly VscodeAgent[]): Promise<TaskCandidate[]> {
+    const found = await Promise.all(
+      agents.map(async (a) => {
+        const all = (await Promise.all(agentStorageDirs(a, this.options).map((d) => this.tasksIn(a, d)))).flat();
+        if (a === 'cline') all.push(...(await this.sdkSessions()));
+        return all;
+      }),
+    );
+    const seen = new Set<string>();
+    return found
+      .flat()
+      .sort((a, b) => b.mtimeMs - a.mtimeMs)
+      .filter((c) => !seen.has(c.file) && !!seen.add(c.file));
+  }
+
   private async findAgent(agent: VscodeAgent): Promise<TaskCandidate | undefined> {
     const all = (await Promise.all(agentStorageDirs(agent, this.options).map((d) => this.tasksIn(agent, d)))).flat();
     if (agent === 'cline') all.push(...(await this.sdkSessions()));

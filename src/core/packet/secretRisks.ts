@@ -20,8 +20,9 @@ export function displayPath(file: string): string {
 }
 
 /** What git knows about the line, and the fix that follows from it. */
-function historyAndFix(origin: LineOrigin | undefined, transcript: string | null): string {
-  const scrub = transcript ? '; delete the transcript or scrub it (handoff secrets --scrub)' : '';
+function historyAndFix(origin: LineOrigin | undefined, transcript: string | null, task?: string): string {
+  const agent = task?.replace(/ task .*$/, '');
+  const scrub = agent ? `; delete the task in ${agent} or scrub it (handoff secrets --scrub, with the task closed)` : transcript ? '; delete the transcript or scrub it (handoff secrets --scrub)' : '';
   if (!origin) return `Fix: rotate the credential now; remove it from the file and, if it was ever committed, from git history before pushing${scrub}.`;
   if (!origin.tracked) return `Git does not track the file. Fix: rotate the credential now; remove it from the file and keep the file out of commits${scrub}.`;
   if (!origin.commit) return `Git tracks the file; this line is not committed yet. Fix: rotate the credential now; remove it from the file before committing${scrub}.`;
@@ -35,8 +36,32 @@ function sourceHistory(o: LineOrigin): string {
   return `git tracks that file; the line is in history since commit ${o.commit.slice(0, 12)}.`;
 }
 
+/** The messages of a task file holding it: "~/…/ui_messages.json message index 4" (the line too where the file has several). */
+function taskFilePlace(f: SecretFinding): string {
+  const idx = f.messages ?? [];
+  const lines = f.lines ?? (f.line ? [f.line] : []);
+  const at = idx.map((i, k) => (lines.some((l) => l > 1) && lines[k] ? `${i} (line ${lines[k]})` : `${i}`));
+  return `${displayPath(f.file)}${at.length ? ` message${at.length === 1 ? '' : 's'} index ${at.join(', ')}` : ''}`;
+}
+
+/** A task's files holding it, its folder named once: "~/…/tasks/1764…/ ui_messages.json message index 6; api_conversation_history.json message index 4 (line 56)". */
+function taskFilesPlace(fs: readonly SecretFinding[]): string {
+  const dirs = new Set(fs.map((f) => path.dirname(f.file)));
+  if (dirs.size !== 1) return fs.map(taskFilePlace).join('; ');
+  const dir = [...dirs][0]!;
+  return `${displayPath(dir)}${path.sep}: ${fs.map((f) => taskFilePlace({ ...f, file: path.basename(f.file) })).join('; ')}`;
+}
+
+/** A task finding's call for people: what printed it, as the head of a sentence, or null when not a call. */
+const callOf = (printedBy: string | null | undefined): string | null => (printedBy && !/^(?:a user message|assistant text|the command .*)$/.test(printedBy) ? printedBy : null);
+
 /** One place a credential was seen, for people: "feedback_record.jsonl line 3" or "`cat .env` printed it into … line 24". */
 function place(f: SecretFinding): string {
+  if (f.task) {
+    const by = callOf(f.printedBy);
+    const where = `${f.task}, ${taskFilePlace(f)}`;
+    return by ? `${by} output in ${where}` : f.printedBy ? `${f.printedBy} in ${where}` : where;
+  }
   const lines = f.lines && f.lines.length > 1 ? `lines ${f.lines.join(', ')}` : f.line ? `line ${f.line}` : '';
   if (!f.session) return lines ? `${f.file} ${lines}` : f.file;
   const file = displayPath(f.session);
@@ -78,9 +103,38 @@ export function sourceKey(f: Pick<SecretFinding, 'fingerprint'>): string {
   return `source:${f.fingerprint ?? ''}`;
 }
 
-/** The credentials found in a session, as findings in the session file (the transcript holds a copy). */
-export function sessionSecretFindings(facts: Pick<SessionFacts, 'file' | 'credentials'> & { cwd?: string | null }): SecretFinding[] {
-  return (facts.credentials ?? []).map((c: SessionCredential) => ({
+/** A task credential as one finding per task file it was seen in (the first file first). */
+function taskFindings(c: SessionCredential, facts: TaskFactsLike): SecretFinding[] {
+  const byFile = new Map<string, { lines: number[]; messages: number[] }>();
+  for (const p of c.places ?? []) {
+    const g = byFile.get(p.file) ?? { lines: [], messages: [] };
+    g.lines.push(p.line);
+    g.messages.push(p.index);
+    byFile.set(p.file, g);
+  }
+  const task = `${agentName(facts.agent!)} task ${facts.sessionId ?? path.basename(path.dirname(facts.file))}`;
+  const source = sourceFileOf(c.printedBy, facts.cwd ?? null);
+  return [...byFile].map(([file, g]) => ({
+    ...(source ? { sourceFile: source } : {}),
+    file,
+    line: g.lines[0] ?? null,
+    rule: 'session',
+    label: c.kind,
+    fingerprint: c.fingerprint,
+    printedBy: c.printedBy,
+    callLine: c.callLine ?? null,
+    session: file,
+    lines: g.lines,
+    task,
+    messages: g.messages,
+  }));
+}
+
+type TaskFactsLike = Pick<SessionFacts, 'file' | 'credentials'> & { cwd?: string | null; agent?: SessionFacts['agent']; sessionId?: string };
+
+/** The credentials found in a session, as findings in the session file (the transcript holds a copy); a task's, in each of its files. */
+export function sessionSecretFindings(facts: TaskFactsLike): SecretFinding[] {
+  return (facts.credentials ?? []).flatMap((c: SessionCredential): SecretFinding[] => (c.places?.length && facts.agent ? taskFindings(c, facts) : [{
     ...(sourceFileOf(c.printedBy, facts.cwd ?? null) ? { sourceFile: sourceFileOf(c.printedBy, facts.cwd ?? null)! } : {}),
     file: facts.file,
     line: c.lines[0] ?? null,
@@ -91,7 +145,7 @@ export function sessionSecretFindings(facts: Pick<SessionFacts, 'file' | 'creden
     callLine: c.callLine ?? null,
     session: facts.file,
     lines: c.lines,
-  }));
+  }]));
 }
 
 /** The sentence naming an agent session file's copy. */
@@ -127,8 +181,20 @@ export function secretRisks(findings: readonly SecretFinding[], origins: Readonl
     let detail: string;
     if (!first.session) {
       const also = places.length > 1 ? ` Also seen in ${places.slice(1).join('; ')}.` : '';
-      const copy = transcript ? ` ${transcriptNote(agent ? agentName(agent) : undefined, transcript)}` : '';
-      detail = `${cap(first.label)} in ${places[0]} (masked in this packet).${also}${copy} ${historyAndFix(origin, transcript)}`;
+      const taskCopy = sorted.find((f) => f.task);
+      const copy = taskCopy ? ` ${taskCopy.task} (${displayPath(taskCopy.file)}) now holds a copy.` : transcript ? ` ${transcriptNote(agent ? agentName(agent) : undefined, transcript)}` : '';
+      detail = `${cap(first.label)} in ${places[0]} (masked in this packet).${also}${copy} ${historyAndFix(origin, transcript, taskCopy?.task)}`;
+    } else if (first.task) {
+      // What printed it, the history and the fix come first (a restart prompt may cut a long detail); then where.
+      const by = callOf(first.printedBy);
+      const mine = sorted.filter((f) => f.task === first.task);
+      const head = by ? `${by} printed ${first.label} into ${first.task}` : `${cap(first.label)} is in ${first.printedBy ?? 'a message'} of ${first.task}`;
+      const others = sorted.filter((f) => f.task !== first.task).map(place);
+      const also = others.length ? ` Also seen in ${others.join('; ')}.` : '';
+      const src = origins[sourceKey(first)] as SourceOrigin | undefined;
+      const history = src ? ` It comes from ${src.file} line ${src.line}: ${sourceHistory(src)}` : '';
+      const agentWord = first.task.replace(/ task .*$/, '');
+      detail = `${by ? head : cap(head)}, whose files now hold a copy (masked in this packet).${history} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; delete the task in ${agentWord} or scrub it (handoff secrets --scrub, with the task closed: ${agentWord} rewrites its files whole on its next save). Seen in ${taskFilesPlace(mine)}.${also}`;
     } else {
       const by = first.printedBy && !/^(?:a user message|assistant text|the command .*)$/.test(first.printedBy) ? first.printedBy : null;
       const lines = first.lines && first.lines.length > 1 ? `lines ${first.lines.join(', ')}` : `line ${first.line ?? 0}`;
@@ -140,8 +206,9 @@ export function secretRisks(findings: readonly SecretFinding[], origins: Readonl
       const history = src ? ` It comes from ${src.file} line ${src.line}: ${sourceHistory(src)}` : '';
       detail = `${cap(head)}, which now holds a copy (masked in this packet).${also}${history} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; delete the transcript or scrub it (handoff secrets --scrub).`;
     }
+    const id = first.task ? `leak:${path.basename(path.dirname(first.file))}/${path.basename(first.file)}#${first.messages?.[0] ?? 0}` : `leak:${where.replace(' line ', ':')}`;
     out.push({
-      id: `leak:${where.replace(' line ', ':')}`,
+      id,
       severity: 'block' as const,
       detail,
       source: first.session ? `${displayPath(first.file)}:${first.line ?? 0}` : first.line ? `${first.file}:${first.line}` : first.file,

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { ContextResult } from '../context/types';
 import { parseClineResult } from './cline';
 import type { SessionFacts } from './model';
+import { taskCredentials } from './taskCredentials';
 import { JsonDocFile } from './taskJson';
 import type { ApiMessage, TaskEvent, TaskSnapshot } from './vscodeTask';
 import { apiCommandEvents, apiMessages, factsOfEvents, obj, resultText, str } from './vscodeTask';
@@ -112,7 +113,10 @@ export class ClineSdkReader {
     const key = `${man.version}:${msgs.version}`;
     if (this.cached?.key === key) return this.cached.facts;
     const manifest = sdkManifest(man.value, path.dirname(this.file));
-    const facts = manifest ? clineSdkFacts(manifest, msgs.value ?? [], msgs.lines, this.file) : null;
+    let facts = manifest ? clineSdkFacts(manifest, msgs.value ?? [], msgs.lines, this.file) : null;
+    // The messages are Anthropic-format, like a legacy task's api history: scanned the same way.
+    const credentials = facts && msgs.value !== undefined ? taskCredentials({ api: { file: this.file, value: msgs.value, lines: msgs.lines } }, 'cline') : [];
+    if (facts && credentials.length) facts = { ...facts, credentials };
     this.cached = { key, facts };
     return facts;
   }

@@ -9,7 +9,7 @@ import { detectSecrets, redact } from '../redact';
 import type { Found } from '../redact/scan';
 import { credentialsInJsonLine, fingerprintOf, mayHoldCredential } from '../redact/scan';
 import { hasAtEdges, hasInHead } from './lines';
-import type { SessionCredential } from './model';
+import type { CredentialPlace, SessionCredential } from './model';
 
 /** Lines kept per credential, and credentials per session: a transcript full of keys stays bounded. */
 const MAX_LINES = 20;
@@ -46,10 +46,76 @@ function unescapeJson(text: string): string {
   return text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, (_m, hex: string | undefined, c: string | undefined) => (hex ? String.fromCharCode(parseInt(hex, 16)) : ESCAPES[c!]!));
 }
 
-const shortCommand = (c: string): string => {
+export const shortCommand = (c: string): string => {
   const one = c.replace(/\s+/g, ' ').trim();
   return one.length > 120 ? `${one.slice(0, 117)}…` : one;
 };
+
+/**
+ * Every credential in one JSON text (a line of a session file, one message of a task file): the
+ * byte-level pre-filter first, the full detector over its string values only where it fires.
+ */
+export function credentialsInJson(text: string, bytes: Buffer = Buffer.from(text, 'utf8')): Found[] {
+  return mayHoldCredential(bytes) ? credentialsInJsonLine(text) : [];
+}
+
+/** What printed a credential, and the line of that call (0 when none). */
+export interface PrintedBy {
+  printedBy: string;
+  line: number;
+}
+
+/** Where a credential was seen: a line of the session file, or (`file`, `index`) a message of one of a task's JSON files. */
+export interface SeenAt {
+  line: number;
+  file?: string;
+  /** 0-based index of the message in the file's top-level array. */
+  index?: number;
+}
+
+/**
+ * The credentials found in one session (or task), by fingerprint, in order of first sighting: the
+ * store the session scanner and the task scanner share. Bounded: a file full of keys stays small.
+ */
+export class CredentialStore {
+  private readonly found = new Map<string, SessionCredential>();
+  /** Changes whenever a finding is added or grows. */
+  revision = 0;
+
+  add(hits: readonly Found[], at: SeenAt, by: PrintedBy | null): void {
+    for (const h of hits) {
+      const fingerprint = fingerprintOf(h.value);
+      let c = this.found.get(fingerprint);
+      if (!c) {
+        if (this.found.size >= MAX_CREDENTIALS) continue;
+        c = { kind: h.kind, fingerprint, lines: [], printedBy: by?.printedBy ?? null, callLine: by?.line || null };
+        this.found.set(fingerprint, c);
+        this.revision++;
+      } else if (c.printedBy === null && by && at.file !== undefined) {
+        // A later sighting that knows what printed it says more than the first one.
+        c.printedBy = by.printedBy;
+        c.callLine = by.line || null;
+        this.revision++;
+      }
+      if (at.file !== undefined) {
+        const places: CredentialPlace[] = (c.places ??= []);
+        if (!places.some((p) => p.file === at.file && p.index === at.index) && places.length < MAX_LINES) {
+          places.push({ file: at.file, line: at.line, index: at.index ?? 0 });
+          if (places[0]!.file === at.file && !c.lines.includes(at.line)) c.lines.push(at.line);
+          this.revision++;
+        }
+      } else if (!c.lines.includes(at.line) && c.lines.length < MAX_LINES) {
+        c.lines.push(at.line);
+        this.revision++;
+      }
+    }
+  }
+
+  /** What was found, in order of first sighting (copies). */
+  credentials(): SessionCredential[] {
+    return [...this.found.values()].map((c) => ({ ...c, lines: [...c.lines], ...(c.places ? { places: c.places.map((p) => ({ ...p })) } : {}) }));
+  }
+}
 
 /**
  * Scans the lines of one session file (fed in order, each once) and keeps what it found, by
@@ -57,13 +123,16 @@ const shortCommand = (c: string): string => {
  */
 export class CredentialScanner {
   private readonly calls = new Map<string, Call>();
-  private readonly found = new Map<string, SessionCredential>();
-  /** Changes whenever a finding is added or grows. */
-  revision = 0;
+  private readonly store = new CredentialStore();
   /** The calls of the line being read. */
   private lineCalls: Call[] = [];
 
   constructor(private readonly agent: 'claude-code' | 'codex') {}
+
+  /** Changes whenever a finding is added or grows. */
+  get revision(): number {
+    return this.store.revision;
+  }
 
   /** One complete line of the file, 1-based. */
   line(bytes: Buffer, lineNo: number): void {
@@ -97,25 +166,11 @@ export class CredentialScanner {
 
   /** What was found, in order of first sighting. */
   credentials(): SessionCredential[] {
-    return [...this.found.values()].map((c) => ({ ...c, lines: [...c.lines] }));
+    return this.store.credentials();
   }
 
   private add(hits: Found[], lineNo: number, text: string): void {
-    const by = this.printedBy(text);
-    for (const h of hits) {
-      const fingerprint = fingerprintOf(h.value);
-      let c = this.found.get(fingerprint);
-      if (!c) {
-        if (this.found.size >= MAX_CREDENTIALS) continue;
-        c = { kind: h.kind, fingerprint, lines: [], printedBy: by?.printedBy ?? null, callLine: by?.line || null };
-        this.found.set(fingerprint, c);
-        this.revision++;
-      }
-      if (!c.lines.includes(lineNo) && c.lines.length < MAX_LINES) {
-        c.lines.push(lineNo);
-        this.revision++;
-      }
-    }
+    this.store.add(hits, { line: lineNo }, this.printedBy(text));
   }
 
   /** What printed the text of this line: the tool call its result answers, else who wrote it. */

@@ -45,6 +45,16 @@ export interface SessionAnswer {
   line: number;
 }
 
+/** One place of a task's JSON files (Cline / Roo Code / Kilo Code) where a credential was seen. */
+export interface CredentialPlace {
+  /** The task file (absolute): `ui_messages.json`, `api_conversation_history.json`, an SDK messages file. */
+  file: string;
+  /** The 1-based line of the file where the message starts (1 for a file written on one line). */
+  line: number;
+  /** The 0-based index of the message in the file's top-level array. */
+  index: number;
+}
+
 /** A credential seen in the session file (never the value itself). */
 export interface SessionCredential {
   /** Rule kind, e.g. "Stripe secret key". */
@@ -57,6 +67,11 @@ export interface SessionCredential {
   printedBy: string | null;
   /** The command/tool call that printed it, when known. */
   callLine?: number | null;
+  /**
+   * Set for a task of several JSON files (Cline / Roo Code / Kilo Code): every message it was seen in
+   * (bounded); `lines` then are the lines of the first place's file.
+   */
+  places?: CredentialPlace[];
 }
 
 /** One shell command the session ran (or tried to run), in order. */

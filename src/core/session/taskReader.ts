@@ -6,6 +6,7 @@ import type { VscodeAgent } from '../context/vscodeAgents';
 import { clineTaskFacts } from './cline';
 import type { SessionFacts } from './model';
 import { rooTaskFacts } from './roo';
+import { taskCredentials } from './taskCredentials';
 import type { JsonDocState } from './taskJson';
 import { JsonDocFile } from './taskJson';
 import type { TaskSnapshot } from './vscodeTask';
@@ -75,6 +76,9 @@ export class VscodeTaskReader {
     if (ui.value !== undefined) {
       const snap: TaskSnapshot = { taskId: this.taskId, dir: this.dir, ui: ui.value, uiLines: ui.lines, api: api.value, apiLines: api.lines, metadata: meta.value, cwd: this.opts.cwd ?? null };
       facts = this.agent === 'cline' ? clineTaskFacts(snap, this.file) : rooTaskFacts(snap, this.file, this.agent);
+      // Every message of both files goes through the credential scan (flagged, never only masked).
+      const credentials = taskCredentials({ ui: { file: this.file, value: ui.value, lines: ui.lines }, ...(api.value !== undefined ? { api: { file: this.api.file, value: api.value, lines: api.lines } } : {}) }, this.agent);
+      if (credentials.length) facts = { ...facts, credentials };
     }
     this.cached = { key, facts };
     return facts;

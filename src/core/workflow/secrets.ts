@@ -15,6 +15,12 @@ import { detectSecrets, MASK } from '../redact';
 import { decodeJsonString, jsonStrings, mayHoldCredential } from '../redact/scan';
 import type { SessionAgent, SessionFacts } from '../session/model';
 import { readSessionFile } from '../session/reader';
+import type { VscodeAgent, VscodeAgentOptions } from '../context/vscodeAgents';
+import { VscodeTaskDiscovery } from '../context/vscodeAgents';
+import { agentName } from '../session/model';
+import { ClineSdkReader, isSdkMessagesFile } from '../session/clineSdk';
+import { elementLines } from '../session/taskJson';
+import { VscodeTaskReader } from '../session/taskReader';
 import { loadMergedWorkbench } from './inspect';
 import { secretOriginsOf } from './gitInputs';
 import { workbenchDirOf } from './paths';
@@ -26,6 +32,8 @@ export interface SecretsArgs {
   codexHome?: string;
   /** Session files named by the user, read besides the ones found for the folder. */
   sessionFiles?: { file: string; agent: SessionAgent }[];
+  /** Where Cline / Roo Code / Kilo Code keep their tasks (default: every editor's global storage). */
+  tasks?: VscodeAgentOptions;
   git?: GitClient | null;
 }
 
@@ -33,8 +41,41 @@ export interface SecretsReport {
   /** One per credential: where it was seen and what to do. */
   risks: Risk[];
   findings: SecretFinding[];
-  /** The session files read, with how many credentials each holds. */
-  sessions: { file: string; agent: SessionAgent; credentials: number }[];
+  /**
+   * The session files read, with how many credentials each holds. A Cline / Roo Code / Kilo Code task
+   * gives one entry per JSON file holding some (its chat when none), with `task` set ("Cline task 1764…").
+   */
+  sessions: SessionFileEntry[];
+}
+
+export interface SessionFileEntry {
+  file: string;
+  agent: SessionAgent;
+  credentials: number;
+  task?: string;
+}
+
+const TASK_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'kilo'];
+
+/** Every task of the folder (any age) with its facts: they stay on disk until deleted. */
+async function folderTasks(args: SecretsArgs): Promise<SessionFacts[]> {
+  const found = await new VscodeTaskDiscovery(args.workspaceDir, args.tasks ?? {}).all(TASK_AGENTS).catch(() => []);
+  const out: SessionFacts[] = [];
+  for (const c of found) {
+    const reader = isSdkMessagesFile(c.file) ? new ClineSdkReader(c.file) : new VscodeTaskReader(c.dir, c.source, { cwd: c.cwd });
+    const f = await reader.facts(true).catch(() => null);
+    if (f) out.push(f);
+  }
+  return out;
+}
+
+/** A task's entries: each of its files holding a credential, with how many (the chat alone when none). */
+function taskEntries(f: SessionFacts): SessionFileEntry[] {
+  const task = `${agentName(f.agent)} task ${f.sessionId}`;
+  const counts = new Map<string, number>();
+  for (const c of f.credentials ?? []) for (const file of new Set((c.places ?? []).map((p) => p.file))) counts.set(file, (counts.get(file) ?? 0) + 1);
+  if (!counts.size) return [{ file: f.file, agent: f.agent, credentials: 0, task }];
+  return [...counts].map(([file, n]) => ({ file, agent: f.agent, credentials: n, task }));
 }
 
 /** Every Claude Code transcript of the folder (not only the newest; sub-agents' too), and the newest Codex rollout. */
@@ -72,6 +113,10 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
     facts.push(f);
     sessions.push({ file: s.file, agent: s.agent, credentials: f.credentials?.length ?? 0 });
   }
+  for (const f of await folderTasks(args)) {
+    facts.push(f);
+    sessions.push(...taskEntries(f));
+  }
   const snapshot = await loadMergedWorkbench(args.workspaceDir, args.options, null);
   const findings = [...(snapshot.secrets ?? []), ...facts.flatMap((f) => sessionSecretFindings(f))];
   let origins: Record<string, LineOrigin> = {};
@@ -87,7 +132,7 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
 export const SCRUB_QUIET_MS = 60_000;
 
 export type ScrubOutcome =
-  | { kind: 'scrubbed'; file: string; masked: number; lines: number[] }
+  | { kind: 'scrubbed'; file: string; masked: number; lines: number[]; messages?: number[]; task?: string }
   | { kind: 'clean'; file: string }
   | { kind: 'refused'; file: string; reason: string };
 
@@ -226,5 +271,71 @@ function isJson(text: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Scrubs one entry of the report: a session log line by line, a task's JSON file whole. */
+export function scrubEntry(entry: SessionFileEntry, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
+  return entry.task ? scrubTaskFile(entry.file, { ...opts, task: entry.task }) : scrubSession(entry.file, opts);
+}
+
+/**
+ * Rewrites one JSON file of a Cline / Roo Code / Kilo Code task with every credential masked. The
+ * file is one JSON document the agent rewrites whole on each save, so it is masked whole — exactly the
+ * credentials' characters inside string values, keys never — checked to be valid JSON still, written
+ * to a temp file beside it (same mode) and renamed over it: atomic, and no unmasked copy is kept.
+ * Refuses a file written in the last minute (the agent may be running the task) unless `force`, a file
+ * that is not valid JSON now (caught half-written), and one that changes while it is scrubbed. The
+ * agent must not have the task open: it would write its own unmasked copy back on its next save.
+ */
+export async function scrubTaskFile(file: string, opts: { force?: boolean; now?: number; task?: string } = {}): Promise<ScrubOutcome> {
+  const who = opts.task?.replace(/ task .*$/, '') ?? 'the agent';
+  const st = await fs.stat(file).catch(() => null);
+  if (!st || !st.isFile()) return { kind: 'refused', file, reason: 'not a regular file' };
+  const age = (opts.now ?? Date.now()) - st.mtimeMs;
+  if (age < SCRUB_QUIET_MS && !opts.force) {
+    return { kind: 'refused', file, reason: `written to ${Math.max(0, Math.round(age / 1000))} s ago: ${who} may be running the task (close the task, or pass --force)` };
+  }
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.scrub-${process.pid}.tmp`);
+  let output: fs.FileHandle | null = null;
+  try {
+    const raw = await fs.readFile(file, 'utf8');
+    const bom = raw.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+    const text = bom ? raw.slice(1) : raw;
+    let before: unknown;
+    try {
+      before = JSON.parse(text);
+    } catch {
+      return { kind: 'refused', file, reason: `not valid JSON right now (${who} may be writing it); it is left as it was` };
+    }
+    const r = maskJsonLine(text);
+    if (r.masked === 0) return { kind: 'clean', file };
+    let after: unknown;
+    try {
+      after = JSON.parse(r.text);
+    } catch {
+      return { kind: 'refused', file, reason: 'masking would break its JSON; it is left as it was' };
+    }
+    // Which messages changed, and the line each starts on, for the report.
+    const messages: number[] = [];
+    if (Array.isArray(before) && Array.isArray(after)) before.forEach((m, i) => JSON.stringify(m) !== JSON.stringify(after[i]) && messages.push(i));
+    const starts = Array.isArray(after) ? elementLines(r.text) : [];
+    const lines = [...new Set(messages.map((i) => starts[i] ?? 1))];
+    output = await fs.open(tmp, 'wx', st.mode & 0o777);
+    await output.write(bom + r.text);
+    await output.sync();
+    await output.close();
+    output = null;
+    const now = await fs.stat(file);
+    if (now.size !== st.size || now.mtimeMs !== st.mtimeMs || now.ino !== st.ino) {
+      await fs.rm(tmp, { force: true });
+      return { kind: 'refused', file, reason: `the file changed while it was scrubbed (${who} saved the task); it is left as it was: close the task and try again` };
+    }
+    await fs.rename(tmp, file);
+    return { kind: 'scrubbed', file, masked: r.masked, lines, messages, ...(opts.task ? { task: opts.task } : {}) };
+  } catch (err) {
+    await output?.close().catch(() => undefined);
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    return { kind: 'refused', file, reason: (err as Error).message };
   }
 }

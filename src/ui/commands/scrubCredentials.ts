@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { displayPath } from '../../core/packet/secretRisks';
 import type { ScrubOutcome, SecretsReport } from '../../core/workflow/secrets';
-import { findSecrets, scrubSession } from '../../core/workflow/secrets';
+import { findSecrets, scrubEntry } from '../../core/workflow/secrets';
 import { createGitClient } from '../../git/gitClient';
 import { redact } from '../../core/redact';
 import type { Services } from '../services';
@@ -27,6 +27,7 @@ export function scrubConfirmation(report: SecretsReport): { message: string; det
     ...inSessions.map((r, i) => `${i + 1}. ${r.detail.split(' Fix:')[0]}`),
     '',
     `Each file is rewritten in place with the credential masked (every line stays valid JSON; no unmasked copy is kept). Masking does not make a leaked credential safe: rotate it too.`,
+    ...(sessions.some((s) => s.task) ? ['Close the Cline / Roo Code / Kilo Code task first: the agent rewrites its files whole on its next save, and would write the credential back.'] : []),
   ].join('\n');
   return { message: redact(message), detail: redact(detail) };
 }
@@ -67,7 +68,7 @@ export function scrubCredentialsCommand(services: Services, confirm: () => Confi
     const { message, detail } = scrubConfirmation(report);
     if (!(await confirm()(message, detail))) return undefined;
     const outcomes: ScrubOutcome[] = [];
-    for (const s of files) outcomes.push(await scrubSession(s.file));
+    for (const s of files) outcomes.push(await scrubEntry(s));
     services.log.info('scrub', summary(outcomes));
     await services.state.refresh(folder, 'scrubbed');
     const text = summary(outcomes);

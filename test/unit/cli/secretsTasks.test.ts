@@ -1,0 +1,116 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { scrubTaskFile } from '../../../src/core/workflow/secrets';
+import { makeTempDir } from '../helpers/fixtures';
+import { tempRepos } from '../helpers/gitRepo';
+import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
+import { TASK_IDS } from '../session/vscodeAgentFixture';
+import { taskWithCatEnv } from '../session/taskSecrets';
+
+const MASK = '[REDACTED]';
+const ID = TASK_IDS['cline-native'];
+
+/** A home of its own, so no real editor's global storage is read. */
+async function isolatedEnv(): Promise<NodeJS.ProcessEnv> {
+  const home = await makeTempDir('handoff-home-');
+  return { ...process.env, HOME: home, XDG_CONFIG_HOME: '', APPDATA: '', CLAUDE_CONFIG_DIR: path.join(home, 'claude'), CODEX_HOME: path.join(home, 'codex'), CLINE_SESSION_DATA_DIR: path.join(home, 'cline-sessions') };
+}
+
+describe('handoff secrets with a Cline task', () => {
+  const make = tempRepos(workbenchRepo);
+
+  async function setup(ageMs = 3_600_000) {
+    const r = make();
+    const dir = await fs.realpath(r.dir);
+    const task = await taskWithCatEnv('cline-native', dir, ageMs);
+    const files = ['ui_messages.json', 'api_conversation_history.json'].map((f) => path.join(task.dir, f));
+    for (const f of files) await fs.chmod(f, 0o600);
+    const t = new Date(Date.now() - ageMs);
+    for (const f of files) await fs.utimes(f, t, t);
+    const args = ['--dir', dir, '--cline-dir', path.join(task.root, 'saoudrizwan.claude-dev')];
+    return { repo: dir, ...task, files, args, env: await isolatedEnv() };
+  }
+
+  it("lists the task's credential with the command, the task and both files, as text and as JSON", async () => {
+    const s = await setup();
+    const text = handoff(['secrets', ...s.args], { env: s.env });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^1 credential found for /);
+    assert.match(text.stdout, new RegExp(`1\\. \`cat \\.env\` printed a Stripe live key into Cline task ${ID}, whose files now hold a copy\\. Fix: .* Seen in .*${ID}/: ui_messages\\.json message index 6; api_conversation_history\\.json message index 4 \\(line \\d+\\)\\.`));
+    assert.match(text.stdout, new RegExp(`Sessions read: Cline task ${ID}: .*ui_messages\\.json \\(1\\), Cline task ${ID}: .*api_conversation_history\\.json \\(1\\)`));
+    assert.match(text.stdout, /Close the task in Cline first: the agent rewrites a task's files whole on its next save/);
+    assert.ok(!text.stdout.includes(s.key.slice(8)), 'the listing never shows the value');
+    const out = JSON.parse(handoff(['secrets', ...s.args, '--json'], { env: s.env }).stdout) as { credentials: unknown[]; places: { kind: string; file: string; printedBy: string; lines: number[] }[]; sessions: { task?: string }[] };
+    assert.equal(out.credentials.length, 1);
+    assert.deepEqual(
+      out.places.map((p) => [p.kind, path.basename(p.file), p.printedBy]),
+      [
+        ['a Stripe live key', 'ui_messages.json', '`cat .env`'],
+        ['a Stripe live key', 'api_conversation_history.json', '`cat .env`'],
+      ],
+    );
+    assert.ok(out.sessions.every((x) => x.task === `Cline task ${ID}`));
+  });
+
+  it('--scrub masks it in both task files: valid JSON, only the credential changed, same mode, no copy left, and says to keep the task closed', async () => {
+    const s = await setup();
+    const before = await Promise.all(s.files.map((f) => fs.readFile(f, 'utf8')));
+    const res = handoff(['secrets', ...s.args, '--scrub'], { env: s.env });
+    assert.equal(res.code, 0, res.stdout + res.stderr);
+    assert.match(res.stdout, new RegExp(`masked 1 credential in Cline task ${ID}: .*ui_messages\\.json \\(message index 6\\); Cline must not be running this task: it rewrites the file whole on its next save`));
+    assert.match(res.stdout, /masked 1 credential in Cline task .*api_conversation_history\.json \(message index 4\)/);
+    for (const [i, f] of s.files.entries()) {
+      const after = await fs.readFile(f, 'utf8');
+      assert.ok(before[i]!.includes(s.key) && !after.includes(s.key));
+      assert.doesNotThrow(() => JSON.parse(after));
+      // Byte for byte the same outside the masked span.
+      assert.equal(after, before[i]!.split(s.key).join(MASK));
+      assert.equal((await fs.stat(f)).mode & 0o777, 0o600);
+    }
+    assert.deepEqual((await fs.readdir(s.dir)).filter((f) => f.startsWith('.')), [], 'no temp or backup copy beside the task files');
+    assert.match(handoff(['secrets', ...s.args], { env: s.env }).stdout, /^No credentials found/);
+  });
+
+  it('--scrub refuses a task file written 5 s ago (the agent may be running the task), unless --force', async () => {
+    const s = await setup(5_000);
+    const before = await Promise.all(s.files.map((f) => fs.readFile(f, 'utf8')));
+    const res = handoff(['secrets', ...s.args, '--scrub'], { env: s.env });
+    assert.equal(res.code, 1);
+    assert.match(res.stdout, /not scrubbed: .*ui_messages\.json: written to [0-9] s ago: Cline may be running the task \(close the task, or pass --force\)/);
+    assert.deepEqual(await Promise.all(s.files.map((f) => fs.readFile(f, 'utf8'))), before, 'untouched');
+    const forced = handoff(['secrets', ...s.args, '--scrub', '--force'], { env: s.env });
+    assert.equal(forced.code, 0, forced.stdout);
+    assert.ok(!(await fs.readFile(s.files[0]!, 'utf8')).includes(s.key));
+  });
+
+  it('a task file caught half-written is left as it was', async () => {
+    const dir = await makeTempDir('handoff-task-');
+    const file = path.join(dir, 'ui_messages.json');
+    const torn = '[{"ts":1,"type":"say","say":"text","text":"STRIPE_SECRET_KEY=' + ['sk', 'live', 'x'.repeat(4)].join('_');
+    await fs.writeFile(file, torn);
+    const r = await scrubTaskFile(file, { force: true, task: 'Roo Code task t1' });
+    assert.equal(r.kind, 'refused');
+    assert.match(r.kind === 'refused' ? r.reason : '', /not valid JSON right now \(Roo Code may be writing it\)/);
+    assert.equal(await fs.readFile(file, 'utf8'), torn);
+  });
+
+  it('handoff generate: the packet holds one block risk naming the task, and masks the value', async () => {
+    const s = await setup();
+    const gen = handoff(['generate', '--allow-dirty', ...s.args], { env: s.env });
+    assert.equal(gen.code, 0, gen.stderr);
+    const written = /^wrote (.+handoff\.json)$/m.exec(gen.stdout)?.[1];
+    assert.ok(written?.startsWith(s.repo), gen.stdout);
+    const json = await fs.readFile(written!, 'utf8');
+    assert.ok(!json.includes(s.key.slice(8)));
+    const packet = JSON.parse(json) as { open_risks: { id: string; severity: string; detail: string }[] };
+    const leaks = packet.open_risks.filter((r) => r.id.startsWith('leak:'));
+    assert.equal(leaks.length, 1, JSON.stringify(packet.open_risks));
+    assert.equal(leaks[0]!.severity, 'block');
+    assert.match(leaks[0]!.detail, new RegExp(`^\`cat \\.env\` printed a Stripe live key into Cline task ${ID}, whose files now hold a copy`));
+    // The restart prompt keeps the fix whole.
+    const prompt = handoff(['prompt', '--dir', s.repo], { env: s.env });
+    assert.equal(prompt.code, 0, prompt.stderr);
+    assert.match(prompt.stdout, /printed a Stripe live key into Cline task .* delete the task in Cline or scrub it/);
+  });
+});
