@@ -158,7 +158,7 @@ export function labelledNext(text: string): string | null {
   return m?.[1]?.trim() ? m[1].trim() : null;
 }
 
-const DONE = /\b(done|completed?|finished|landed|committed|merged|pushed|shipped|implemented|all (?:tests|checks) (?:pass|passed|green)|is ready|works now)\b/i;
+const DONE = /\b(done|completed?|finished|fixed|landed|committed|merged|pushed|shipped|implemented|all (?:tests|checks) (?:pass|passed|green)|is ready|works now)\b/i;
 const NOT_DONE = /\b(not (?:yet )?(?:done|finished|complete|working)|still (?:fails?|failing|broken|red|open)|remaining|todo|blocked|couldn'?t|could not|unable|failed|fails|next\s*:|question)\b/i;
 
 /** True when the closing words report the work done and name nothing left open. */

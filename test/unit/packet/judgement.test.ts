@@ -101,6 +101,12 @@ describe('the text rules of the closing words', () => {
     assert.equal(reportsDone('Committed the parser. The full suite still fails in test_x.'), false);
     assert.equal(reportsDone('Done. Should I also update the docs?'), false);
   });
+
+  it('reads a closing that opens with "Fixed:" as done, unless something still fails', () => {
+    // claude-bigline.jsonl ends this way; reading it as not done made the finished request the next action.
+    assert.equal(reportsDone('Fixed: invoice_total now sums Decimals and quantizes once. tests/test_export.py passes (8 passed).'), true);
+    assert.equal(reportsDone('Fixed the parser, but test_x still fails.'), false);
+  });
 });
 
 describe('the next action, in the order of issue 20', () => {
