@@ -90,6 +90,16 @@ describe('renderRestartPrompt', () => {
     assert.match(text, /Rejected approaches[\s\S]*mocking the gateway/);
   });
 
+  it('with uncertain work and no open question, the first reply is not told to settle open questions', () => {
+    // codex-tools.jsonl, cline-xml: "settle the open questions" with none in the prompt sends the agent looking for them.
+    const none = { ...p, questions: [], questions_for_human: [], open_risks: p.open_risks.filter((r) => !r.id.startsWith('blocker:')) };
+    const text = renderRestartPrompt(none, { freshness: { stale: false, reasons: [] } });
+    assert.ok(!text.includes('Open questions'));
+    assert.doesNotMatch(text, /settle the open questions/);
+    assert.match(text, /Confirm the branch and HEAD in one line, then inspect the uncertain work and report what it changed before acting on the next action/);
+    assert.match(renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } }), /settle the open questions, then inspect the uncertain work/);
+  });
+
   it('a stale packet says so on the first line, with the reasons, and asks for a read-only review first', () => {
     const text = renderRestartPrompt(p, { freshness: { stale: true, reasons: ['HEAD moved 3 commits'] } });
     const first = text.split('\n')[0]!;
