@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
 import type { Packet } from '../../../src/core/packet/schema';
 import { renderMarkdown } from '../../../src/core/render/markdown';
@@ -27,6 +29,17 @@ describe('renderMarkdown', () => {
   before(async () => {
     p = await refundPacket();
     md = renderMarkdown(p);
+  });
+
+  it('shows a session source under the home folder as ~/…, the way its risks show it', () => {
+    // claude-tasks.jsonl: every source in handoff.md spelled out /home/<user>/.claude/projects/…
+    const file = path.join(os.homedir(), '.claude', 'projects', '-w-app', 's.jsonl');
+    const closing = { text: 'Status: parser done.\n\nNext: wire it into the CLI.', source: { file, line: 9, what: 'closing message' } };
+    const out = renderMarkdown({ ...p, closing, next_action_origin: { kind: 'closing-next', source: closing.source } });
+    assert.ok(!out.includes(os.homedir() + path.sep), 'no absolute home path');
+    assert.match(out, /_Verbatim, from ~\/\.claude\/projects\/-w-app\/s\.jsonl:9 \(closing message\)\._/);
+    assert.match(out, /source: ~\/\.claude\/projects\/-w-app\/s\.jsonl:9 \(closing message\)_/);
+    assert.match(renderMarkdown({ ...p, closing: { ...closing, source: { file: '/srv/s.jsonl', line: 9 } } }), /_Verbatim, from \/srv\/s\.jsonl:9\._/, 'elsewhere the path stays');
   });
 
   it('every risk id it names is a risk in the JSON, with the same severity', () => {
