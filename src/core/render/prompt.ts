@@ -90,7 +90,10 @@ function quoteBlock(text: string): string[] {
 
 /** An excerpt in the prompt: its lines quoted under its entry, at most `n` characters in all. */
 function excerptLines(excerpt: string, n: number): string[] {
-  const cut = excerpt.length > n ? `${excerpt.slice(0, n - 1)}…` : excerpt;
+  // Past the budget, cut at the last space or line break when one is near: never inside a word.
+  const head = excerpt.slice(0, n - 1);
+  const at = Math.max(head.lastIndexOf(' '), head.lastIndexOf('\n'));
+  const cut = excerpt.length > n ? `${(at > n * 0.6 ? head.slice(0, at) : head).trimEnd()}…` : excerpt;
   return quote(cut, '  ');
 }
 

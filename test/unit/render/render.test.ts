@@ -113,6 +113,17 @@ describe('renderRestartPrompt', () => {
     assert.match(renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } }), /settle the open questions, then inspect the uncertain work/);
   });
 
+  it('a failed attempt\'s excerpt past its budget is cut at a word, never inside one', () => {
+    // claude-tasks.jsonl: "E AssertionError: cu…", "<FakePro…" in the restart prompt.
+    const f = p.failed_attempts.find((x) => !x.uncertain)!;
+    const excerpt = ['FAILED test_nightly_job_resumes_from_cursor', '> assert db.cursor() == "inv_0002"', 'E AssertionError: cursor not persisted before retry: expected inv_0002, got None', 'tests/test_sync_job.py:58: AssertionError', 'FAILED tests/test_sync_job.py::test_nightly_job_resumes_from_cursor - AssertionError'].join('\n');
+    const text = renderRestartPrompt({ ...p, failed_attempts: [{ ...f, excerpt }] }, { freshness: { stale: false, reasons: [] } });
+    const cutLine = text.split('\n').find((l) => l.endsWith('…') && l.startsWith('>   '));
+    assert.ok(cutLine, 'the excerpt is cut');
+    const kept = cutLine.slice(4, -1);
+    assert.ok(excerpt.split(/\s+/).some((w) => kept.endsWith(w)), `cut inside a word: ${cutLine}`);
+  });
+
   it('a stale packet says so on the first line, with the reasons, and asks for a read-only review first', () => {
     const text = renderRestartPrompt(p, { freshness: { stale: true, reasons: ['HEAD moved 3 commits'] } });
     const first = text.split('\n')[0]!;
