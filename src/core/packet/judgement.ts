@@ -71,7 +71,7 @@ function labelled(line: string, labels: RegExp): { label: string; rest: string }
 }
 
 const QUESTION_LABELS = /questions? for (?:you|the user)|open questions?|questions?|decisions? needed|decision for you/;
-const NEXT_LABELS = /next steps?|next actions?|next up|what'?s next|next|remaining(?: work| items| tasks| steps)?/;
+const NEXT_LABELS = /next steps?|next actions?|next up|what'?s next|next|remaining(?: work| items| tasks| steps)?|still open|left to do/;
 /** Any label that starts a new part of a closing message ("Done:", "Status:", "Not done:", …). */
 const ANY_LABEL = /^\s*(?:#{1,6}\s*)?[*_]*[A-Z][\w /'-]{0,30}[*_]*\s*:[*_]*(\s|$)/;
 
