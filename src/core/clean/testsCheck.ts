@@ -103,12 +103,13 @@ export function checkTests(snapshot: WorkbenchSnapshot): CheckResult {
   }
   const cmd = normalizeCommand(last.record.command);
   const derived = snapshot.feedback?.derivedFrom;
-  const where = derived ? `${derived}, command ${last.index + 1}` : `feedback_record.jsonl line ${last.index + 1}`;
+  // A session's commands are numbered as the packet numbers them ("#N", the record index); a log by its line.
+  const where = derived ? `${derived}, command #${last.index}` : `feedback_record.jsonl line ${last.index + 1}`;
   const exit = last.record.exit_code;
   if (exit === 0) {
     const older = failureStillNext(snapshot, last.index);
     const note = older
-      ? `Green because the latest run passed; the newest failure, \`${older.cmd}\` (${derived ? 'command' : 'line'} ${older.index + 1}), is still named as the next action.`
+      ? `Green because the latest run passed; the newest failure, \`${older.cmd}\` (${derived ? `command #${older.index}` : `line ${older.index + 1}`}), is still named as the next action.`
       : null;
     return { ...base, passed: true, summary: `The latest test run passed: \`${cmd}\` (${where}).${note ? ` ${note}` : ''}`, ...(note ? { note } : {}), findings: [] };
   }

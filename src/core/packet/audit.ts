@@ -93,7 +93,8 @@ export function auditPacket(p: Packet, ctx: AuditContext = {}): Audit {
     uncertain.length === 0 ? 'no timed-out, killed or unfinished commands' : blind.length ? `no partial output recorded for ${list(blind)}` : `${uncertain.length} with partial output; the prompt asks to inspect them first`,
     'Record the partial output (stdout_tail / stderr_tail) of timed-out and killed commands, so the next session sees how far they got.'));
 
-  const noted = p.failed_attempts.filter((f) => f.note);
+  // A note on a failure a later run fixed is its diagnosis, acted on: no dropped approach to carry.
+  const noted = p.failed_attempts.filter((f) => f.note && f.resolved_by === undefined);
   const rejected = p.decisions.filter((d) => d.status === 'rejected').length;
   probes.push(probe('rejected-approaches', 'Rejected approaches are carried when failures carry notes',
     noted.length === 0 ? 'n/a' : rejected ? 'pass' : 'fail',
@@ -131,7 +132,7 @@ export function auditPacket(p: Packet, ctx: AuditContext = {}): Audit {
     !derivedFromFailure ? 'n/a' : stale.length || harmless.length ? 'fail' : 'pass',
     !derivedFromFailure ? 'the next action does not come from a failure'
       : harmless.length ? `names ${list(harmless.map((c) => `#${c.index}`))}, which is no failure (${harmless[0]?.not_a_failure ?? ''})`
-        : stale.length ? `names ${list(stale.map((f) => `#${f.index}`))}, which a later run resolved` : 'names a failure still open',
+        : stale.length ? `names ${list(stale.map((f) => `#${f.index}`))}, which a later run resolved` : named.length ? 'names a failure still open' : 'names no failure',
     'Regenerate the packet with this version (it skips resolved failures, searches that found nothing and probes), or record next_action in agent_state.json.'));
 
   const files = p.next_session_prereqs;

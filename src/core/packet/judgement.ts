@@ -71,7 +71,7 @@ function labelled(line: string, labels: RegExp): { label: string; rest: string }
 }
 
 const QUESTION_LABELS = /questions? for (?:you|the user)|open questions?|questions?|decisions? needed|decision for you/;
-const NEXT_LABELS = /next steps?|next actions?|next up|what'?s next|next|remaining(?: work| items| tasks| steps)?/;
+const NEXT_LABELS = /next steps?|next actions?|next up|what'?s next|next|remaining(?: work| items| tasks| steps)?|still open|left to do/;
 /** Any label that starts a new part of a closing message ("Done:", "Status:", "Not done:", …). */
 const ANY_LABEL = /^\s*(?:#{1,6}\s*)?[*_]*[A-Z][\w /'-]{0,30}[*_]*\s*:[*_]*(\s|$)/;
 
@@ -158,7 +158,7 @@ export function labelledNext(text: string): string | null {
   return m?.[1]?.trim() ? m[1].trim() : null;
 }
 
-const DONE = /\b(done|completed?|finished|landed|committed|merged|pushed|shipped|implemented|all (?:tests|checks) (?:pass|passed|green)|is ready|works now)\b/i;
+const DONE = /\b(done|completed?|finished|fixed|landed|committed|merged|pushed|shipped|implemented|all (?:tests|checks) (?:pass|passed|green)|is ready|works now)\b/i;
 const NOT_DONE = /\b(not (?:yet )?(?:done|finished|complete|working)|still (?:fails?|failing|broken|red|open)|remaining|todo|blocked|couldn'?t|could not|unable|failed|fails|next\s*:|question)\b/i;
 
 /** True when the closing words report the work done and name nothing left open. */

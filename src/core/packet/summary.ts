@@ -68,6 +68,8 @@ export function composeSummary(snapshot: WorkbenchSnapshot, failed: FailedAttemp
   if (blockers) parts.push(`${plural(blockers, 'blocker')} open.`);
   // The agent's own last words say where it stopped.
   // The closing words are kept whole in the packet's `closing`; the summary line only points at them.
-  if (session?.lastAssistantMessage) parts.push(`Where the agent stopped: "${clip(session.lastAssistantMessage.replace(/\s+/g, ' '), 400)}"`);
+  // The closing words as the reader kept them (a marker like Cline's HAS_CHANGES dropped), else the last text.
+  const stopped = session?.closing?.text.trim() ? session.closing.text : session?.lastAssistantMessage;
+  if (stopped) parts.push(`Where the agent stopped: "${clip(stopped.replace(/\s+/g, ' '), 400)}"`);
   return parts.join(' ');
 }

@@ -1,5 +1,7 @@
 import type { Packet } from '../packet/schema';
+import { displayPath } from '../packet/secretRisks';
 import { orderRisks } from '../packet/severity';
+import type { Source } from '../source';
 import { asOfText, contextText, OPEN_QUESTIONS_TITLE, openQuestions, outcomeText, RECORD_NOTICE, sourcesText, sourceText } from './text';
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
@@ -92,6 +94,9 @@ export function fenced(text: string, indent = ''): string[] {
 /** Record lines as a blockquote: every line starts with `> `, so none of it reads as the page's own. */
 const quoted = (lines: string[]): string[] => lines.map((l) => (l ? `> ${l}` : '>'));
 
+/** A source as handoff.md shows it: a session file under the home folder as `~/…`, as its risks show it. */
+const mdSource = (s: Source): string => sourceText({ ...s, file: displayPath(s.file) });
+
 /**
  * Renders `handoff.md` from the packet alone: every statement here is a field of the JSON, so the two
  * can never disagree. Deterministic like the JSON. Our own words are headings and the lines about the
@@ -119,10 +124,10 @@ export function renderMarkdown(p: Packet): string {
 
   section(`Next action (${p.next_action_source === 'agent_state' ? 'recorded by the agent' : 'derived from the record'})`, [inline(p.next_action)]);
   const origin = p.next_action_origin;
-  if (origin) out.push('', `_Next action from: ${inline(NEXT_KIND[origin.kind] ?? origin.kind)}${origin.source ? ` — source: ${inline(sourceText(origin.source))}` : ''}_`);
+  if (origin) out.push('', `_Next action from: ${inline(NEXT_KIND[origin.kind] ?? origin.kind)}${origin.source ? ` — source: ${inline(mdSource(origin.source))}` : ''}_`);
 
   if (p.closing?.text.trim()) {
-    out.push('', '## Closing words of the previous session', '', `_Verbatim, from ${inline(sourceText(p.closing.source))}${p.closing.omitted_chars ? `; ${p.closing.omitted_chars} more characters left out here (the whole message is at that line)` : ''}._`, '');
+    out.push('', '## Closing words of the previous session', '', `_Verbatim, from ${inline(mdSource(p.closing.source))}${p.closing.omitted_chars ? `; ${p.closing.omitted_chars} more characters left out here (the whole message is at that line)` : ''}._`, '');
     out.push(...quoted(fenced(p.closing.text)));
   }
 
@@ -130,14 +135,14 @@ export function renderMarkdown(p: Packet): string {
   if (p.waiting_for_answers && questions.length) out.push('', '_The previous session ended on these questions and was waiting for the answers: ask them first; with nobody to ask, make the most reasonable choice and state it._');
   section(OPEN_QUESTIONS_TITLE, questions.map((q) => {
     const opts = q.options?.length ? ` — options: ${q.options.map((o) => inline(o)).join(' / ')}` : '';
-    return `- ${q.kind === 'blocker' ? '**blocker:** ' : ''}${inline(q.text)}${opts}${q.source ? ` _(source: ${inline(sourceText(q.source))})_` : ''}`;
+    return `- ${q.kind === 'blocker' ? '**blocker:** ' : ''}${inline(q.text)}${opts}${q.source ? ` _(source: ${inline(mdSource(q.source))})_` : ''}`;
   }), 'None recorded.');
 
   const words = p.human_words ?? [];
   if (words.length) {
     const body: string[] = [];
     for (const w of words) {
-      body.push(`- **${HUMAN_KIND[w.kind] ?? w.kind}**${w.about ? ` (${inline(w.about)})` : ''}${w.source ? ` _(source: ${inline(sourceText(w.source))})_` : ''}${w.omitted_chars ? ` — ${w.omitted_chars} more characters left out` : ''}:`);
+      body.push(`- **${HUMAN_KIND[w.kind] ?? w.kind}**${w.about ? ` (${inline(w.about)})` : ''}${w.source ? ` _(source: ${inline(mdSource(w.source))})_` : ''}${w.omitted_chars ? ` — ${w.omitted_chars} more characters left out` : ''}:`);
       body.push('', ...fenced(w.text, '    '));
     }
     section("The human's words (verbatim)", body);
@@ -167,7 +172,7 @@ export function renderMarkdown(p: Packet): string {
   const failed: string[] = [];
   for (const f of p.failed_attempts) {
     failed.push(`- #${f.index} ${code(f.command)} — ${f.outcome === 'failed' && !f.uncertain ? `failed (exit ${f.exit_code})` : outcomeText(f)}${f.uncertain ? ' — **uncertain: may have partly applied, inspect before anything else**' : ''}${f.resolved_by !== undefined ? ` — a later run passed (#${f.resolved_by})` : ''}`);
-    if (f.source) failed.push(`  - source: ${inline(sourceText(f.source))}`);
+    if (f.source) failed.push(`  - source: ${inline(mdSource(f.source))}`);
     if (f.note) failed.push(`  - note: ${inline(f.note)}`);
     failed.push('  - output:', '', ...fenced(f.excerpt, '    '));
   }
@@ -181,7 +186,7 @@ export function renderMarkdown(p: Packet): string {
   section(`Commands run (${p.commands_run.length} kept, ${p.commands_omitted} left out)`, p.commands_run.length ? table : [], 'None recorded.');
 
   section('Changed files', p.changed_files.map((f) => `- ${code(f.path)} (${f.kind}${f.from ? ` from ${code(f.from)}` : ''})`), 'None recorded.');
-  section('Decisions', p.decisions.map((d) => `- ${d.status === 'rejected' ? '**rejected** — do not retry: ' : 'made: '}${inline(d.text)}${d.source && d.source.line !== null ? ` _(source: ${inline(sourceText(d.source))})_` : ''}`), 'None recorded.');
+  section('Decisions', p.decisions.map((d) => `- ${d.status === 'rejected' ? '**rejected** — do not retry: ' : 'made: '}${inline(d.text)}${d.source && d.source.line !== null ? ` _(source: ${inline(mdSource(d.source))})_` : ''}`), 'None recorded.');
   section('Assumptions to validate (unverified)', p.assumptions_to_validate.map((a) => `- ${inline(a.text)}`), 'None recorded.');
   section('Read these first', p.next_session_prereqs.map((f) => `- ${code(f)}`), 'Nothing listed.');
 

@@ -90,7 +90,10 @@ function quoteBlock(text: string): string[] {
 
 /** An excerpt in the prompt: its lines quoted under its entry, at most `n` characters in all. */
 function excerptLines(excerpt: string, n: number): string[] {
-  const cut = excerpt.length > n ? `${excerpt.slice(0, n - 1)}…` : excerpt;
+  // Past the budget, cut at the last space or line break when one is near: never inside a word.
+  const head = excerpt.slice(0, n - 1);
+  const at = Math.max(head.lastIndexOf(' '), head.lastIndexOf('\n'));
+  const cut = excerpt.length > n ? `${(at > n * 0.6 ? head.slice(0, at) : head).trimEnd()}…` : excerpt;
   return quote(cut, '  ');
 }
 
@@ -133,7 +136,7 @@ export function firstReplyInstruction(p: Packet, state: { stale: boolean; uncert
   if (p.waiting_for_answers) {
     return 'Confirm the branch and HEAD in one line, then ask the open questions above before changing anything; with nobody to ask, make the most reasonable choice for each, state it and why, and only then work on the next action.';
   }
-  if (state.uncertain) return 'Confirm the branch and HEAD in one line, settle the open questions, then inspect the uncertain work and report what it changed before acting on the next action.';
+  if (state.uncertain) return `Confirm the branch and HEAD in one line, ${openQuestions(p).length ? 'settle the open questions, ' : ''}then inspect the uncertain work and report what it changed before acting on the next action.`;
   if (isShellish(p.next_action)) return SHELLISH_REPLY;
   return 'Confirm the branch and HEAD in one line, then act on the next action right away (after the open questions, if any); report the result of its verification command.';
 }

@@ -169,6 +169,22 @@ describe('completeness audit: what each probe reports', () => {
     assert.deepEqual(seen('next-action-open', { failed_attempts: [], commands_run: [grep], next_action: 'Fix the cause and re-run `grep -n x src/a.py`.', next_action_source: 'derived', next_action_origin: origin }), ['fail', 'names #7, which is no failure (search found nothing)']);
   });
 
+  it('next action from the task list with no failure in it says so, not that it names an open failure', () => {
+    // claude-tools.jsonl: "Add tests for per-key limits" (task in progress) was reported as "names a failure still open".
+    const open = [attempt(3, { command: 'npm run migrate' })];
+    const origin = { kind: 'task' as const, source: null };
+    assert.deepEqual(seen('next-action-open', { failed_attempts: open, commands_run: [], next_action: 'Add tests for per-key limits (burst + window reset)', next_action_source: 'derived', next_action_origin: origin }), ['pass', 'names no failure']);
+    assert.deepEqual(seen('next-action-open', { failed_attempts: open, commands_run: [], next_action: 'Add tests: first make `npm run migrate` pass.', next_action_source: 'derived', next_action_origin: origin }), ['pass', 'names a failure still open']);
+  });
+
+  it('rejected approaches: a note on a failure a later run fixed asks for no rejected approach', () => {
+    // codex-tools.jsonl: the note on a fixed `npm test` is its diagnosis, not an approach that was dropped.
+    const fixed = [attempt(3, { command: 'npm test', note: 'The limiter keys on req.ip', resolved_by: 4 })];
+    assert.deepEqual(seen('rejected-approaches', { failed_attempts: fixed, decisions: [] }), ['n/a', 'no failure carries a note']);
+    const open = [attempt(3, { command: 'npm test', note: 'The limiter keys on req.ip' })];
+    assert.deepEqual(seen('rejected-approaches', { failed_attempts: open, decisions: [] }), ['fail', '1 failure notes, no rejected approach recorded']);
+  });
+
   it('files to read first: n/a when none are listed or nothing was checked', () => {
     assert.deepEqual(seen('read-first', { next_session_prereqs: [] }, { exists: () => false }), ['n/a', 'no files listed']);
     assert.deepEqual(seen('read-first', { next_session_prereqs: ['src/a.ts'] }), ['n/a', 'not checked']);

@@ -102,12 +102,14 @@ describe('clean state: the tests check, word for word', () => {
     assert.match(checkTests(fromSession(two)).summary, new RegExp(`^Unknown: none of the 2 commands in ${SESSION} looks like a test run`));
   });
 
+  // The session command number is the packet's own "#N" (its record index), so "command #6" in a risk
+  // is the "#6" of the failed attempts (claude-tasks.jsonl said "command 7" of the failure listed as #6).
   it('a green run names its command and place: a log line, or the session command number', () => {
     const feedback: FeedbackRecord[] = [{ command: 'ls', exit_code: 0 }, { command: ['npm', 'test'], exit_code: 0 }];
     assert.deepEqual(checkTests(snapshotWith({ feedback })), {
       check: 'tests', title: 'Tests', passed: true, findings: [], summary: 'The latest test run passed: `npm test` (feedback_record.jsonl line 2).',
     });
-    assert.equal(checkTests(fromSession(feedback)).summary, `The latest test run passed: \`npm test\` (${SESSION}, command 2).`);
+    assert.equal(checkTests(fromSession(feedback)).summary, `The latest test run passed: \`npm test\` (${SESSION}, command #1).`);
   });
 
   it('a red run nobody named is a finding whose fix offers to re-run it', () => {
@@ -124,7 +126,7 @@ describe('clean state: the tests check, word for word', () => {
     });
     assert.deepEqual(fixOffer(r.findings[0]!), { kind: 'commands', commands: [{ command: 'pytest tests/test_refund.py', how: 'run' }] });
     const session = checkTests(fromSession([{ command: 'pytest', exit_code: 1 }]));
-    assert.match(session.findings[0]!.detail, new RegExp(`\\(${SESSION}, command 1\\)\\.$`));
+    assert.match(session.findings[0]!.detail, new RegExp(`\\(${SESSION}, command #0\\)\\.$`));
   });
 
   it('a run without an exit code or a reason has no exit status recorded, like one with a null exit', () => {
@@ -157,8 +159,8 @@ describe('clean state: green tests beside an older failure the next action names
 
   it('the note gives the failure its place in the session', () => {
     const r = checkTests(fromSession([{ command: 'npm run build', exit_code: 1 }, { command: 'npm test', exit_code: 0 }]));
-    assert.equal(r.note, note('npm run build', 'command 1'));
-    assert.equal(r.summary, `The latest test run passed: \`npm test\` (${SESSION}, command 2). ${note('npm run build', 'command 1')}`);
+    assert.equal(r.note, note('npm run build', 'command #0'));
+    assert.equal(r.summary, `The latest test run passed: \`npm test\` (${SESSION}, command #1). ${note('npm run build', 'command #0')}`);
   });
 
   it('a pass of the same command before the failure does not fix it', () => {

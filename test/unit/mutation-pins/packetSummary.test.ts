@@ -78,6 +78,14 @@ describe('packet summary composed from an agent session', () => {
     assert.equal(composeSummary(withSession(emptySnapshot(), { rejectedCount: 3 }), [], null), 'No active task recorded. No commands recorded. 3 commands declined by the user.');
   });
 
+  it('quotes the closing words as the reader kept them, without a marker the agent appended', () => {
+    // cline-native: the completion result ends in Cline's HAS_CHANGES marker, which the closing words drop.
+    const s = withSession(emptySnapshot(), { lastAssistantMessage: 'Tests pass.\n\nStill open: burst tests.HAS_CHANGES', closing: { text: 'Tests pass.\n\nStill open: burst tests.', line: 3 } });
+    assert.equal(composeSummary(s, [], null), 'No active task recorded. No commands recorded. Where the agent stopped: "Tests pass. Still open: burst tests."');
+    const none = withSession(emptySnapshot(), { lastAssistantMessage: 'Done.', closing: null });
+    assert.equal(composeSummary(none, [], null), 'No active task recorded. No commands recorded. Where the agent stopped: "Done."');
+  });
+
   it("quotes the agent's last words on one line, cut at 400 characters", () => {
     const s = withSession(emptySnapshot(), { lastAssistantMessage: 'Done  with the API.\n\n  Next:\tthe UI.' });
     assert.equal(composeSummary(s, [], null), 'No active task recorded. No commands recorded. Where the agent stopped: "Done with the API. Next: the UI."');

@@ -75,6 +75,9 @@ describe('the text rules of the closing words', () => {
     assert.equal(labelledNext('Remaining: the docs page'), 'the docs page');
     assert.equal(labelledNext("## What's next\n1. add docs\n2. ship"), 'add docs; ship');
     assert.equal(labelledNext('Remaining work: the docs page'), 'the docs page');
+    // cline-native: without it the rejection reason typed last ("Do not run migrations here") became "continue: …".
+    assert.equal(labelledNext('Rate limiting is in place for /login and the tests pass.\n\nStill open: tests for burst and window reset.'), 'tests for burst and window reset.');
+    assert.equal(labelledNext('The issue is still open: nobody replied.'), null);
     assert.equal(labelledNext('Goal: ship it. Next action: submit the dashboard URL to the team.'), 'submit the dashboard URL to the team.');
     assert.equal(labelledNext('Next, I looked at the parser and fixed it.'), null);
   });
@@ -100,6 +103,12 @@ describe('the text rules of the closing words', () => {
     assert.equal(reportsDone('Both commits landed. The branch is pushed.'), true);
     assert.equal(reportsDone('Committed the parser. The full suite still fails in test_x.'), false);
     assert.equal(reportsDone('Done. Should I also update the docs?'), false);
+  });
+
+  it('reads a closing that opens with "Fixed:" as done, unless something still fails', () => {
+    // claude-bigline.jsonl ends this way; reading it as not done made the finished request the next action.
+    assert.equal(reportsDone('Fixed: invoice_total now sums Decimals and quantizes once. tests/test_export.py passes (8 passed).'), true);
+    assert.equal(reportsDone('Fixed the parser, but test_x still fails.'), false);
   });
 });
 

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
 import type { Packet } from '../../../src/core/packet/schema';
 import { renderMarkdown } from '../../../src/core/render/markdown';
@@ -27,6 +29,17 @@ describe('renderMarkdown', () => {
   before(async () => {
     p = await refundPacket();
     md = renderMarkdown(p);
+  });
+
+  it('shows a session source under the home folder as ~/…, the way its risks show it', () => {
+    // claude-tasks.jsonl: every source in handoff.md spelled out /home/<user>/.claude/projects/…
+    const file = path.join(os.homedir(), '.claude', 'projects', '-w-app', 's.jsonl');
+    const closing = { text: 'Status: parser done.\n\nNext: wire it into the CLI.', source: { file, line: 9, what: 'closing message' } };
+    const out = renderMarkdown({ ...p, closing, next_action_origin: { kind: 'closing-next', source: closing.source } });
+    assert.ok(!out.includes(os.homedir() + path.sep), 'no absolute home path');
+    assert.match(out, /_Verbatim, from ~\/\.claude\/projects\/-w-app\/s\.jsonl:9 \(closing message\)\._/);
+    assert.match(out, /source: ~\/\.claude\/projects\/-w-app\/s\.jsonl:9 \(closing message\)_/);
+    assert.match(renderMarkdown({ ...p, closing: { ...closing, source: { file: '/srv/s.jsonl', line: 9 } } }), /_Verbatim, from \/srv\/s\.jsonl:9\._/, 'elsewhere the path stays');
   });
 
   it('every risk id it names is a risk in the JSON, with the same severity', () => {
@@ -88,6 +101,27 @@ describe('renderRestartPrompt', () => {
     assert.ok(text.indexOf('[block]') < text.indexOf('[warn]'));
     assert.match(text, /inspect the uncertain work and report what it changed before acting on the next action/);
     assert.match(text, /Rejected approaches[\s\S]*mocking the gateway/);
+  });
+
+  it('with uncertain work and no open question, the first reply is not told to settle open questions', () => {
+    // codex-tools.jsonl, cline-xml: "settle the open questions" with none in the prompt sends the agent looking for them.
+    const none = { ...p, questions: [], questions_for_human: [], open_risks: p.open_risks.filter((r) => !r.id.startsWith('blocker:')) };
+    const text = renderRestartPrompt(none, { freshness: { stale: false, reasons: [] } });
+    assert.ok(!text.includes('Open questions'));
+    assert.doesNotMatch(text, /settle the open questions/);
+    assert.match(text, /Confirm the branch and HEAD in one line, then inspect the uncertain work and report what it changed before acting on the next action/);
+    assert.match(renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } }), /settle the open questions, then inspect the uncertain work/);
+  });
+
+  it('a failed attempt\'s excerpt past its budget is cut at a word, never inside one', () => {
+    // claude-tasks.jsonl: "E AssertionError: cu…", "<FakePro…" in the restart prompt.
+    const f = p.failed_attempts.find((x) => !x.uncertain)!;
+    const excerpt = ['FAILED test_nightly_job_resumes_from_cursor', '> assert db.cursor() == "inv_0002"', 'E AssertionError: cursor not persisted before retry: expected inv_0002, got None', 'tests/test_sync_job.py:58: AssertionError', 'FAILED tests/test_sync_job.py::test_nightly_job_resumes_from_cursor - AssertionError'].join('\n');
+    const text = renderRestartPrompt({ ...p, failed_attempts: [{ ...f, excerpt }] }, { freshness: { stale: false, reasons: [] } });
+    const cutLine = text.split('\n').find((l) => l.endsWith('…') && l.startsWith('>   '));
+    assert.ok(cutLine, 'the excerpt is cut');
+    const kept = cutLine.slice(4, -1);
+    assert.ok(excerpt.split(/\s+/).some((w) => kept.endsWith(w)), `cut inside a word: ${cutLine}`);
   });
 
   it('a stale packet says so on the first line, with the reasons, and asks for a read-only review first', () => {

@@ -78,7 +78,7 @@ describe('handoff CLI on a plain repository with only an agent session', () => {
 
       const check = handoff(['check'], repo.dir, env);
       assert.match(check.stdout, /PASS {2}Tests: The latest test run passed: `npm test`/);
-      assert.match(check.stdout, new RegExp(`${c.source === 'claude' ? 'Claude Code' : 'Codex'} session ${sessionId.slice(0, 8)}, command \\d+`));
+      assert.match(check.stdout, new RegExp(`${c.source === 'claude' ? 'Claude Code' : 'Codex'} session ${sessionId.slice(0, 8)}, command #\\d+`));
       assert.match(check.stdout, /PASS {2}Feature board: The task list of the .* "Add tests for per-key limits \(burst \+ window reset\)" in progress/);
       const bare = handoff(['check'], repo.dir, {});
       assert.match(bare.stdout, /---- {2}Tests: Unknown: no test run is recorded/);

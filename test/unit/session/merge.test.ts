@@ -115,7 +115,7 @@ describe('merging the agent session into the workbench', () => {
     const s = await merged(dir, facts(dir, { commands: [cmd('ls', 0), cmd('go test ./...', 1)], todos: [{ content: 'A', status: 'in_progress', since: 0 }, { content: 'B', status: 'in_progress', since: 0 }] }));
     const tests = checkTests(s);
     assert.equal(tests.passed, false);
-    assert.match(tests.findings[0]?.detail ?? '', /`go test \.\/\.\.\.` \(Claude Code session abcdef12, command \d+\)/);
+    assert.match(tests.findings[0]?.detail ?? '', /`go test \.\/\.\.\.` \(Claude Code session abcdef12, command #\d+\)/);
     const board = checkFeatureBoard(s);
     assert.equal(board.passed, false);
     assert.match(board.summary, /2 tasks are in progress in the task list of the Claude Code session abcdef12 \("A", "B"\)/);
