@@ -17,6 +17,8 @@ export const DELTA_MAX_CHARS = 1200;
 export const COMPACT_MAX_CHARS = 4000;
 /** How many open questions the compaction brief names (the rest are in handoff.md). */
 const COMPACT_QUESTIONS = 8;
+/** How many credential risks the compaction brief names. */
+const COMPACT_CREDENTIALS = 3;
 
 const mdPath = (p: Packet, packetDir?: string): string => `${packetDir ?? `outputs/handoff/${p.packet_id}`}/handoff.md`.replace(/\\/g, '/');
 
@@ -67,6 +69,13 @@ export function renderCompactBrief(p: Packet, opts: { regenerated: boolean; pack
     lines.push('', `${OPEN_QUESTIONS_TITLE}:`);
     for (const q of questions.slice(0, COMPACT_QUESTIONS)) lines.push(...quote(`- ${q.id ? `${q.id}: ` : ''}${clip(q.text, 300)}${q.source ? ` (${shortSource(q.source)})` : ''}`));
     if (questions.length > COMPACT_QUESTIONS) lines.push(`(${questions.length - COMPACT_QUESTIONS} more in handoff.md)`);
+  }
+  // A credential the session saw is never left out: compaction is when the agent forgets it saw one.
+  const leaks = p.open_risks.filter((r) => r.id.startsWith('leak:'));
+  if (leaks.length) {
+    lines.push('', 'Credentials this session saw (masked here) — to rotate, never to print again:');
+    for (const r of leaks.slice(0, COMPACT_CREDENTIALS)) lines.push(...quote(`- ${clip(r.detail, 500)}`));
+    if (leaks.length > COMPACT_CREDENTIALS) lines.push(`(${leaks.length - COMPACT_CREDENTIALS} more in handoff.md)`);
   }
   lines.push(
     '',
