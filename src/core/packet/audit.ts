@@ -87,10 +87,21 @@ export function auditPacket(p: Packet, ctx: AuditContext = {}): Audit {
     'Record the failing output (stdout_tail / stderr_tail, or error) of each failed command in feedback_record.jsonl.'));
 
   const uncertain = p.failed_attempts.filter((f) => f.uncertain);
-  const blind = uncertain.filter((f) => !/\npartial output:\n/.test(f.excerpt)).map((f) => `#${f.index}`);
+  const withoutOutput = uncertain.filter((f) => !/\npartial output:\n/.test(f.excerpt));
+  // An agent session records what its commands printed: when it holds none for a command, there is
+  // nothing anyone could have recorded, and the prompt still asks to inspect its effects first.
+  const fromSession = (f: (typeof uncertain)[number]): boolean => !!f.source && f.source.file !== 'feedback_record.jsonl';
+  const blind = withoutOutput.filter((f) => !fromSession(f)).map((f) => `#${f.index}`);
+  const silent = withoutOutput.filter(fromSession).map((f) => `#${f.index}`);
   probes.push(probe('uncertain-evidence', 'Each uncertain outcome carries its evidence and an inspection step',
     uncertain.length === 0 ? 'n/a' : blind.length ? 'fail' : 'pass',
-    uncertain.length === 0 ? 'no timed-out, killed or unfinished commands' : blind.length ? `no partial output recorded for ${list(blind)}` : `${uncertain.length} with partial output; the prompt asks to inspect them first`,
+    uncertain.length === 0
+      ? 'no timed-out, killed or unfinished commands'
+      : blind.length
+        ? `no partial output recorded for ${list(blind)}`
+        : silent.length
+          ? `${uncertain.length} uncertain; the session holds no output for ${list(silent)}; the prompt asks to inspect them first`
+          : `${uncertain.length} with partial output; the prompt asks to inspect them first`,
     'Record the partial output (stdout_tail / stderr_tail) of timed-out and killed commands, so the next session sees how far they got.'));
 
   // A note on a failure a later run fixed is its diagnosis, acted on: no dropped approach to carry.

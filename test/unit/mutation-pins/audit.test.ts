@@ -96,6 +96,15 @@ describe('completeness audit: what each probe reports', () => {
     assert.deepEqual(seen('uncertain-evidence', { failed_attempts: [uncertain(2, partial), uncertain(5, 'timeout after 30.0s')] }), ['fail', 'no partial output recorded for #5']);
   });
 
+  it('uncertain evidence: a session command the session holds no output for is no gap anyone could fill; a workbench record still is', () => {
+    const session = { file: '/home/dev/.codex/sessions/2026/11/20/rollout.jsonl', line: 15 };
+    const aborted = { ...uncertain(1, 'aborted by user after 14.2s; no partial output recorded'), source: session };
+    assert.deepEqual(seen('uncertain-evidence', { failed_attempts: [aborted] }), ['pass', '1 uncertain; the session holds no output for #1; the prompt asks to inspect them first']);
+    const logged = { ...uncertain(4, 'timeout after 30.0s'), source: { file: 'feedback_record.jsonl', line: 5 } };
+    assert.deepEqual(seen('uncertain-evidence', { failed_attempts: [aborted, logged] }), ['fail', 'no partial output recorded for #4']);
+    assert.deepEqual(seen('uncertain-evidence', { failed_attempts: [uncertain(4, 'timeout after 30.0s')] }), ['fail', 'no partial output recorded for #4']);
+  });
+
   it('rejected approaches: only decisions marked rejected count, once a failure carries a note', () => {
     const noted = [attempt(1, { note: 'rounding is off by one' }), attempt(2, { note: 'still off' })];
     assert.deepEqual(seen('rejected-approaches', { failed_attempts: [attempt(1)], decisions: [] }), ['n/a', 'no failure carries a note']);
