@@ -251,7 +251,7 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
     for (const r of risks.slice(0, L.risks)) {
       // A credential's risk ends with what to do about it (rotate, scrub): never cut that off.
       const detailMax = r.id.startsWith('leak:') ? (L.extras ? 700 : 360) : 200;
-      lines.push(...quote(`- [${r.severity}] ${clip(r.id, 60)}: ${clip(r.detail, detailMax)}${r.verify ? ` — verify with: ${code(clip(r.verify, 120))}` : ''}${ackText(r.id)}`));
+      lines.push(...quote(`- [${r.severity}] ${clip(r.id, r.id.startsWith('leak:') ? 120 : 60)}: ${clip(r.detail, detailMax)}${r.verify ? ` — verify with: ${code(clip(r.verify, 120))}` : ''}${ackText(r.id)}`));
     }
     if (risks.length > L.risks) lines.push(`(${countOf(risks.length - L.risks, 'more risk')} in handoff.json)`);
   }

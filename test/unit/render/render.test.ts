@@ -153,10 +153,11 @@ describe('renderRestartPrompt: a credential risk', () => {
   it('keeps what to do about a credential (rotate, scrub) however long the places it names, where other risks are cut', async () => {
     const p = await refundPacket();
     const place = `the agent's transcript (Claude Code) ~/.claude/projects/-home-dev-a-rather-long-project-folder-name/${'0'.repeat(36)}.jsonl line 24 (the call at line 23)`;
-    const leak = { id: 'leak:s.jsonl:24', severity: 'block' as const, detail: `\`cat .env\` printed a Stripe live key into ${place}, which now holds a copy (masked in this packet). Fix: rotate the credential now; delete the transcript or scrub it (handoff secrets --scrub).`, source: 's.jsonl:24' };
+    const leak = { id: 'leak:rollout-2026-11-20T09-00-00-019aa3f1-7c2e-7b40-9d1a-5e3c1f0d2b68.jsonl:34', severity: 'block' as const, detail: `\`cat .env\` printed a Stripe live key into ${place}, which now holds a copy (masked in this packet). Fix: rotate the credential now; delete the transcript or scrub it (handoff secrets --scrub).`, source: 's.jsonl:24' };
     const other = { id: 'review:low-score', severity: 'warn' as const, detail: `${'a long explanation '.repeat(20)}END-OF-OTHER`, source: 'review_report.json' };
     const prompt = renderRestartPrompt({ ...p, open_risks: [leak, other] });
-    const line = prompt.split('\n').find((l) => l.includes('leak:s.jsonl:24')) ?? '';
+    // Its id names the session file whole: the place to scrub.
+    const line = prompt.split('\n').find((l) => l.includes('leak:rollout-2026-11-20T09-00-00-019aa3f1-7c2e-7b40-9d1a-5e3c1f0d2b68.jsonl:34:')) ?? '';
     assert.match(line, /Fix: rotate the credential now; delete the transcript or scrub it \(handoff secrets --scrub\)\.$/);
     assert.ok(!prompt.includes('END-OF-OTHER'), 'an ordinary risk is still cut');
   });
