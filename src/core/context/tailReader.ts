@@ -273,7 +273,8 @@ export class TailReader<S> {
   }
 }
 
-function isJson(text: string): boolean {
+/** True when the text is one whole JSON value. */
+export function isJson(text: string): boolean {
   try {
     JSON.parse(text);
     return true;

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { CommandResult } from './accumulator';
 import type { SessionFacts } from './model';
 import type { TaskEvent, TaskSnapshot, UiMessage } from './vscodeTask';
-import { apiCommandEvents, apiMessages, checklist, cwdOfEnvironment, factsOfEvents, metadataEdits, outputOf, resultText, textJson, uiCommandLines, uiMessages } from './vscodeTask';
+import { apiCommandEvents, apiMessages, checklist, factsOfEvents, metadataEdits, outputOf, taskCwd, textJson, uiCommandLines, uiMessages } from './vscodeTask';
 
 const DENIED = /^The user denied this operation\./;
 
@@ -75,16 +75,7 @@ export function clineTaskFacts(snap: TaskSnapshot, file: string): SessionFacts {
   const api = apiMessages(snap.api, snap.apiLines);
   const events: TaskEvent[] = [];
   const uiEdits: string[] = [];
-  let cwd = snap.cwd;
-  if (!cwd) {
-    for (const m of api) {
-      const found = m.role === 'user' ? cwdOfEnvironment(resultText(m.content)) : null;
-      if (found) {
-        cwd = found;
-        break;
-      }
-    }
-  }
+  const cwd = taskCwd(snap, api);
   ui.forEach((m, i) => {
     if (m.type === 'say' && m.kind === 'task' && i === 0) events.push({ k: 'request', text: m.text, line: m.line, ts: m.ts });
     else if (m.type === 'say' && m.kind === 'user_feedback') events.push({ k: 'request', text: m.text, line: m.line, ts: m.ts });

@@ -8,7 +8,7 @@
 import type { CommandResult } from './accumulator';
 import type { SessionFacts } from './model';
 import type { TaskEvent, TaskSnapshot } from './vscodeTask';
-import { apiCommandEvents, apiMessages, cwdOfEnvironment, factsOfEvents, metadataEdits, obj, outputOf, resultText, str, textJson, uiCommandLines, uiMessages } from './vscodeTask';
+import { apiCommandEvents, apiMessages, factsOfEvents, metadataEdits, obj, outputOf, taskCwd, str, textJson, uiCommandLines, uiMessages } from './vscodeTask';
 
 /**
  * One of Roo Code's `execute_command` results: `Command executed in terminal within working directory
@@ -51,16 +51,7 @@ function todosOf(text: string): { content: string; status: string }[] | null {
 export function rooTaskFacts(snap: TaskSnapshot, file: string, agent: 'roo' | 'kilo' = 'roo'): SessionFacts {
   const ui = uiMessages(snap.ui, snap.uiLines);
   const api = apiMessages(snap.api, snap.apiLines);
-  let cwd = snap.cwd;
-  if (!cwd) {
-    for (const m of api) {
-      const found = m.role === 'user' ? cwdOfEnvironment(resultText(m.content)) : null;
-      if (found) {
-        cwd = found;
-        break;
-      }
-    }
-  }
+  const cwd = taskCwd(snap, api);
   const events: TaskEvent[] = [];
   ui.forEach((m, i) => {
     if (m.type === 'say' && m.kind === 'text') {

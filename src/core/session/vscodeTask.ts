@@ -117,6 +117,16 @@ export function textJson(text: string): Obj | undefined {
 }
 
 /** `# Current Working Directory (<path>) Files`, which the agents put in each request's environment details. */
+/** The task's working folder: the one its files name, else the first environment details that do. */
+export function taskCwd(snap: TaskSnapshot, api: readonly ApiMessage[]): string | null {
+  if (snap.cwd) return snap.cwd;
+  for (const m of api) {
+    const found = m.role === 'user' ? cwdOfEnvironment(resultText(m.content)) : null;
+    if (found) return found;
+  }
+  return null;
+}
+
 export function cwdOfEnvironment(text: string): string | null {
   const m = /# Current (?:Working Directory|Workspace Directory) \((.+?)\) Files/.exec(text);
   return m?.[1] ?? null;

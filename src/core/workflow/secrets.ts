@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { SecretFinding } from '../artifacts/snapshot';
 import { claudeProjectSlug, defaultClaudeConfigDir, SessionDiscovery } from '../context/discovery';
+import { isJson } from '../context/tailReader';
 import type { GitClient, LineOrigin } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import { secretRisks, sessionSecretFindings } from '../packet/secretRisks';
@@ -264,15 +265,6 @@ export async function scrubSession(file: string, opts: { force?: boolean; now?: 
 }
 
 const NL = Buffer.from('\n');
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Scrubs one entry of the report: a session log line by line, a task's JSON file whole. */
 export function scrubEntry(entry: SessionFileEntry, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
