@@ -21,6 +21,8 @@ import { diagnosticsToLog } from './diagnosticLog';
  * workbench fingerprint moved). Never faster.
  */
 export const FALLBACK_INTERVAL_MS = 30_000;
+/** A task file changed: one more look this long after, in case the event came before its content. */
+const TASK_RECHECK_MS = 1_000;
 
 /** The settings a meter and the watchers are built from; a change means rebuilding them. */
 function pipelineKey(s: UiSettings): string {
@@ -49,6 +51,7 @@ export class FolderState extends Disposable {
   private meterQueue: Promise<unknown> = Promise.resolve();
   private readonly readings = new ReadingWatch();
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private taskRecheck: ReturnType<typeof setTimeout> | undefined;
   private readonly full = this._register(new Debouncer(400, () => this.runFull()));
   private readonly contextOnly = this._register(new Debouncer(150, () => this.runContext()));
 
@@ -68,6 +71,7 @@ export class FolderState extends Disposable {
     const timer = setInterval(() => void this.fallback(), FALLBACK_INTERVAL_MS);
     this._register(toDisposable(() => clearInterval(timer)));
     this._register(toDisposable(() => clearTimeout(this.retryTimer)));
+    this._register(toDisposable(() => clearTimeout(this.taskRecheck)));
   }
 
   get state(): WorkbenchUiState | undefined {
@@ -264,7 +268,12 @@ export class FolderState extends Disposable {
     // Rebuilt meanwhile: the new set of watchers has its own.
     if (generation !== this.watchGeneration || this.isDisposed || !dirs.length) return;
     const h = (uri: vscode.Uri) => {
-      if (isTaskFile(uri.fsPath)) void this.contextOnly.trigger();
+      if (!isTaskFile(uri.fsPath)) return;
+      void this.contextOnly.trigger();
+      // The agents write a task file whole, but the event can come between its creation and its
+      // content (one event for both on a busy machine): one more look shortly after reads it whole.
+      clearTimeout(this.taskRecheck);
+      this.taskRecheck = setTimeout(() => void this.contextOnly.trigger(), TASK_RECHECK_MS);
     };
     for (const dir of dirs) {
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), TASK_GLOB));
