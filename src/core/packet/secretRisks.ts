@@ -113,39 +113,33 @@ function taskFindings(c: SessionCredential, facts: TaskFactsLike): SecretFinding
     byFile.set(p.file, g);
   }
   const task = `${agentName(facts.agent!)} task ${facts.sessionId ?? path.basename(path.dirname(facts.file))}`;
-  const source = sourceFileOf(c.printedBy, facts.cwd ?? null);
-  return [...byFile].map(([file, g]) => ({
+  return [...byFile].map(([file, g]) => ({ ...sessionFinding(c, file, g.lines, facts.cwd ?? null), task, messages: g.messages }));
+}
+
+/** A session credential as a finding in `file` (the agent's file holds a copy) on `lines`. */
+function sessionFinding(c: SessionCredential, file: string, lines: number[], cwd: string | null): SecretFinding {
+  const source = sourceFileOf(c.printedBy, cwd);
+  return {
     ...(source ? { sourceFile: source } : {}),
     file,
-    line: g.lines[0] ?? null,
+    line: lines[0] ?? null,
     rule: 'session',
     label: c.kind,
     fingerprint: c.fingerprint,
     printedBy: c.printedBy,
     callLine: c.callLine ?? null,
     session: file,
-    lines: g.lines,
-    task,
-    messages: g.messages,
-  }));
+    lines,
+  };
 }
 
 type TaskFactsLike = Pick<SessionFacts, 'file' | 'credentials'> & { cwd?: string | null; agent?: SessionFacts['agent']; sessionId?: string };
 
 /** The credentials found in a session, as findings in the session file (the transcript holds a copy); a task's, in each of its files. */
 export function sessionSecretFindings(facts: TaskFactsLike): SecretFinding[] {
-  return (facts.credentials ?? []).flatMap((c: SessionCredential): SecretFinding[] => (c.places?.length && facts.agent ? taskFindings(c, facts) : [{
-    ...(sourceFileOf(c.printedBy, facts.cwd ?? null) ? { sourceFile: sourceFileOf(c.printedBy, facts.cwd ?? null)! } : {}),
-    file: facts.file,
-    line: c.lines[0] ?? null,
-    rule: 'session',
-    label: c.kind,
-    fingerprint: c.fingerprint,
-    printedBy: c.printedBy,
-    callLine: c.callLine ?? null,
-    session: facts.file,
-    lines: c.lines,
-  }]));
+  return (facts.credentials ?? []).flatMap((c: SessionCredential): SecretFinding[] =>
+    c.places?.length && facts.agent ? taskFindings(c, facts) : [sessionFinding(c, facts.file, c.lines, facts.cwd ?? null)],
+  );
 }
 
 /** The sentence naming an agent session file's copy. */

@@ -3,6 +3,7 @@
  * record included) and the agent sessions working in the folder — one entry per value, and the scrub
  * that masks them in the session files in place.
  */
+import type { Stats } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { SecretFinding } from '../artifacts/snapshot';
@@ -248,12 +249,9 @@ export async function scrubSession(file: string, opts: { force?: boolean; now?: 
     await output.sync();
     await output.close();
     output = null;
-    const now = await fs.stat(file);
-    if (now.size !== st.size || now.mtimeMs !== st.mtimeMs || now.ino !== st.ino) {
-      await fs.rm(tmp, { force: true });
+    if (!(await replaceIfUnchanged(file, tmp, st))) {
       return { kind: 'refused', file, reason: 'the file changed while it was scrubbed; it is left as it was (try again once the session is closed)' };
     }
-    await fs.rename(tmp, file);
     return { kind: 'scrubbed', file, masked, lines };
   } catch (err) {
     await output?.close().catch(() => undefined);
@@ -265,6 +263,20 @@ export async function scrubSession(file: string, opts: { force?: boolean; now?: 
 }
 
 const NL = Buffer.from('\n');
+
+/**
+ * Renames the scrubbed copy over the file, unless the file changed since `before` was taken (the agent
+ * wrote to it meanwhile): then the copy is removed and the file left as it is. True when replaced.
+ */
+async function replaceIfUnchanged(file: string, tmp: string, before: Stats): Promise<boolean> {
+  const now = await fs.stat(file);
+  if (now.size !== before.size || now.mtimeMs !== before.mtimeMs || now.ino !== before.ino) {
+    await fs.rm(tmp, { force: true });
+    return false;
+  }
+  await fs.rename(tmp, file);
+  return true;
+}
 
 /** Scrubs one entry of the report: a session log line by line, a task's JSON file whole. */
 export function scrubEntry(entry: SessionFileEntry, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
@@ -318,12 +330,9 @@ export async function scrubTaskFile(file: string, opts: { force?: boolean; now?:
     await output.sync();
     await output.close();
     output = null;
-    const now = await fs.stat(file);
-    if (now.size !== st.size || now.mtimeMs !== st.mtimeMs || now.ino !== st.ino) {
-      await fs.rm(tmp, { force: true });
+    if (!(await replaceIfUnchanged(file, tmp, st))) {
       return { kind: 'refused', file, reason: `the file changed while it was scrubbed (${who} saved the task); it is left as it was: close the task and try again` };
     }
-    await fs.rename(tmp, file);
     return { kind: 'scrubbed', file, masked: r.masked, lines, messages, ...(opts.task ? { task: opts.task } : {}) };
   } catch (err) {
     await output?.close().catch(() => undefined);
