@@ -42,7 +42,8 @@ export function openableSource(p: Packet, file: string, dirs: OpenableDirs): str
   if (!path.isAbsolute(file)) return resolveInside(dirs.folder, path.resolve(dirs.workbenchDir, file));
   const abs = path.resolve(file);
   if (resolveInside(dirs.folder, abs)) return abs;
-  if (!/\.jsonl$/i.test(abs)) return null;
+  // The folder's own session file, whatever its kind (a Cline / Roo Code task's ui_messages.json too).
   if (dirs.sessionFile && path.resolve(dirs.sessionFile) === abs) return abs;
+  if (!/\.jsonl$/i.test(abs)) return null;
   return dirs.agentHomes.some((home) => resolveInside(path.resolve(home), abs) !== null) ? abs : null;
 }

@@ -37,4 +37,12 @@ describe('which source of a packet the panel may open', () => {
     const other = path.join(root, 'elsewhere', 'x.jsonl');
     assert.equal(openableSource(p, other, { ...dirs, sessionFile: other }), other);
   });
+
+  it('opens a Cline / Roo Code task file the folder\'s state was read from, and no other task file', () => {
+    const task = path.join(root, 'globalStorage', 'rooveterinaryinc.roo-cline', 'tasks', 't1', 'ui_messages.json');
+    const rooPacket = buildTestPacket({ failed_attempts: [{ ...attempt, source: { file: task, line: 20 } }] });
+    assert.equal(openableSource(rooPacket, task, { ...dirs, sessionFile: task }), task);
+    assert.equal(openableSource(rooPacket, task, dirs), null, 'not the folder\'s session');
+    assert.equal(openableSource(rooPacket, task, { ...dirs, sessionFile: path.join(path.dirname(task), 'other.json') }), null);
+  });
 });
