@@ -20,7 +20,7 @@ import { readSessionFile } from '../../core/session/reader';
 import { contextForPacket, sessionForCli } from '../context';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK } from '../types';
-import { completeInQueue, isInline, spawnCompletion } from './hookDetached';
+import { completeInQueue, isInline, LAST_HOOK_FILE, spawnCompletion } from './hookDetached';
 import { agentOfEvent } from './hookEvent';
 import { HOOK_FLAGS } from './hookFlags';
 import { stopNeedsPacket, wrapUpOutput } from './wrapUpHook';
@@ -44,9 +44,7 @@ const GENERATING = new Set(['SessionEnd', 'PreCompact']);
 /** A SessionStart hook answers within this time or not at all: the session must not wait for us. */
 const SESSION_START_BUDGET_MS = 1800;
 
-/** What the last generating hook wrote, so the session that starts after a compaction gets that packet. */
-const LAST_HOOK_FILE = 'last-hook.json';
-/** How old that record may be to count as "just written". */
+/** How old the last generating hook's record (LAST_HOOK_FILE) may be to count as "just written". */
 const LAST_HOOK_MAX_AGE_MS = 15 * 60_000;
 
 /**
