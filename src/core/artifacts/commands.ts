@@ -1,3 +1,4 @@
+import { isReadOnlyCommand } from './readOnly';
 import type { FeedbackRecord } from './schemas';
 
 /** How a recorded command ended. `timeout` and `error` are uncertain: the command may have partly applied. */
@@ -97,6 +98,10 @@ function lastStep(text: string): string | null {
   return /;|\|\||\||\$\(|`|\n|>/.test(mask) ? null : step.trim();
 }
 
+/** A command that starts a server, and what a server says when its port is taken by a running one. */
+const SERVER = /(http\.server|serve\b|runserver|npm run (dev|start|serve)|pnpm (run )?(dev|start)|yarn (dev|start)|next (dev|start)|vite\b|uvicorn|gunicorn|flask run|rails s(erver)?\b|php -S)/;
+const ALREADY_RUNNING = /EADDRINUSE|address already in use|port \d+ is (already )?in use|already running|Only one usage of each socket address/i;
+
 const SEARCH = /^(grep|egrep|fgrep|rg|ag|ack|git grep|find)( |$)/;
 const PROBE = /^(test -[a-zA-Z]|\[ -[a-zA-Z] |\[\[ -[a-zA-Z] |which |command -v |type -p |ls( |$))/;
 const blank = (s: string | null | undefined): boolean => !(s ?? '').trim() || /^\((Bash )?completed with no output\)$/i.test((s ?? '').trim());
@@ -113,12 +118,18 @@ export function notAFailure(record: FeedbackRecord): string | null {
     if (unfinished === 'stopped') return 'a background run stopped on purpose';
     if (unfinished === 'completed') return 'a monitored stream that ended';
     if (unfinished === 'cancelled') return 'never ran (a parallel call failed first)';
+    if (isReadOnlyCommand(normalizeCommand(record.command))) return 'a read-only command that did not finish: nothing changed';
     return null;
   }
   if (record.exit_code === 0) return null;
   const interpretation = typeof record['interpretation'] === 'string' ? record['interpretation'] : '';
   const step = lastStep(normalizeCommand(record.command));
   if (/no match(es)? found/i.test(interpretation) && (step === null || SEARCH.test(step))) return 'search found nothing';
+  const full = normalizeCommand(record.command);
+  const said = `${record.stdout_tail ?? ''}\n${record.stderr_tail ?? ''}\n${record.error ?? ''}`;
+  if (/^(?:cd\s+\S+\s*&&\s*)*(?:diff|cmp|git diff --no-index|fc)\b/.test(full) && record.exit_code === 1) return 'the files differ (diff exits 1 when they do)';
+  if (SERVER.test(full) && ALREADY_RUNNING.test(said)) return 'a server was already running there';
+  if (isReadOnlyCommand(full)) return 'a read-only command: its exit code is an answer, nothing changed';
   if (step === null) return null;
   const quiet = blank(record.stdout_tail) && blank(record.error);
   if (SEARCH.test(step) && record.exit_code === 1 && quiet && blank(record.stderr_tail)) return 'search found nothing';

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics';
 import type { AgentState, FeatureList, FeedbackRecord, ReviewReport, VerificationReport } from './schemas';
-import type { SessionAgent, SessionAnswer, SessionQuestion, SessionText, UnansweredRequest } from '../session/model';
+import type { SessionAgent, SessionAnswer, SessionCommand, SessionQuestion, SessionText, UnansweredRequest } from '../session/model';
 import type { Source } from '../source';
 
 /** One feedback record with its 0-based line number in `feedback_record.jsonl`. */
@@ -124,4 +124,10 @@ export interface SessionSummary {
   lastTestCommand?: string | null;
   /** The session has a task tool (a task list, even an empty one). */
   hasTaskList?: boolean;
+  /** Every message the human typed, in order, each with its line (bounded; see SessionFacts). */
+  humanMessages?: SessionText[];
+  /** Skills the session ran, with their lines. */
+  skills?: { name: string; line: number | null }[];
+  /** The commands after the last human message (the final exchange), in order, rejected ones included. */
+  finalCommands?: SessionCommand[];
 }

@@ -148,6 +148,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     next_action: next.text,
     next_action_source: next.source,
     next_action_origin: next.origin,
+    ...(next.ending ? { ending: next.ending } : {}),
     closing: packetClosing(snapshot),
     questions,
     waiting_for_answers: waitingForAnswers(snapshot, questions),

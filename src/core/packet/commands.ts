@@ -1,3 +1,4 @@
+import { isReadOnlyCommand, programFiles } from '../artifacts/readOnly';
 import { displayCommand, notAFailure, outcomeOf, startedAtIso } from '../artifacts/commands';
 import type { IndexedRecord } from '../artifacts/snapshot';
 import type { Source } from '../source';
@@ -108,8 +109,11 @@ export function withMayHaveChanged(failed: FailedAttempt[], changed: readonly Ch
   const existing = new Set([...candidates, ...knownFiles]);
   return failed.map((f) => {
     if (!f.uncertain) return f;
+    // A read-only command changed nothing; the script a command runs is what it ran, not what it wrote.
+    if (isReadOnlyCommand(f.command)) return { ...f, may_have_changed: [] };
+    const ran = programFiles(f.command).map(base);
     const said = `${f.command}\n${f.excerpt}`;
-    const named = candidates.filter((p) => said.includes(p) || namesFile(said, p));
+    const named = candidates.filter((p) => (said.includes(p) || namesFile(said, p)) && !ran.includes(base(p)));
     const manifests = manifestsWritten(f.command, existing).filter((p) => !named.includes(p));
     const first = [...named, ...manifests];
     const after = (editedAfter[f.index] ?? []).filter((p) => !first.includes(p));

@@ -234,6 +234,11 @@ export function collectHumanWords(snapshot: WorkbenchSnapshot): HumanWords[] {
   const first = s.firstRequest ?? (s.firstUserRequest ? { text: s.firstUserRequest, line: null } : null);
   const latest = s.latestRequest ?? (s.latestUserRequest ? { text: s.latestUserRequest, line: null } : null);
   push('first-request', first?.text, first?.line, 'first request');
+  // Every other message the human typed, in order: the corrections and constraints given on the way.
+  for (const m of s.humanMessages ?? []) {
+    if (m.line === first?.line || m.line === latest?.line || (s.unanswered ?? []).some((u) => u.line === m.line) || m.text.trim() === first?.text.trim() || m.text.trim() === latest?.text.trim()) continue;
+    push('message', m.text, m.line, 'message');
+  }
   if (latest && latest.text.trim() !== first?.text.trim()) push('latest-request', latest.text, latest.line, 'latest request');
   for (const r of s.rejectionReasons ?? []) push('rejection-reason', r.reason, r.line, 'rejection reason', r.command);
   for (const a of s.answers ?? []) push('answer', a.answer, a.line, 'answer', a.question);

@@ -3,7 +3,8 @@ import { mapSeverity } from './severity';
 import { isTestCommand, looseKey } from '../artifacts/commands';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { Source } from '../source';
-import type { CommandRun, FailedAttempt, NextActionKind } from './schema';
+import type { CommandRun, Ending, FailedAttempt, NextActionKind } from './schema';
+import { readEnding } from './ending';
 import { namedCommand, stepForFailure } from './failureStep';
 import { closingOf, collectOpenQuestions, labelledNext, reportsDone, waitingForAnswers } from './judgement';
 
@@ -14,7 +15,7 @@ export type NextAction =
 
 /** The next action with the step of the precedence that gave it and that step's source (file and line). */
 export type NextActionWithOrigin =
-  | { ok: true; text: string; source: 'agent_state' | 'derived'; from: string; origin: { kind: NextActionKind; source: Source | null } }
+  | { ok: true; text: string; source: 'agent_state' | 'derived'; from: string; origin: { kind: NextActionKind; source: Source | null }; ending?: Ending }
   | { ok: false; reason: string };
 
 /** `chooseNextAction` without the origin. */
@@ -70,6 +71,16 @@ export function chooseNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
   const derived = (text: string, from: string, kind: NextActionKind, source: Source | null): NextActionWithOrigin => ({ ok: true, text, source: 'derived', from, origin: { kind, source } });
   const at = (line: number | null | undefined, what: string): Source | null => (session ? { file: session.file, line: line ?? null, what } : null);
 
+  // With a session, how it ended decides (the ending model); the workbench's rules follow only when
+  // the ending leaves the step open (an open failure, a task in progress, a verification finding).
+  const ending = readEnding(snapshot, failed, commands);
+  if (ending?.next) {
+    const r = derived(ending.next.text, ending.next.from, ending.next.kind, ending.next.source);
+    return r.ok ? { ...r, ending: ending.ending } : r;
+  }
+  const withEnding = (r: NextActionWithOrigin): NextActionWithOrigin => (r.ok && ending ? { ...r, ending: ending.ending } : r);
+  if (ending) return withEnding(afterEnding(snapshot, failed, commands, ending.openFailures, ending.request?.text ?? null, derived, at));
+
   const closing = closingOf(snapshot);
   // "Next: nothing, all done" names no step.
   const real = (s: string | null): string | null => (s && !/^(none|nothing|n\/a|no further|no next)\b/i.test(s.trim()) ? s : null);
@@ -86,14 +97,28 @@ export function chooseNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
     return derived(`Answer the request that never got a real answer (${why})${more}: "${oneLine(request.text, 400)}"`, 'unanswered request', 'unanswered-request', at(request.line, 'request'));
   }
 
-  const open = openFailures(failed, commands);
+  const latestText = session?.latestRequest?.text ?? session?.latestUserRequest ?? null;
+  return afterEnding(snapshot, failed, commands, openFailures(failed, commands), latestText, derived, at);
+}
+
+type Derive = (text: string, from: string, kind: NextActionKind, source: Source | null) => NextActionWithOrigin;
+type At = (line: number | null | undefined, what: string) => Source | null;
+
+/**
+ * The workbench's rules, after the session's ending left the step open (or with no session): the task
+ * in progress (made concrete with an open failure bearing on it) → an open failure → a blocking
+ * verification finding → questions the session ended on → a reported-done closing → the latest request.
+ */
+function afterEnding(snapshot: WorkbenchSnapshot, failed: FailedAttempt[], commands: CommandRun[], open: FailedAttempt[], latestText: string | null, derived: Derive, at: At): NextActionWithOrigin {
+  const session = snapshot.session;
+  const closing = closingOf(snapshot);
   const board = snapshot.featureList;
   const task = board?.derivedFrom ? board.features.find((f) => f.status === 'in_progress' && f.goal?.trim()) : undefined;
   if (task?.goal) {
     // A failure bears on the task when it happened while the task was in progress.
     const since = typeof task['since'] === 'number' ? task['since'] : Number.POSITIVE_INFINITY;
     // The newest open failure since the task started, whatever kind: it is what stopped the task.
-    const bearing = openFailures(failed, commands, false).find((f) => f.index >= since);
+    const bearing = (session ? open : openFailures(failed, commands, false)).find((f) => f.index >= since);
     const goal = task.goal.trim().replace(/[.\s]+$/, '');
     const src = typeof task['line'] === 'number' ? at(task['line'], 'task list') : at(null, 'task list');
     if (!bearing) return derived(goal, 'task list', 'task', src);
@@ -115,7 +140,6 @@ export function chooseNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
 
   // The session ended on its questions and names no step of its own: the answers come first.
   const questions = collectOpenQuestions(snapshot).filter((q) => q.from !== 'agent_state');
-  const latestText = session?.latestRequest?.text ?? session?.latestUserRequest ?? null;
   if (questions.length && waitingForAnswers(snapshot, questions)) {
     const then = latestText?.trim() ? `, then continue: ${firstLine(latestText)}` : ', then go on with the task';
     const first = questions[0]?.source ?? at(closing?.line, 'closing message');
@@ -130,7 +154,11 @@ export function chooseNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
   }
 
   const latest = latestText;
-  if (latest?.trim()) return derived(`continue: ${firstLine(latest)}`, 'latest request', 'latest-request', at(session?.latestRequest?.line ?? null, 'latest request'));
+  if (latest?.trim()) {
+    // Where the closing words leave it, when the agent answered: the next session starts from there.
+    const stand = closing && session?.endedOnClosing !== false ? ` — the previous session's last words: "${oneLine(closing.text, 240).replace(/"/g, "'")}"` : '';
+    return derived(`continue: ${firstLine(latest)}${stand}`, 'latest request', 'latest-request', at(session?.latestRequest?.line ?? null, 'latest request'));
+  }
 
   return {
     ok: false,

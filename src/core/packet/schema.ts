@@ -96,7 +96,8 @@ export const QuestionSchema = z.object({
 
 /** The human's own words, kept whole up to about 2 000 characters (never cut inside a word). */
 export const HumanWordsSchema = z.object({
-  kind: z.enum(['first-request', 'latest-request', 'rejection-reason', 'answer', 'unanswered-request']),
+  /** `message`: any other message the human typed (a correction, a constraint, an approval). */
+  kind: z.enum(['first-request', 'latest-request', 'rejection-reason', 'answer', 'unanswered-request', 'message', 'approved-plan']),
   text: z.string(),
   source: SourceSchema.nullable(),
   /** For an answer: the question it answers; for a rejection reason: the declined command. */
@@ -116,7 +117,18 @@ export const NEXT_ACTION_KINDS = [
   'questions',
   'latest-request',
   'done',
+  'unfinished-step',
+  'waiting',
 ] as const;
+
+/** How the session ended (the final exchange: the last human message and everything after it). */
+export const ENDING_KINDS = ['cut-mid-step', 'waiting-for-human', 'human-unanswered', 'agent-closed', 'no-reply'] as const;
+export const EndingSchema = z.object({
+  kind: z.enum(ENDING_KINDS),
+  /** One line for people: how the session ended, with its lines. */
+  summary: z.string(),
+  source: SourceSchema.nullable(),
+});
 export const NextActionOriginSchema = z.object({ kind: z.enum(NEXT_ACTION_KINDS), source: SourceSchema.nullable() });
 
 export const CleanFindingSchema = z.object({
@@ -168,6 +180,8 @@ export const PacketSchema = z.object({
   next_action_source: z.enum(['agent_state', 'derived']),
   /** Which step of the precedence gave the next action, and where it came from (older packets: absent). */
   next_action_origin: NextActionOriginSchema.optional(),
+  /** How the session ended, which decides the next action (absent without a session). */
+  ending: EndingSchema.optional(),
   /** The session's closing words, verbatim (redacted); null when the session had none. */
   closing: ClosingSchema.nullable().optional(),
   /** Open questions with their sources: the closing words', unanswered question-tool calls, questions_for_human. */
@@ -205,6 +219,7 @@ export type ChangedFile = z.infer<typeof ChangedFileSchema>;
 export type PacketQuestion = z.infer<typeof QuestionSchema>;
 export type HumanWords = z.infer<typeof HumanWordsSchema>;
 export type NextActionKind = (typeof NEXT_ACTION_KINDS)[number];
+export type Ending = z.infer<typeof EndingSchema>;
 
 /** Ordering of severities, most severe first. */
 export function severityRank(s: Severity): number {

@@ -300,6 +300,25 @@ export interface Found {
   rule: string;
   kind: string;
   value: string;
+  /** What the text calls it (`HELIUS_RPC_URL`, `api.example.com`): a name, never part of the value. */
+  name?: string;
+}
+
+/**
+ * The name a text gives the credential at `start`: the variable or key its line assigns
+ * (`NAME=…`, `"name": …`, `name: …`), else the key just before it, and the host of a URL holding it.
+ */
+export function credentialName(text: string, start: number): string | undefined {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const before = text.slice(Math.max(lineStart, start - 200), start);
+  const names: string[] = [];
+  const assign = /^\s*(?:export\s+|set\s+|\$env:)?["']?([A-Za-z_][A-Za-z0-9_.-]{2,60})["']?\s*[=:]/.exec(text.slice(lineStart, start));
+  const near = /["']?([A-Za-z_][A-Za-z0-9_.-]{2,60})["']?\s*[=:]\s*["']?[^\s"'=:]*$/.exec(before);
+  const name = assign?.[1] ?? near?.[1];
+  if (name && /[A-Za-z]/.test(name)) names.push(name);
+  const url = /https?:\/\/([A-Za-z0-9.-]+\.[A-Za-z]{2,})[^\s"'<>]*$/.exec(before);
+  if (url?.[1] && !names.includes(url[1])) names.push(url[1]);
+  return names.length ? names.join(', ') : undefined;
 }
 
 /** Every credential in the string values of one JSON line (keys are never read as values). */
@@ -318,7 +337,8 @@ export function credentialsInJsonLine(text: string): Found[] {
         prev.end = h.end;
         continue;
       }
-      const found = { rule: h.rule, kind: h.label, value: value.slice(h.start, h.end) };
+      const name = credentialName(value, h.start);
+      const found: Found = { rule: h.rule, kind: h.label, value: value.slice(h.start, h.end), ...(name ? { name } : {}) };
       out.push(found);
       prev = { end: h.end, found };
     }

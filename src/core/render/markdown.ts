@@ -73,6 +73,8 @@ const NEXT_KIND: Record<string, string> = {
   questions: 'the questions the session ended on',
   'latest-request': 'the latest request',
   done: 'the session reported the task done',
+  'unfinished-step': 'the step the session was cut in',
+  waiting: 'the answer the session ended waiting for',
 };
 const HUMAN_KIND: Record<string, string> = {
   'first-request': 'First request',
@@ -80,6 +82,8 @@ const HUMAN_KIND: Record<string, string> = {
   'rejection-reason': 'Reason given for declining',
   answer: 'Answer',
   'unanswered-request': 'Request that never got a real answer',
+  message: 'Message',
+  'approved-plan': 'Plan the human approved',
 };
 
 const short = (sha: string | null): string => (sha ? sha.slice(0, 12) : 'unknown');
@@ -125,6 +129,7 @@ export function renderMarkdown(p: Packet): string {
   section(`Next action (${p.next_action_source === 'agent_state' ? 'recorded by the agent' : 'derived from the record'})`, [inline(p.next_action)]);
   const origin = p.next_action_origin;
   if (origin) out.push('', `_Next action from: ${inline(NEXT_KIND[origin.kind] ?? origin.kind)}${origin.source ? ` — source: ${inline(mdSource(origin.source))}` : ''}_`);
+  if (p.ending) out.push('', `_How the session ended: ${inline(p.ending.summary)}_`);
 
   if (p.closing?.text.trim()) {
     out.push('', '## Closing words of the previous session', '', `_Verbatim, from ${inline(mdSource(p.closing.source))}${p.closing.omitted_chars ? `; ${p.closing.omitted_chars} more characters left out here (the whole message is at that line)` : ''}._`, '');

@@ -34,12 +34,15 @@ interface Limits {
   excerpt: number;
   /** Each of the human's words; 0 leaves them to handoff.md. */
   human: number;
+  /** How many of the human's other messages (newest first), and each one's length. */
+  messages: number;
+  messageChars: number;
   /** Show decisions, assumptions and read-first files (false: named in handoff.md). */
   extras: boolean;
 }
-const FULL: Limits = { failed: 5, uncertain: 3, risks: 8, files: 8, summary: 800, excerpt: 200, human: 2000, extras: true };
-const TIGHT: Limits = { failed: 3, uncertain: 2, risks: 5, files: 5, summary: 300, excerpt: 100, human: 600, extras: true };
-const MINIMAL: Limits = { failed: 1, uncertain: 1, risks: 3, files: 0, summary: 160, excerpt: 0, human: 0, extras: false };
+const FULL: Limits = { failed: 5, uncertain: 3, risks: 8, files: 8, summary: 800, excerpt: 200, human: 2000, messages: 6, messageChars: 400, extras: true };
+const TIGHT: Limits = { failed: 3, uncertain: 2, risks: 5, files: 5, summary: 300, excerpt: 100, human: 600, messages: 3, messageChars: 200, extras: true };
+const MINIMAL: Limits = { failed: 1, uncertain: 1, risks: 3, files: 0, summary: 160, excerpt: 0, human: 0, messages: 0, messageChars: 0, extras: false };
 /** The questions are never dropped; each is cut to this many characters in the prompt (whole in handoff.md). */
 const QUESTION_MAX = 300;
 
@@ -172,6 +175,7 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
   if (sources) lines.push(clip(sources, 300));
   lines.push('', RECORD_NOTICE);
 
+  if (p.ending && p.next_action_source !== 'agent_state') lines.push('', `How the previous session ended: ${clip(p.ending.summary, 300)}`);
   const who = p.next_action_source === 'agent_state' ? 'recorded by the previous session' : 'derived from the record';
   const from = p.next_action_origin?.source ? `, from ${ident(shortSource(p.next_action_origin.source))}` : '';
   lines.push('', `NEXT ACTION — the first step (${who}${from}):`, ...quote(clip(p.next_action, 600)));
@@ -200,10 +204,10 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
     return finish(lines, p, extra, stale);
   }
 
-  const human = L.human ? (p.human_words ?? []).filter((w) => w.kind !== 'unanswered-request') : [];
+  const human = L.human ? (p.human_words ?? []).filter((w) => w.kind !== 'unanswered-request' && w.kind !== 'message') : [];
   if (human.length) {
     lines.push('', "The human's words (verbatim):");
-    const label: Record<string, string> = { 'first-request': 'first request', 'latest-request': 'latest request', 'rejection-reason': 'reason given for declining', answer: 'answer' };
+    const label: Record<string, string> = { 'first-request': 'first request', 'latest-request': 'latest request', 'rejection-reason': 'reason given for declining', answer: 'answer', 'approved-plan': 'plan the human approved' };
     for (const w of human) {
       const about = w.about ? ` to ${code(clip(w.about, 120))}` : '';
       // Whole when it fits; past the budget cut at a word, never inside one, and said so.
@@ -213,6 +217,16 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
     }
   } else if ((p.human_words ?? []).length) {
     lines.push('', "The human's words (first and latest request, reasons, answers) are in handoff.md.");
+  }
+  // The corrections and constraints given along the way: what a successor most often breaks.
+  const messages = (p.human_words ?? []).filter((w) => w.kind === 'message');
+  if (messages.length && L.messages) {
+    const shown = messages.slice(-L.messages).reverse();
+    lines.push('', `Other messages the human typed (newest first${messages.length > shown.length ? `; ${messages.length - shown.length} older ones in handoff.md` : ''}) — keep to what they ask:`);
+    for (const w of shown) {
+      const words = wholeWords(clean(w.text).replace(/\s*\n\s*/g, ' '), L.messageChars);
+      lines.push(...quote(`- ${w.source ? `(${shortSource(w.source)}) ` : ''}${words.text}${words.omitted ? '… (whole in handoff.md)' : ''}`));
+    }
   }
 
   const uncertain = p.failed_attempts.filter((f) => f.uncertain);

@@ -12,6 +12,10 @@ const KEEP_FAILURES = 40;
 const KEEP_TEST_KEYS = 50;
 const MAX_REJECTED = 30;
 const MAX_REQUESTS = 20;
+/** Every message the human typed is kept (the first and the newest this many), each with its line. */
+const MAX_HUMAN_MESSAGES = 120;
+/** What the agent said it was doing when it made a call: its text's first sentences, up to this. */
+const MAX_INTENT_CHARS = 300;
 const MAX_FILES = 500;
 const MAX_TODOS = 100;
 const MAX_BAD_LINES = 20;
@@ -58,6 +62,8 @@ export interface CommandMeta {
   line?: number | null;
   tool?: string;
   cwd?: string | null;
+  /** What the call says it is for (Claude Code's Bash `description`). */
+  description?: string | null;
 }
 
 type BackgroundStatus = 'pending' | 'completed' | 'failed' | 'stopped';
@@ -102,6 +108,9 @@ interface Entry {
   interpretation: string | null;
   background: { taskId: string | null; status: BackgroundStatus; resolvedLine: number | null } | null;
   rolledBack: boolean;
+  /** What the call says it is for, and what the agent said just before it (raw). */
+  description: string | null;
+  intent: string | null;
   /** Bumped on every change; the published (redacted) copy is rebuilt when it moves. */
   version: number;
   published?: { version: number; value: SessionCommand };
@@ -120,6 +129,13 @@ export class SessionAccumulator {
   version: string | null = null;
   private first: Request | null = null;
   private requests: Request[] = [];
+  /** Every typed message (the first and the newest), for the words a successor must not break. */
+  private humanList: Request[] = [];
+  /** The agent's newest text since the last human message: what it said it was about to do. */
+  private lastText: string | null = null;
+  /** Skills the session ran (Claude Code's Skill tool, a Codex `[$skill](…)` mention, a SKILL.md read). */
+  private skillList: { name: string; line: number | null }[] = [];
+  private rejectedEditList: { target: string; reason: string | null; line: number | null }[] = [];
   private commands: Entry[] = [];
   private answeredSinceCompact = 0;
   private count = 0;
@@ -197,9 +213,26 @@ export class SessionAccumulator {
     this.rev++;
   }
 
+  /** A file edit (or another non-command call) the user declined, with the reason typed with it. */
+  rejectedEdit(target: string, reason: string | null, line: number | null): void {
+    this.rejectedEditList.push({ target: target.slice(0, 1000), reason: reason ? reason.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN) : null, line });
+    if (this.rejectedEditList.length > MAX_REJECTED) this.rejectedEditList.shift();
+    this.rev++;
+  }
+
+  /** A skill the session ran: its workflow is part of the task. */
+  skill(name: string, line: number | null): void {
+    const n = name.trim().slice(0, 100);
+    if (!n || this.skillList.some((x) => x.name === n) || this.skillList.length >= 20) return;
+    this.skillList.push({ name: n, line });
+    this.rev++;
+  }
+
   /** A command call. Returns false for a duplicate id. */
   startCommand(id: string, command: string, at: string | null, meta: CommandMeta = {}): boolean {
     if (!command.trim() || this.pending.has(id)) return false;
+    const skillFile = /[\\/]skills[\\/]([\w.-]+)[\\/]SKILL\.md\b/.exec(command);
+    if (skillFile?.[1]) this.skill(skillFile[1], meta.line ?? null);
     const entry: Entry = {
       ordinal: this.count++,
       id,
@@ -224,6 +257,8 @@ export class SessionAccumulator {
       interpretation: null,
       background: null,
       rolledBack: false,
+      description: meta.description?.trim() ? meta.description.trim().slice(0, MAX_INTENT_CHARS) : null,
+      intent: this.lastText,
       version: 0,
     };
     this.commands.push(entry);
@@ -382,6 +417,7 @@ export class SessionAccumulator {
       this.lastAssistant = { key, parts: [cut(t, MAX_TEXT_CHARS)] };
     }
     this.addClosingPart(t, line);
+    this.lastText = cut(t, MAX_INTENT_CHARS + RAW_MARGIN);
     this.answered();
     this.rev++;
   }
@@ -439,12 +475,16 @@ export class SessionAccumulator {
     if (!raw) return;
     const t = raw.length > MAX_HUMAN_CHARS + RAW_MARGIN ? raw.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN) : raw;
     const req: Request = { text: t, line, commandsBefore: this.count, answered: false, why: 'no-reply' };
+    for (const m of t.matchAll(/\[\$([\w.-]+)\]\(/g)) if (m[1]) this.skill(m[1], line);
     if (this.current) {
       this.unansweredList.push(this.current);
       if (this.unansweredList.length > MAX_UNANSWERED) this.unansweredList.shift();
     }
     this.current = req;
+    this.lastText = null;
     if (this.first === null) this.first = req;
+    this.humanList.push(req);
+    if (this.humanList.length > MAX_HUMAN_MESSAGES) this.humanList.splice(this.humanList[0] === this.first ? 1 : 0, 1);
     this.requests.push(req);
     if (this.requests.length > MAX_REQUESTS) this.requests.splice(this.requests[0] === this.first ? 1 : 0, 1);
     for (const e of this.awaitingReply) {
@@ -490,6 +530,7 @@ export class SessionAccumulator {
       if (this.rolledBack.length > MAX_ROLLED_BACK) this.rolledBack.shift();
     }
     const gone = new Set(removed);
+    this.humanList = this.humanList.filter((r) => !gone.has(r));
     this.unansweredList = this.unansweredList.filter((r) => !gone.has(r));
     if (this.current && gone.has(this.current)) this.current = null;
     if (this.first && gone.has(this.first)) this.first = this.requests[0] ?? null;
@@ -721,6 +762,9 @@ export class SessionAccumulator {
       todos: todos ? todos.map((t) => ({ ...t, content: redact(t.content) })) : null,
       lastAssistantMessage: lastText === null ? null : cut(redact(lastText), MAX_TEXT_CHARS),
       cwds: this.cwdList.map((c) => redact(c)),
+      humanMessages: this.humanList.map((r) => humanText(r)),
+      ...(this.rejectedEditList.length ? { rejectedEdits: this.rejectedEditList.map((e) => ({ target: redact(e.target), reason: e.reason ? cutAtWord(redact(e.reason), MAX_HUMAN_CHARS).text : null, line: e.line })) } : {}),
+      ...(this.skillList.length ? { skills: this.skillList.map((k) => ({ name: redact(k.name), line: k.line })) } : {}),
       firstRequest: this.first ? humanText(this.first) : null,
       latestRequest: latest ? humanText(latest) : null,
       closing,
@@ -764,6 +808,8 @@ export class SessionAccumulator {
       interpretation: e.interpretation ? redact(e.interpretation) : null,
       background: e.background ? { task_id: e.background.taskId, status: e.background.status, resolved_line: e.background.resolvedLine } : null,
       rolled_back: e.rolledBack,
+      ...(e.description ? { description: redact(e.description) } : {}),
+      ...(e.intent ? { intent: cutAtWord(redact(e.intent), MAX_INTENT_CHARS).text } : {}),
       cwd: e.cwd === null ? null : redact(e.cwd),
     };
     e.published = { version: e.version, value };

@@ -74,7 +74,8 @@ export class ClaudeHandler implements LineHandler {
       const toolIds = [...this.tools.keys()].filter(follows);
       const editIds = [...this.edits.keys()].filter(follows);
       if (!commandIds.length && !editIds.length && !toolIds.length) return;
-      if (!commandIds.length && !toolIds.length) {
+      // A declined edit carries the reason the user typed: parsed like the others.
+      if (!commandIds.length && !toolIds.length && !has(bytes, REJECTED_PREFIX)) {
         // An edit result holds the whole file; its error flag is enough.
         const failed = has(bytes, '"is_error":true');
         for (const id of editIds) this.editResult(id, failed);
@@ -206,9 +207,10 @@ export class ClaudeHandler implements LineHandler {
     if (!id || !name || !acc.firstSight(`tool:${id}`)) return;
     acc.toolUse();
     const kind = TOOL_KINDS[name];
+    if (name === 'Skill' && str(input['skill'])) acc.skill(str(input['skill']) as string, lineNo);
     if (SHELL_TOOLS.has(name)) {
       const command = str(input['command']);
-      if (command) acc.startCommand(id, command, at, { line: lineNo, tool: name, cwd: cwd ?? acc.cwd });
+      if (command) acc.startCommand(id, command, at, { line: lineNo, tool: name, cwd: cwd ?? acc.cwd, description: str(input['description']) ?? null });
     } else if (name === 'Read' && /[\\/]tasks[\\/][\w-]+\.output$/.test(str(input['file_path']) ?? '')) {
       // Reading a background command's output file (2.1.x): its output, not a command.
       const taskId = /([\w-]+)\.output$/.exec(str(input['file_path']) ?? '')?.[1];
@@ -243,7 +245,13 @@ export class ClaudeHandler implements LineHandler {
         if (!id) continue;
         const line = results.length === 1 ? o : {};
         const tool = this.tools.get(id);
-        if (this.edits.has(id)) this.editResult(id, r['is_error'] === true);
+        const declined = r['is_error'] === true ? rejection(r, line) : undefined;
+        if (declined !== undefined && (this.edits.has(id) || (tool && tool.kind !== 'question'))) {
+          const target = this.edits.get(id)?.file ?? `${tool?.kind ?? 'tool'} call`;
+          this.edits.delete(id);
+          if (tool) this.tools.delete(id);
+          this.acc.rejectedEdit(target, declined, lineNo);
+        } else if (this.edits.has(id)) this.editResult(id, r['is_error'] === true);
         else if (this.acc.isPending(id)) this.acc.finishCommand(id, { ...bashResult(r, line, at), line: lineNo });
         else if (tool) {
           this.tools.delete(id);
@@ -431,6 +439,12 @@ function otherLineMatters(bytes: Buffer): boolean {
 
 const REASON = /The user provided the following reason for the rejection:\s*([\s\S]*)$/;
 const CANCELLED = /^(?:<tool_use_error>)?Cancelled: parallel tool call/;
+
+/** For a call the user declined: the reason typed with it ('' when none); undefined when it was not declined. */
+export function rejection(part: Obj, line: Obj): string | undefined {
+  const r = bashResult(part, line, null);
+  return r.rejected ? (r.rejectionReason ?? '') : undefined;
+}
 
 /** The outcome of a Bash (or Monitor) call from its `tool_result` part and the line's `toolUseResult`. */
 export function bashResult(part: Obj, line: Obj, at: string | null): CommandResult {

@@ -247,7 +247,7 @@ export class CodexHandler implements LineHandler {
     if (name === 'apply_patch') return this.patch(id, str(args['input']) ?? str(args['patch']) ?? '', lineNo);
     if (SHELL_TOOLS.has(name) || name === 'shell_command' || name === 'exec_command') {
       const raw = args['command'] ?? args['cmd'];
-      const meta: CommandMeta = { line: lineNo, tool: name, cwd: str(args['workdir']) ?? this.turnCwd };
+      const meta: CommandMeta = { line: lineNo, tool: name, cwd: str(args['workdir']) ?? this.turnCwd, description: purposeOf(str(args['justification'])) };
       if (Array.isArray(raw)) this.command(id, raw.filter((a): a is string => typeof a === 'string'), at, meta);
       else if (typeof raw === 'string') this.command(id, raw, at, meta);
     }
@@ -365,4 +365,11 @@ export function parseOutput(text: string): ParsedOutput {
     result = { exit, stdout: body, durationMs };
   }
   return { exit, body, runningSession, result };
+}
+
+/** An escalation request's justification ("Do you want me to run X so I can Y?") as what the call is for ("run X so I can Y"). */
+export function purposeOf(justification: string | undefined): string | null {
+  const t = justification?.trim();
+  if (!t) return null;
+  return t.replace(/^(?:do you want me to|may i|can i|should i|allow me to)\s+/i, '').replace(/\?\s*$/, '').trim() || null;
 }

@@ -88,7 +88,7 @@ export class CredentialStore {
       let c = this.found.get(fingerprint);
       if (!c) {
         if (this.found.size >= MAX_CREDENTIALS) continue;
-        c = { kind: h.kind, fingerprint, lines: [], printedBy: by?.printedBy ?? null, callLine: by?.line || null };
+        c = { kind: h.name ? `${h.kind} (${h.name})` : h.kind, fingerprint, lines: [], printedBy: by?.printedBy ?? null, callLine: by?.line || null };
         this.found.set(fingerprint, c);
         this.revision++;
       } else if (c.printedBy === null && by && at.file !== undefined) {

@@ -36,6 +36,15 @@ export function recordOf(c: SessionCommand): FeedbackRecord {
   };
 }
 
+/** The commands after the last human message, in call order (rejected ones included). */
+function finalCommands(facts: SessionFacts): SessionCommand[] {
+  const from = facts.latestRequest?.line ?? 0;
+  return [...facts.commands, ...facts.rejected]
+    .filter((c) => (typeof c.line === 'number' ? c.line : 0) > from)
+    .sort((a, b) => a.ordinal - b.ordinal)
+    .slice(-200);
+}
+
 /** Files edited after each command and before the next (command ordinal → workbench-relative paths). */
 function editsAfter(facts: SessionFacts, rel: (abs: string) => string | null): Record<number, string[]> {
   const out: Record<number, string[]> = {};
@@ -113,6 +122,15 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
         : {}),
     ...(typeof c.line === 'number' ? { line: c.line, file: facts.file } : {}),
   }));
+  for (const e of facts.rejectedEdits ?? []) {
+    const target = path.isAbsolute(e.target) ? (relative(e.target) ?? e.target) : e.target;
+    decisions.push({
+      decision: `declined by the user: ${e.target.endsWith(' call') ? `a ${target}` : `an edit of \`${target}\``}`,
+      status: 'rejected',
+      ...(e.reason?.trim() ? { reason: `the user's reason: "${e.reason.trim()}"` } : {}),
+      ...(typeof e.line === 'number' ? { line: e.line, file: facts.file } : {}),
+    });
+  }
   // A request the user interrupted and rolled back (Codex thread_rolled_back) is an approach dropped on purpose.
   for (const r of facts.rolledBackRequests ?? []) {
     decisions.push({
@@ -174,9 +192,14 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     ...(facts.recap !== undefined ? { recap: facts.recap } : {}),
     rejectionReasons: facts.rejected
       .filter((c) => !!c.rejection_reason?.trim())
-      .map((c) => ({ command: c.command, reason: (c.rejection_reason ?? '').trim(), line: typeof c.line === 'number' ? c.line : null })),
+      .map((c) => ({ command: c.command, reason: (c.rejection_reason ?? '').trim(), line: typeof c.line === 'number' ? c.line : null }))
+      .concat((facts.rejectedEdits ?? []).filter((e) => !!e.reason?.trim()).map((e) => ({ command: e.target.endsWith(' call') ? e.target : `edit of ${relative(e.target) ?? e.target}`, reason: (e.reason ?? '').trim(), line: e.line })))
+      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
     lastTestCommand: [...facts.commands].reverse().find((c) => !c.rejected && isTestRun(recordOf(c)))?.command ?? null,
     hasTaskList: facts.todos !== null,
+    ...(facts.humanMessages ? { humanMessages: facts.humanMessages } : {}),
+    ...(facts.skills?.length ? { skills: facts.skills } : {}),
+    finalCommands: finalCommands(facts),
   };
   if (facts.badLines.length) {
     out.diagnostics = [

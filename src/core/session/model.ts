@@ -118,6 +118,10 @@ export interface SessionCommand {
   rolled_back?: boolean;
   /** The working directory the command ran in, when the session says. */
   cwd?: string | null;
+  /** What the call says it is for (Claude Code's Bash `description`). */
+  description?: string;
+  /** The agent's own words just before the call (since the last human message), cut at a word. */
+  intent?: string;
 }
 
 export interface SessionTodo {
@@ -158,6 +162,15 @@ export interface SessionFacts {
   lastAssistantMessage: string | null;
   /** Every working directory the session was in (first one first; bounded). */
   cwds?: string[];
+  /**
+   * Every message the human typed, in order (the first and the newest ~120), each with its line and
+   * whole up to about 2 000 characters: the corrections and constraints a successor must keep.
+   */
+  humanMessages?: SessionText[];
+  /** File edits (and other non-command calls) the user declined, with the reason typed with each. */
+  rejectedEdits?: { target: string; reason: string | null; line: number | null }[];
+  /** Skills the session ran (their workflow is part of the task), with the line that ran them. */
+  skills?: { name: string; line: number | null }[];
   /** The first and the latest human request with their lines, whole up to about 2 000 characters. */
   firstRequest?: SessionText | null;
   latestRequest?: SessionText | null;

@@ -1,0 +1,253 @@
+import { looseKey, normalizeCommand } from '../artifacts/commands';
+import type { SessionSummary, WorkbenchSnapshot } from '../artifacts/snapshot';
+import type { SessionCommand, SessionText } from '../session/model';
+import type { Source } from '../source';
+import { closingOf, collectOpenQuestions, labelledNext, reportsDone } from './judgement';
+import type { CommandRun, Ending, FailedAttempt, NextActionKind } from './schema';
+import { isReadOnlyCommand, programOf } from '../artifacts/readOnly';
+
+/**
+ * How a session ended, and what that makes the next step (issue: "the ending decides"). A session is
+ * read as its final exchange — the last real human message and everything after it — and classified:
+ *
+ * - **cut mid-step**: the last call has no result (the file was copied, or the agent stopped, while
+ *   it ran) → check what that step produced, then finish it;
+ * - **waiting for the human**: the agent's last message asks questions or offers options → get those
+ *   answers first;
+ * - **human unanswered**: the human spoke last and got no real answer (API errors, an interrupt,
+ *   nothing) → answer that message (a bare "continue" / "yes" is resolved to what it continues);
+ * - **agent closed**: the agent answered the last message → the step it states (its own or one it
+ *   hands to the human), else an open failure of the final exchange, else "verify and ask what comes
+ *   next" when it reports the work done, else continue the request from where the closing words leave it.
+ *
+ * A failure is next only when it is the session's last word on its target: it happened in the final
+ * exchange, no later command on the same target passed, and the closing words do not report it fixed.
+ * Earlier failures stay in the packet's history. Pure and deterministic.
+ */
+
+export interface EndingStep {
+  text: string;
+  kind: NextActionKind;
+  from: string;
+  source: Source | null;
+}
+
+export interface SessionEnding {
+  ending: Ending;
+  /** The request the final exchange answers (a bare continuation resolved to what it continues). */
+  request: SessionText | null;
+  /** The failures that are still the session's last word on their target, newest first. */
+  openFailures: FailedAttempt[];
+  /** The next step this ending gives, or null when the ending leaves it to the workbench's rules. */
+  next: EndingStep | null;
+}
+
+/** Words that only say "go on": a message of nothing else continues what came before it. */
+const CONTINUATION_WORDS = new Set([
+  'continue', 'continuing', 'go', 'on', 'ahead', 'proceed', 'yes', 'yep', 'yeah', 'yup', 'y', 'ok', 'okay', 'k', 'sure', 'please', 'pls', 'plz',
+  'do', 'it', 'keep', 'going', 'carry', 'resume', 'generating', 'and', 'now', 'again', 'then', 'that', 'this', 'so', 'right', 'fine', 'good',
+  'great', 'thanks', 'thank', 'you', 'sounds', 'lgtm', 'hello', 'hi', 'hey', 'there', 'are', 'still', 'alright', 'cool', 'next', 'done',
+]);
+
+/** True when a message only says "go on" ("continue", "yes", "go ahead", "continue generating", "hellooooo"). */
+export function isBareContinuation(text: string): boolean {
+  const words = text.toLowerCase().replace(/(\p{L})\1{2,}/gu, '$1').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  if (!words.length) return /^[\s?!.…]*$/.test(text) && text.trim().length > 0;
+  return words.length <= 6 && words.every((w) => CONTINUATION_WORDS.has(w) || /^(hel+o+|he+y+|hi+)$/.test(w));
+}
+
+/** The last human message, and — when it only says "go on" — the message it continues. */
+export function resolveRequest(session: SessionSummary): { request: SessionText | null; continuation: SessionText | null } {
+  const latest = session.latestRequest ?? null;
+  if (!latest || !isBareContinuation(latest.text)) return { request: latest, continuation: null };
+  const before = (session.humanMessages ?? []).filter((m) => m.line < latest.line && !isBareContinuation(m.text));
+  return { request: before.at(-1) ?? latest, continuation: latest };
+}
+
+const oneLine = (s: string, n: number): string => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  if (t.length <= n) return t;
+  const cut = t.slice(0, n - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > n / 2 ? cut.slice(0, space) : cut}…`;
+};
+const quote = (s: string, n = 300): string => `"${oneLine(s, n).replace(/"/g, "'")}"`;
+const code = (s: string, n = 200): string => `\`${oneLine(s, n).replace(/`/g, "'")}\``;
+
+/** A sentence that says what the agent is about to do ("I'll export…", "Now run the build", "Let me check…"). */
+const FORWARD = /^(?:(?:now|next|then|first|so)[, ]+)?(?:i(?:'|’)?ll|i will|i(?:'|’)m (?:going to|now|exporting|running|copying|checking|writing|creating|building|testing|starting)|i am going to|let me|let's|now (?:i|let|run|copy|export|check|build|write|create|test)|next,? i|going to|running|copying|exporting)\b/i;
+
+/** The step a command was for: its own description, else the sentence before it that says what comes next. */
+export function purposeOf(c: Pick<SessionCommand, 'description' | 'intent'>): string | null {
+  const d = c.description?.trim();
+  if (d) return oneLine(d, 200);
+  const sentences = (c.intent ?? '').split(/(?<=[.!?:])\s+|\n+/).map((x) => x.trim()).filter(Boolean);
+  const ahead = sentences.filter((x) => FORWARD.test(x)).at(-1);
+  return ahead ? oneLine(ahead.replace(/[:.]+$/, ''), 200) : null;
+}
+
+/** A command that never got its result (no exit, no outcome): what the session was doing when it stopped. */
+function noResult(c: SessionCommand): boolean {
+  return !c.rejected && c.exit_code === null && (c.unfinished === 'no-result' || c.unfinished === 'running') && c.background?.status !== 'completed';
+}
+
+/** The program word and its subcommand: `npm run build`, `pytest tests/a.py`, `cargo test`. */
+function targetOf(command: string): string {
+  const key = looseKey(command);
+  const steps = key.split(/\s*(?:&&|\|\||;|\|)\s*/).map((s) => s.trim()).filter((s) => s && !/^cd\b/.test(s));
+  const main = steps.find((s) => !isReadOnlyCommand(s)) ?? steps[0] ?? key;
+  return main.split(' ').filter((w) => !/^[A-Z_][A-Z0-9_]*=/.test(w)).slice(0, 3).join(' ');
+}
+
+const FIXED_WORDS = /\b(pass(?:es|ed|ing)?|succeed(?:s|ed)?|successful(?:ly)?|green|fixed|works?|working|clean|resolved|builds? fine)\b/i;
+
+/** True when the closing words say the failure's program now passes ("build passes", "tests green"). */
+function reportedFixed(f: FailedAttempt, closing: string | null): boolean {
+  if (!closing) return false;
+  const prog = programOf(normalizeCommand(f.command));
+  const words = [...new Set([prog, ...targetOf(f.command).split(' ').slice(1)].filter((w): w is string => !!w && w.length >= 3 && !w.startsWith('-')))];
+  return words.some((w) => {
+    const re = new RegExp(`\\b${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b[^.\\n]{0,80}`, 'gi');
+    for (const m of closing.matchAll(re)) if (FIXED_WORDS.test(m[0])) return true;
+    return false;
+  });
+}
+
+/**
+ * The failures that are still the session's last word on their target: in the final exchange (after
+ * `fromLine`, when the failure has a session line), not resolved by a later passing run, not told
+ * again by a later run of the same command, not superseded by a later passing command on the same
+ * target, and not reported fixed in the closing words. Newest first.
+ */
+export function openFailuresOf(failed: readonly FailedAttempt[], commands: readonly CommandRun[], fromLine: number | null, closing: string | null): FailedAttempt[] {
+  return [...failed].reverse().filter((f) => {
+    if (f.resolved_by !== undefined) return false;
+    const line = f.source?.line;
+    if (fromLine !== null && typeof line === 'number' && line <= fromLine) return false;
+    if (commands.some((c) => c.index > f.index && looseKey(c.command) === looseKey(f.command))) return false;
+    const target = targetOf(f.command);
+    if (commands.some((c) => c.index > f.index && c.outcome === 'ok' && targetOf(c.command) === target)) return false;
+    return !reportedFixed(f, closing);
+  });
+}
+
+/** "You need to …", "you'll have to …", "run X yourself": a step the agent hands to the human. */
+const HUMAN_STEP = /(?:^|[.!?]\s+|\n\s*(?:[-*•]|\d+[.)])?\s*)((?:you(?:'ll| will)? (?:need|have) to|you must|you should|you can now|please)\b[^\n]*?[.!]?)(?=\s*(?:\n|$)|\s+[A-Z])/i;
+
+/** The step the closing words or the recap state, and who does it. */
+function statedStep(session: SessionSummary, closing: { text: string; line: number | null } | null, requestLine: number): { text: string; from: 'closing' | 'recap'; line: number | null; human: boolean } | null {
+  const real = (s: string | null): string | null => (s && !/^(none|nothing|n\/a|no further|no next)\b/i.test(s.trim()) ? s : null);
+  if (closing) {
+    const next = real(labelledNext(closing.text));
+    if (next) return { text: next, from: 'closing', line: closing.line, human: /^(you|the user|user)\b/i.test(next.trim()) };
+  }
+  const recap = session.recap;
+  if (recap && recap.line > requestLine) {
+    const next = real(labelledNext(recap.text));
+    if (next) return { text: next, from: 'recap', line: recap.line, human: /^(you|the user|user|submit|send|deliver|hand in)\b/i.test(next.trim()) };
+  }
+  if (closing) {
+    const m = HUMAN_STEP.exec(closing.text);
+    if (m?.[1]) return { text: m[1].trim(), from: 'closing', line: closing.line, human: true };
+  }
+  return null;
+}
+
+/**
+ * The ending of the session in `snapshot` (null without a session): its kind, one line for people,
+ * the request it answers, the open failures of its final exchange and the next step it gives.
+ */
+export function readEnding(snapshot: WorkbenchSnapshot, failed: readonly FailedAttempt[], commands: readonly CommandRun[]): SessionEnding | null {
+  const s = snapshot.session;
+  if (!s) return null;
+  const at = (line: number | null | undefined, what: string): Source => ({ file: s.file, line: line ?? null, what });
+  const { request, continuation } = resolveRequest(s);
+  const latest = s.latestRequest ?? null;
+  const fromLine = latest?.line ?? null;
+  const closing = closingOf(snapshot);
+  const closingAfter = closing && (closing.line === null || fromLine === null || closing.line > fromLine) ? closing : null;
+  const open = openFailuresOf(failed, commands, fromLine, closingAfter?.text ?? null);
+  const requestText = request ? quote(request.text, 300) : null;
+  const skills = (s.skills ?? []).map((k) => `\`${k.name.replace(/`/g, "'")}\``);
+  const viaSkill = skills.length ? ` (the session was following the ${skills.join(', ')} skill${skills.length > 1 ? 's' : ''}: continue its workflow from where it stopped)` : '';
+  const asked = requestText ? `${continuation && request && continuation !== request ? `${quote(continuation.text, 60)}, continuing ${requestText}` : requestText}${viaSkill}` : null;
+  const make = (kind: Ending['kind'], summary: string, source: Source | null, next: EndingStep | null): SessionEnding => ({ ending: { kind, summary, source }, request, openFailures: open, next });
+
+  // The human spoke last and got no real answer.
+  const unanswered = latest ? (s.unanswered ?? []).find((u) => u.line === latest.line) : undefined;
+  if (latest && unanswered) {
+    const why = unanswered.why === 'api-error' ? 'only API errors followed' : unanswered.why === 'interrupted' ? 'it was interrupted' : 'nothing followed';
+    const earlier = (s.unanswered ?? []).filter((u) => u.line < latest.line && u.line > (closingAfter?.line ?? 0));
+    const repeated = earlier.length ? ` (asked ${earlier.length + 1} times without an answer)` : '';
+    const src = at(latest.line, 'request');
+    return make('human-unanswered', `The human spoke last (L${latest.line}) and got no real answer: ${why}.`, src, {
+      text: `Answer the user's last message, which never got a real answer (${why})${repeated}: ${asked ?? quote(latest.text)}`,
+      kind: 'unanswered-request', from: 'unanswered request', source: src,
+    });
+  }
+
+  // Cut mid-step: a call of the final exchange has no result and nothing was said after it.
+  const final = s.finalCommands ?? [];
+  const pending = final.filter(noResult);
+  const lastPending = pending.at(-1);
+  if (lastPending && !(closingAfter && closingAfter.line !== null && typeof lastPending.line === 'number' && closingAfter.line > lastPending.line)) {
+    // The step that matters is the first one that writes something; read-only siblings come after.
+    const step = pending.find((c) => !isReadOnlyCommand(c.command)) ?? lastPending;
+    const others = pending.filter((c) => c !== step);
+    const what = purposeOf(step);
+    const src = at(step.line ?? null, 'unfinished call');
+    const named = `${what ? `${what} — ` : ''}${code(step.command, 240)}${typeof step.line === 'number' ? ` (L${step.line})` : ''}`;
+    const also = others.length ? ` ${others.length === 1 ? 'One other call' : `${others.length} other calls`} also got no result (${others.map((c) => code(c.command, 60)).join(', ')}): redo ${others.length === 1 ? 'it' : 'them'} if still needed.` : '';
+    const towards = requestText ? ` Then go on with the request it served: ${asked}.` : '';
+    return make('cut-mid-step', `The session was cut mid-step: its last call has no result (L${step.line ?? '?'}).`, src, {
+      text: `Check what the unfinished step produced before anything else: ${named} never returned a result, so whether it ran, and what it wrote, is unknown; finish it only if its output is missing or incomplete, do not rerun it blindly.${also}${towards}`,
+      kind: 'unfinished-step', from: 'unfinished call', source: src,
+    });
+  }
+
+  if (!closingAfter) {
+    // Nothing was said after the last human message and nothing is pending: the work went on silently.
+    const newest = open[0];
+    const src = latest ? at(latest.line, 'request') : null;
+    if (newest) return make('no-reply', `The agent worked on the last message (L${fromLine ?? '?'}) without a closing message.`, src, null);
+    return make('no-reply', `The session ended after the last message (L${fromLine ?? '?'}) with no closing message from the agent.`, src, request ? {
+      text: `Continue the user's request, which the previous session had started on without reporting back: ${asked}.`,
+      kind: 'latest-request', from: 'latest request', source: at(request.line, 'latest request'),
+    } : null);
+  }
+
+  const closingSrc = at(closingAfter.line, 'closing message');
+  // Waiting for the human: the closing asks questions or offers options, or the question tool is unanswered.
+  const questions = collectOpenQuestions(snapshot).filter((q) => q.from !== 'agent_state');
+  const stated = statedStep(s, closingAfter, fromLine ?? 0);
+  if (questions.length && s.endedOnClosing !== false) {
+    const listed = questions.slice(0, 3).map((q) => quote(q.text, 400)).join('; ');
+    const more = questions.length > 3 ? ` (and ${questions.length - 3} more, listed below)` : '';
+    const then = stated && !stated.human ? ` Then: ${oneLine(stated.text, 300)}` : '';
+    return make('waiting-for-human', `The agent answered and ended waiting for the human's answer (L${closingAfter.line ?? '?'}).`, questions[0]?.source ?? closingSrc, {
+      text: `Get the user's answer before doing anything else — the previous session ended asking: ${listed}${more}. Do only what they choose.${then}`,
+      kind: 'waiting', from: 'questions', source: questions[0]?.source ?? closingSrc,
+    });
+  }
+
+  const summary = `The agent answered the last message${latest ? ` (L${latest.line})` : ''} and closed (L${closingAfter.line ?? '?'}).`;
+  if (stated) {
+    const src = at(stated.line, stated.from === 'recap' ? 'recap' : 'closing message');
+    const who = stated.human ? 'The user does this (the previous session handed it over): ' : '';
+    const after = stated.human ? ' Ask whether it is done and how it went before changing anything.' : '';
+    return make('agent-closed', summary, src, { text: `${who}${oneLine(stated.text, 600)}${after}`, kind: stated.from === 'recap' ? 'recap' : 'closing-next', from: stated.from === 'recap' ? 'recap' : 'closing words', source: src });
+  }
+  if (open.length) return make('agent-closed', summary, closingSrc, null);
+  if (reportsDone(closingAfter.text)) {
+    const test = s.lastTestCommand ?? null;
+    const verify = test ? `verify it (\`${oneLine(test, 160).replace(/`/g, "'")}\`)` : 'verify it';
+    // The agent's recap names the step after the whole task (a submission, a deploy): it still stands.
+    const recapNext = s.recap ? labelledNext(s.recap.text) : null;
+    const recap = recapNext ? ` The agent's recap (L${s.recap?.line ?? '?'}) named what comes after the task: ${quote(recapNext, 300)}.` : '';
+    return make('agent-closed', summary, closingSrc, {
+      text: `The previous session reported the request done: ${quote(closingAfter.text, 300)}. ${verify[0]?.toUpperCase()}${verify.slice(1)} and ask the user what comes next${requestText ? ` (the request was ${requestText})` : ''}.${recap}`,
+      kind: 'done', from: 'closing words', source: closingSrc,
+    });
+  }
+  return make('agent-closed', summary, closingSrc, null);
+}
