@@ -129,13 +129,12 @@ export function notAFailure(record: FeedbackRecord): string | null {
   const said = `${record.stdout_tail ?? ''}\n${record.stderr_tail ?? ''}\n${record.error ?? ''}`;
   if (/^(?:cd\s+\S+\s*&&\s*)*(?:diff|cmp|git diff --no-index|fc)\b/.test(full) && record.exit_code === 1) return 'the files differ (diff exits 1 when they do)';
   if (SERVER.test(full) && ALREADY_RUNNING.test(said)) return 'a server was already running there';
-  if (isReadOnlyCommand(full)) return 'a read-only command: its exit code is an answer, nothing changed';
-  if (step === null) return null;
   const quiet = blank(record.stdout_tail) && blank(record.error);
-  if (SEARCH.test(step) && record.exit_code === 1 && quiet && blank(record.stderr_tail)) return 'search found nothing';
-  if (PROBE.test(step) && quiet && (blank(record.stderr_tail) || /no such file|not found|cannot access/i.test(record.stderr_tail ?? ''))) {
+  if (step !== null && SEARCH.test(step) && record.exit_code === 1 && quiet && blank(record.stderr_tail)) return 'search found nothing';
+  if (step !== null && PROBE.test(step) && quiet && (blank(record.stderr_tail) || /no such file|not found|cannot access/i.test(record.stderr_tail ?? ''))) {
     return 'a probe: the thing it looked for is not there';
   }
+  if (isReadOnlyCommand(full)) return 'a read-only command: its exit code is an answer, nothing changed';
   return null;
 }
 

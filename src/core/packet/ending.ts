@@ -3,6 +3,7 @@ import type { SessionSummary, WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { SessionCommand, SessionText } from '../session/model';
 import type { Source } from '../source';
 import { closingOf, collectOpenQuestions, labelledNext, reportsDone } from './judgement';
+import { stepForFailure } from './failureStep';
 import type { CommandRun, Ending, FailedAttempt, NextActionKind } from './schema';
 import { isReadOnlyCommand, programOf } from '../artifacts/readOnly';
 
@@ -134,6 +135,23 @@ export function openFailuresOf(failed: readonly FailedAttempt[], commands: reado
 /** "You need to …", "you'll have to …", "run X yourself": a step the agent hands to the human. */
 const HUMAN_STEP = /(?:^|[.!?]\s+|\n\s*(?:[-*•]|\d+[.)])?\s*)((?:you(?:'ll| will)? (?:need|have) to|you must|you should|you can now|please)\b[^\n]*?[.!]?)(?=\s*(?:\n|$)|\s+[A-Z])/i;
 
+/**
+ * Uncertain work (timed out, interrupted, killed: it may have partly applied) that the closing's
+ * questions still name — by its command, its program's arguments or a file it may have changed — and that no
+ * later run of the same command settled. The newest such; null when the closing words moved on.
+ */
+function uncertainNamedIn(failed: readonly FailedAttempt[], commands: readonly CommandRun[], closing: string): FailedAttempt | null {
+  const text = closing.toLowerCase();
+  for (const f of [...failed].reverse()) {
+    if (!f.uncertain || f.resolved_by !== undefined || isReadOnlyCommand(f.command)) continue;
+    if (commands.some((c) => c.index > f.index && c.outcome === 'ok' && looseKey(c.command) === looseKey(f.command))) continue;
+    const cmd = normalizeCommand(f.command).toLowerCase();
+    const words = cmd.split(/\s+/).filter((w) => w.length >= 5 && !w.startsWith('-') && !/^(sudo|bash|python3?|node)$/.test(w));
+    if (text.includes(cmd) || words.some((w) => text.includes(w)) || (f.may_have_changed ?? []).some((p) => text.includes(p.toLowerCase()))) return f;
+  }
+  return null;
+}
+
 /** The step the closing words or the recap state, and who does it. */
 function statedStep(session: SessionSummary, closing: { text: string; line: number | null } | null, requestLine: number): { text: string; from: 'closing' | 'recap'; line: number | null; human: boolean } | null {
   const real = (s: string | null): string | null => (s && !/^(none|nothing|n\/a|no further|no next)\b/i.test(s.trim()) ? s : null);
@@ -159,7 +177,8 @@ function statedStep(session: SessionSummary, closing: { text: string; line: numb
  */
 export function readEnding(snapshot: WorkbenchSnapshot, failed: readonly FailedAttempt[], commands: readonly CommandRun[]): SessionEnding | null {
   const s = snapshot.session;
-  if (!s) return null;
+  // Older readers give no lines: without the final exchange there is no ending to read.
+  if (!s || (s.latestRequest === undefined && s.closing === undefined)) return null;
   const at = (line: number | null | undefined, what: string): Source => ({ file: s.file, line: line ?? null, what });
   const { request, continuation } = resolveRequest(s);
   const latest = s.latestRequest ?? null;
@@ -217,25 +236,30 @@ export function readEnding(snapshot: WorkbenchSnapshot, failed: readonly FailedA
   }
 
   const closingSrc = at(closingAfter.line, 'closing message');
+  // Work that may have partly applied and that the closing's questions ask about: checked first
+  // (inspection changes nothing, so it never pre-empts the human's choice).
   // Waiting for the human: the closing asks questions or offers options, or the question tool is unanswered.
   const questions = collectOpenQuestions(snapshot).filter((q) => q.from !== 'agent_state');
+  const pendingWork = questions.length ? uncertainNamedIn(failed, commands, questions.map((q) => q.text).join('\n')) : null;
+  const inspect = pendingWork ? `${stepForFailure(pendingWork)} ` : '';
   const stated = statedStep(s, closingAfter, fromLine ?? 0);
   if (questions.length && s.endedOnClosing !== false) {
     const listed = questions.slice(0, 3).map((q) => quote(q.text, 400)).join('; ');
     const more = questions.length > 3 ? ` (and ${questions.length - 3} more, listed below)` : '';
     const then = stated && !stated.human ? ` Then: ${oneLine(stated.text, 300)}` : '';
+    const ask = inspect ? 'Then get the user\'s answer' : 'Get the user\'s answer before doing anything else';
+    const first = pendingWork?.source ?? questions[0]?.source ?? closingSrc;
     return make('waiting-for-human', `The agent answered and ended waiting for the human's answer (L${closingAfter.line ?? '?'}).`, questions[0]?.source ?? closingSrc, {
-      text: `Get the user's answer before doing anything else — the previous session ended asking: ${listed}${more}. Do only what they choose.${then}`,
-      kind: 'waiting', from: 'questions', source: questions[0]?.source ?? closingSrc,
+      text: `${inspect}${ask} — the previous session ended asking: ${listed}${more}. Do only what they choose.${then}`,
+      kind: 'waiting', from: 'questions', source: first,
     });
   }
-
   const summary = `The agent answered the last message${latest ? ` (L${latest.line})` : ''} and closed (L${closingAfter.line ?? '?'}).`;
   if (stated) {
     const src = at(stated.line, stated.from === 'recap' ? 'recap' : 'closing message');
     const who = stated.human ? 'The user does this (the previous session handed it over): ' : '';
     const after = stated.human ? ' Ask whether it is done and how it went before changing anything.' : '';
-    return make('agent-closed', summary, src, { text: `${who}${oneLine(stated.text, 600)}${after}`, kind: stated.from === 'recap' ? 'recap' : 'closing-next', from: stated.from === 'recap' ? 'recap' : 'closing words', source: src });
+    return make('agent-closed', summary, src, { text: `${inspect}${inspect ? 'Then: ' : ''}${who}${oneLine(stated.text, 600)}${after}`, kind: stated.from === 'recap' ? 'recap' : 'closing-next', from: stated.from === 'recap' ? 'recap' : 'closing words', source: src });
   }
   if (open.length) return make('agent-closed', summary, closingSrc, null);
   if (reportsDone(closingAfter.text)) {

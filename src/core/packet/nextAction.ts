@@ -79,7 +79,7 @@ export function chooseNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
     return r.ok ? { ...r, ending: ending.ending } : r;
   }
   const withEnding = (r: NextActionWithOrigin): NextActionWithOrigin => (r.ok && ending ? { ...r, ending: ending.ending } : r);
-  if (ending) return withEnding(afterEnding(snapshot, failed, commands, ending.openFailures, ending.request?.text ?? null, derived, at));
+  if (ending) return withEnding(afterEnding(snapshot, failed, commands, { open: ending.openFailures, bearing: ending.openFailures, latestText: ending.request?.text ?? session?.latestUserRequest ?? null, lastWords: true }, derived, at));
 
   const closing = closingOf(snapshot);
   // "Next: nothing, all done" names no step.
@@ -98,7 +98,7 @@ export function chooseNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
   }
 
   const latestText = session?.latestRequest?.text ?? session?.latestUserRequest ?? null;
-  return afterEnding(snapshot, failed, commands, openFailures(failed, commands), latestText, derived, at);
+  return afterEnding(snapshot, failed, commands, { open: openFailures(failed, commands), bearing: openFailures(failed, commands, false), latestText, lastWords: false }, derived, at);
 }
 
 type Derive = (text: string, from: string, kind: NextActionKind, source: Source | null) => NextActionWithOrigin;
@@ -109,7 +109,15 @@ type At = (line: number | null | undefined, what: string) => Source | null;
  * in progress (made concrete with an open failure bearing on it) → an open failure → a blocking
  * verification finding → questions the session ended on → a reported-done closing → the latest request.
  */
-function afterEnding(snapshot: WorkbenchSnapshot, failed: FailedAttempt[], commands: CommandRun[], open: FailedAttempt[], latestText: string | null, derived: Derive, at: At): NextActionWithOrigin {
+function afterEnding(
+  snapshot: WorkbenchSnapshot,
+  failed: FailedAttempt[],
+  commands: CommandRun[],
+  state: { open: FailedAttempt[]; bearing: FailedAttempt[]; latestText: string | null; lastWords: boolean },
+  derived: Derive,
+  at: At,
+): NextActionWithOrigin {
+  const { open, latestText } = state;
   const session = snapshot.session;
   const closing = closingOf(snapshot);
   const board = snapshot.featureList;
@@ -118,7 +126,7 @@ function afterEnding(snapshot: WorkbenchSnapshot, failed: FailedAttempt[], comma
     // A failure bears on the task when it happened while the task was in progress.
     const since = typeof task['since'] === 'number' ? task['since'] : Number.POSITIVE_INFINITY;
     // The newest open failure since the task started, whatever kind: it is what stopped the task.
-    const bearing = (session ? open : openFailures(failed, commands, false)).find((f) => f.index >= since);
+    const bearing = state.bearing.find((f) => f.index >= since);
     const goal = task.goal.trim().replace(/[.\s]+$/, '');
     const src = typeof task['line'] === 'number' ? at(task['line'], 'task list') : at(null, 'task list');
     if (!bearing) return derived(goal, 'task list', 'task', src);
@@ -156,7 +164,7 @@ function afterEnding(snapshot: WorkbenchSnapshot, failed: FailedAttempt[], comma
   const latest = latestText;
   if (latest?.trim()) {
     // Where the closing words leave it, when the agent answered: the next session starts from there.
-    const stand = closing && session?.endedOnClosing !== false ? ` — the previous session's last words: "${oneLine(closing.text, 240).replace(/"/g, "'")}"` : '';
+    const stand = state.lastWords && closing && session?.endedOnClosing !== false ? ` — the previous session's last words: "${oneLine(closing.text, 240).replace(/"/g, "'")}"` : '';
     return derived(`continue: ${firstLine(latest)}${stand}`, 'latest request', 'latest-request', at(session?.latestRequest?.line ?? null, 'latest request'));
   }
 

@@ -308,18 +308,23 @@ export interface Found {
  * The name a text gives the credential at `start`: the variable or key its line assigns
  * (`NAME=…`, `"name": …`, `name: …`), else the key just before it, and the host of a URL holding it.
  */
-export function credentialName(text: string, start: number): string | undefined {
+export function credentialName(text: string, start: number, end = start): string | undefined {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const before = text.slice(Math.max(lineStart, start - 200), start);
   const names: string[] = [];
+  const usable = (n: string | undefined): n is string => !!n && /[A-Za-z]/.test(n) && !SCHEMES.test(n);
   const assign = /^\s*(?:export\s+|set\s+|\$env:)?["']?([A-Za-z_][A-Za-z0-9_.-]{2,60})["']?\s*[=:]/.exec(text.slice(lineStart, start));
   const near = /["']?([A-Za-z_][A-Za-z0-9_.-]{2,60})["']?\s*[=:]\s*["']?[^\s"'=:]*$/.exec(before);
-  const name = assign?.[1] ?? near?.[1];
-  if (name && /[A-Za-z]/.test(name)) names.push(name);
-  const url = /https?:\/\/([A-Za-z0-9.-]+\.[A-Za-z]{2,})[^\s"'<>]*$/.exec(before);
-  if (url?.[1] && !names.includes(url[1])) names.push(url[1]);
+  const name = usable(assign?.[1]) ? assign?.[1] : usable(near?.[1]) ? near?.[1] : undefined;
+  if (name) names.push(name);
+  // The host of a URL that holds it: before it (`https://host/?key=…`) or after it (`https://user:…@host`).
+  const host = /https?:\/\/([A-Za-z0-9.-]+\.[A-Za-z]{2,})[^\s"'<>@]*$/.exec(before)?.[1] ?? (/^[^\s"'<>/]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/.exec(text.slice(end, end + 200))?.[1]);
+  if (host && !names.includes(host)) names.push(host);
   return names.length ? names.join(', ') : undefined;
 }
+
+/** URL schemes and user names are no names for a credential. */
+const SCHEMES = /^(https?|s?ftp|ssh|git|wss?|postgres(ql)?|mysql|mariadb|redis|rediss|mongodb(\+srv)?|amqps?|x-access-token|oauth2|user(name)?|token|bearer|basic)$/i;
 
 /** Every credential in the string values of one JSON line (keys are never read as values). */
 export function credentialsInJsonLine(text: string): Found[] {
@@ -337,7 +342,7 @@ export function credentialsInJsonLine(text: string): Found[] {
         prev.end = h.end;
         continue;
       }
-      const name = credentialName(value, h.start);
+      const name = credentialName(value, h.start, h.end);
       const found: Found = { rule: h.rule, kind: h.label, value: value.slice(h.start, h.end), ...(name ? { name } : {}) };
       out.push(found);
       prev = { end: h.end, found };

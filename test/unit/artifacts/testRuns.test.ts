@@ -68,10 +68,21 @@ describe('test runs and what is no failure', () => {
       [{ command: 'which forge', exit_code: 1 }, 'a probe: the thing it looked for is not there'],
       [{ command: 'ls build/out', exit_code: 2, stderr_tail: "ls: cannot access 'build/out': No such file or directory" }, 'a probe: the thing it looked for is not there'],
       [{ command: 'python -m ledger_sync.stub_provider', exit_code: null, unfinished: 'stopped' }, 'a background run stopped on purpose'],
-      [{ command: 'grep -n x src/a.py', exit_code: 2, stderr_tail: 'grep: src/a.py: No such file or directory' }, null],
-      [{ command: 'grep x a | head', exit_code: 1, stdout_tail: '' }, null],
+      // A read-only command changed nothing: whatever its exit, it is an answer (issue 33).
+      [{ command: 'grep -n x src/a.py', exit_code: 2, stderr_tail: 'grep: src/a.py: No such file or directory' }, 'a read-only command: its exit code is an answer, nothing changed'],
+      [{ command: 'grep x a | head', exit_code: 1, stdout_tail: '' }, 'a read-only command: its exit code is an answer, nothing changed'],
+      [{ command: 'rg x', exit_code: 1, stdout_tail: 'some output' }, 'a read-only command: its exit code is an answer, nothing changed'],
+      [{ command: "sed -n '1,220p' src/app.ts", exit_code: 2, stderr_tail: 'sed: can\'t read src/app.ts' }, 'a read-only command: its exit code is an answer, nothing changed'],
+      [{ command: 'cd web && git log --oneline -5', exit_code: 128 }, 'a read-only command: its exit code is an answer, nothing changed'],
+      [{ command: 'diff -u a.txt b.txt', exit_code: 1, stdout_tail: '--- a.txt' }, 'the files differ (diff exits 1 when they do)'],
+      [{ command: 'cmp out/a.bin out/b.bin', exit_code: 1 }, 'the files differ (diff exits 1 when they do)'],
+      [{ command: 'python3 -m http.server 8001', exit_code: 1, stderr_tail: 'OSError: [Errno 98] Address already in use' }, 'a server was already running there'],
+      [{ command: 'diff -u a.txt b.txt', exit_code: 2, stderr_tail: 'diff: b.txt: No such file' }, 'a read-only command: its exit code is an answer, nothing changed'],
+      // Writers and real failures stay failures.
+      [{ command: 'cat a.txt > b.txt', exit_code: 1 }, null],
+      [{ command: "sed -i 's/a/b/' f.txt", exit_code: 1 }, null],
+      [{ command: 'python3 -m http.server 8001', exit_code: 1, stderr_tail: 'Traceback: ImportError' }, null],
       [{ command: 'npm test', exit_code: 1, stdout_tail: '' }, null],
-      [{ command: 'rg x', exit_code: 1, stdout_tail: 'some output' }, null],
     ];
     for (const [record, why] of cases) {
       assert.equal(notAFailure(record), why, String(record.command));

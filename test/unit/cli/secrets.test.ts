@@ -44,12 +44,12 @@ describe('handoff secrets', () => {
     const text = handoff(['secrets', '--dir', r.dir, '--claude-config-dir', config]);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^1 credential found for /);
-    assert.match(text.stdout, /1\. `cd services\/sync && cat \.env` printed a Stripe live key into the agent's transcript .* line 24 \(the call at line 23\)/);
+    assert.match(text.stdout, /1\. `cd services\/sync && cat \.env` printed a Stripe live key \(PROVIDER_API_KEY\) into the agent's transcript .* line 24 \(the call at line 23\)/);
     assert.match(text.stdout, /handoff secrets --scrub/);
     const json = handoff(['secrets', '--dir', r.dir, '--claude-config-dir', config, '--json']);
     const out = JSON.parse(json.stdout) as { credentials: { detail: string }[]; places: { kind: string; lines: number[]; printedBy: string }[] };
     assert.equal(out.credentials.length, 1);
-    assert.deepEqual(out.places.map((p) => [p.kind, p.lines, p.printedBy]), [['a Stripe live key', [24], '`cd services/sync && cat .env`']]);
+    assert.deepEqual(out.places.map((p) => [p.kind, p.lines, p.printedBy]), [['a Stripe live key (PROVIDER_API_KEY)', [24], '`cd services/sync && cat .env`']]);
   });
 
   it('--scrub masks the credential in place: every line still JSON, nothing else changed, same mode, no copy left', async () => {
@@ -107,7 +107,7 @@ describe('handoff secrets', () => {
     await fs.writeFile(path.join(sub, 'agent-a1.jsonl'), `${JSON.stringify({ type: 'assistant', isSidechain: true, cwd: r.dir, message: { role: 'assistant', content: [{ type: 'text', text: `found GITLAB_TOKEN=${key} in ci.yml` }] } })}\n`);
     const out = JSON.parse(handoff(['secrets', '--dir', r.dir, '--claude-config-dir', config, '--json']).stdout) as { places: { kind: string; file: string; printedBy: string }[] };
     const place = out.places.find((p) => p.file.endsWith('agent-a1.jsonl'));
-    assert.deepEqual(place && [place.kind, place.printedBy], ['a GitLab token', 'assistant text']);
+    assert.deepEqual(place && [place.kind, place.printedBy], ['a GitLab token (GITLAB_TOKEN)', 'assistant text']);
   });
 
   it('--force alone is a usage error', () => {

@@ -37,7 +37,7 @@ describe('handoff secrets with a Cline task', () => {
     const text = handoff(['secrets', ...s.args], { env: s.env });
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^1 credential found for /);
-    assert.match(text.stdout, new RegExp(`1\\. \`cat \\.env\` printed a Stripe live key into Cline task ${ID}, whose files now hold a copy\\. Fix: .* Seen in .*${ID}/: ui_messages\\.json message index 6; api_conversation_history\\.json message index 4 \\(line \\d+\\)\\.`));
+    assert.match(text.stdout, new RegExp(`1\\. \`cat \\.env\` printed a Stripe live key \\(STRIPE_SECRET_KEY\\) into Cline task ${ID}, whose files now hold a copy\\. Fix: .* Seen in .*${ID}/: ui_messages\\.json message index 6; api_conversation_history\\.json message index 4 \\(line \\d+\\)\\.`));
     assert.match(text.stdout, new RegExp(`Sessions read: Cline task ${ID}: .*ui_messages\\.json \\(1\\), Cline task ${ID}: .*api_conversation_history\\.json \\(1\\)`));
     assert.match(text.stdout, /Close the task in Cline first: the agent rewrites a task's files whole on its next save/);
     assert.ok(!text.stdout.includes(s.key.slice(8)), 'the listing never shows the value');
@@ -46,8 +46,8 @@ describe('handoff secrets with a Cline task', () => {
     assert.deepEqual(
       out.places.map((p) => [p.kind, path.basename(p.file), p.printedBy]),
       [
-        ['a Stripe live key', 'ui_messages.json', '`cat .env`'],
-        ['a Stripe live key', 'api_conversation_history.json', '`cat .env`'],
+        ['a Stripe live key (STRIPE_SECRET_KEY)', 'ui_messages.json', '`cat .env`'],
+        ['a Stripe live key (STRIPE_SECRET_KEY)', 'api_conversation_history.json', '`cat .env`'],
       ],
     );
     assert.ok(out.sessions.every((x) => x.task === `Cline task ${ID}`));
@@ -107,10 +107,10 @@ describe('handoff secrets with a Cline task', () => {
     const leaks = packet.open_risks.filter((r) => r.id.startsWith('leak:'));
     assert.equal(leaks.length, 1, JSON.stringify(packet.open_risks));
     assert.equal(leaks[0]!.severity, 'block');
-    assert.match(leaks[0]!.detail, new RegExp(`^\`cat \\.env\` printed a Stripe live key into Cline task ${ID}, whose files now hold a copy`));
+    assert.match(leaks[0]!.detail, new RegExp(`^\`cat \\.env\` printed a Stripe live key \\(STRIPE_SECRET_KEY\\) into Cline task ${ID}, whose files now hold a copy`));
     // The restart prompt keeps the fix whole.
     const prompt = handoff(['prompt', '--dir', s.repo], { env: s.env });
     assert.equal(prompt.code, 0, prompt.stderr);
-    assert.match(prompt.stdout, /printed a Stripe live key into Cline task .* delete the task in Cline or scrub it/);
+    assert.match(prompt.stdout, /printed a Stripe live key \(STRIPE_SECRET_KEY\) into Cline task .* delete the task in Cline or scrub it/);
   });
 });

@@ -79,10 +79,19 @@ describe('commands in the packet: notes, excerpts and what an unfinished command
   describe('what an unfinished command may have changed', () => {
     // Issue 20 item 6: only the files it names, and the files edited after it before the next command.
     it('the files its command or output names, by path, name or distinctive stem; never every changed file', () => {
-      assert.deepEqual(mayHaveChanged('python tools/fix.py', ['a/one.txt', 'tools/fix.py']), ['tools/fix.py']);
+      assert.deepEqual(mayHaveChanged('python tools/fix.py --out data/fixed.json', ['a/one.txt', 'data/fixed.json', 'tools/fix.py']), ['data/fixed.json']);
       assert.deepEqual(mayHaveChanged('run fix.py', ['a/one.txt', 'tools/fix.py']), ['tools/fix.py']);
       assert.deepEqual(mayHaveChanged('run', ['a/one.txt', 'src/refund.test.ts'], 'checking refund.test'), ['src/refund.test.ts']);
       assert.deepEqual(mayHaveChanged('make seed', ['a/one.txt', 'db/seed.sql']), ['db/seed.sql']);
+    });
+
+    it('never the script a command ran, and nothing for a read-only command (issue 33)', () => {
+      assert.deepEqual(mayHaveChanged('python tools/fix.py', ['a/one.txt', 'tools/fix.py']), []);
+      assert.deepEqual(mayHaveChanged('bash scripts/export-session.sh .', ['scripts/export-session.sh', 'session.jsonl']), []);
+      // An unfinished read-only command is no uncertain work at all: it changed nothing.
+      assert.deepEqual(failedAttempts(kept({ command: "sed -n '1,220p' src/app.ts", exit_code: null })), []);
+      assert.deepEqual(failedAttempts(kept({ command: 'cat src/app.ts | head -50', exit_code: null })), []);
+      assert.deepEqual(withMayHaveChanged([{ index: 0, command: 'cat src/app.ts', outcome: 'error', exit_code: null, note: null, excerpt: 'x', uncertain: true }], changed('src/app.ts'))[0]!.may_have_changed, []);
     });
 
     it('a stem shorter than four characters, or a file nobody named, is not listed', () => {
@@ -94,7 +103,7 @@ describe('commands in the packet: notes, excerpts and what an unfinished command
     it('adds the files edited after it and before the next command, named ones first, no duplicates', () => {
       const f = failedAttempts(kept({ command: 'python tools/fix.py', exit_code: null }));
       const edited = { [f[0]!.index]: ['db/z.txt', 'tools/fix.py'], [f[0]!.index + 1]: ['late.txt'] };
-      assert.deepEqual(withMayHaveChanged(f, changed('a/one.txt', 'db/z.txt', 'tools/fix.py', 'late.txt'), edited)[0]!.may_have_changed, ['tools/fix.py', 'db/z.txt']);
+      assert.deepEqual(withMayHaveChanged(f, changed('a/one.txt', 'db/z.txt', 'tools/fix.py', 'late.txt'), edited)[0]!.may_have_changed, ['db/z.txt', 'tools/fix.py']);
     });
 
     it('lists at most eight files', () => {

@@ -131,7 +131,8 @@ describe('the next action, in the order of issue 20', () => {
 
   it('2b. else the recap\'s "Next action:", with the recap\'s line', async () => {
     const p = await packetFor((d) => facts(d, { ...closing('Stopped for now.'), todos: openTask, recap: { text: 'Goal: ship. Next action: submit the dashboard URL to the team.', line: 95 } }));
-    assert.equal(p.next_action, 'submit the dashboard URL to the team.');
+    // A step handed to the human says who does it (issue 33).
+    assert.equal(p.next_action, 'The user does this (the previous session handed it over): submit the dashboard URL to the team. Ask whether it is done and how it went before changing anything.');
     assert.deepEqual(p.next_action_origin, { kind: 'recap', source: { file: p.closing!.source.file, line: 95, what: 'recap' } });
   });
 
@@ -140,8 +141,10 @@ describe('the next action, in the order of issue 20', () => {
       ...closing('API Error: 529 overloaded'),
       todos: openTask,
       unanswered: [{ text: 'also export the report as CSV', line: 70, why: 'api-error' }, { text: 'and add a --since flag to the export', line: 80, why: 'api-error' }],
+      latestRequest: { text: 'and add a --since flag to the export', line: 80 },
     }));
-    assert.match(p.next_action, /^Answer the request that never got a real answer \(the assistant answered only with API errors\) \(2 requests got no real answer; this is the newest\): "and add a --since flag to the export"$/);
+    assert.equal(p.next_action, 'Answer the user\'s last message, which never got a real answer (only API errors followed): "and add a --since flag to the export"');
+    assert.equal(p.ending?.kind, 'human-unanswered');
     assert.equal(p.next_action_origin?.kind, 'unanswered-request');
     assert.equal(p.next_action_origin?.source?.line, 80);
   });
@@ -176,15 +179,15 @@ describe('the next action, in the order of issue 20', () => {
 
   it('6. else the latest request', async () => {
     const p = await packetFor((d) => facts(d, { ...closing('I looked at the parser.'), latestRequest: { text: 'now make the parser stream', line: 60 }, latestUserRequest: 'now make the parser stream' }));
-    assert.equal(p.next_action, 'continue: now make the parser stream');
+    assert.equal(p.next_action, 'continue: now make the parser stream — the previous session\'s last words: "I looked at the parser."');
     assert.deepEqual(p.next_action_origin?.source?.line, 60);
   });
 
   it('6b. the session ended on its questions and wrote no step: their answers first, then the latest request — never just "continue: init"', async () => {
     const text = 'I read the repo.\n\n1. Should the CLI be named `ledger`?\n2. Which Node version do you target?\n3. Do you want ESM or CommonJS?';
     const p = await packetFor((d) => facts(d, { ...closing(text, 40), agent: 'codex', latestUserRequest: 'init', latestRequest: { text: 'init', line: 7 } }));
-    assert.equal(p.next_action, 'Get the answers to the 3 questions the previous session ended on (listed below), then continue: init');
-    assert.deepEqual(p.next_action_origin, { kind: 'questions', source: { file: p.closing!.source.file, line: 40, what: 'closing message' } });
+    assert.equal(p.next_action, 'Get the user\'s answer before doing anything else — the previous session ended asking: "Should the CLI be named `ledger`?"; "Which Node version do you target?"; "Do you want ESM or CommonJS?". Do only what they choose.');
+    assert.deepEqual(p.next_action_origin, { kind: 'waiting', source: { file: p.closing!.source.file, line: 40, what: 'closing message' } });
     assert.equal(p.questions?.length, 3);
     assert.ok(!/right away/.test(renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } })));
   });
@@ -192,7 +195,7 @@ describe('the next action, in the order of issue 20', () => {
   it('7. work done: the session\'s own words, verify with the last test command, ask what comes next', async () => {
     const cmds = [cmd('npm test', 1), cmd('npm test', 0, { stdout_tail: '69 passing (2s)' }), cmd('git push', 0)];
     const p = await packetFor((d) => facts(d, { ...closing('Both commits landed and the branch is pushed.', 77), commands: cmds }));
-    assert.equal(p.next_action, 'The previous session reported the task done: "Both commits landed and the branch is pushed.". Verify with `npm test` and ask what comes next.');
+    assert.equal(p.next_action, 'The previous session reported the request done: "Both commits landed and the branch is pushed.". Verify it (`npm test`) and ask the user what comes next.');
     assert.deepEqual(p.next_action_origin?.kind, 'done');
     assert.equal(p.next_action_origin?.source?.line, 77);
   });
@@ -200,7 +203,7 @@ describe('the next action, in the order of issue 20', () => {
   it('waiting for answers: the session ended on questions, so the prompt asks them first and never says to act right away', async () => {
     const p = await packetFor((d) => facts(d, { ...closing('Parser done.\n\nShould the cache be flushed on deploy, or kept?', 88), latestUserRequest: 'go' }));
     assert.equal(p.waiting_for_answers, true);
-    assert.equal(p.next_action, 'Get the answers to the question the previous session ended on (listed below), then continue: go');
+    assert.equal(p.next_action, 'Get the user\'s answer before doing anything else — the previous session ended asking: "Should the cache be flushed on deploy, or kept?". Do only what they choose.');
     assert.deepEqual(p.questions, [{ text: 'Should the cache be flushed on deploy, or kept?', from: 'closing', source: { file: p.closing!.source.file, line: 88, what: 'closing message' } }]);
     const prompt = renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } });
     assert.match(prompt, /was waiting for the answers: ask them first; with nobody to ask, make the most reasonable choice and state it/);
@@ -247,8 +250,8 @@ describe('an uncertain session command: what it may have changed', () => {
       ],
     }));
     const f = p.failed_attempts.find((x) => x.uncertain);
-    // Named by the command first, then edited after it; early.py (before it) and late.py (after the next command) are not.
-    assert.deepEqual(f?.may_have_changed, ['scripts/migrate.py', 'db/schema.sql']);
+    // Edited after it; early.py (before it), late.py (after the next command) and the script it ran (issue 33) are not.
+    assert.deepEqual(f?.may_have_changed, ['db/schema.sql']);
   });
 });
 
@@ -305,8 +308,11 @@ describe('claude-tasks: the facts its expected.json gives', () => {
   });
 
   it('takes the next action from the closing "Next:" line, with its source', () => {
-    assert.equal(p.next_action, e.closing_message.next);
-    assert.deepEqual(p.next_action_origin, { kind: 'closing-next', source: { file: p.closing!.source.file, line: 93, what: 'closing message' } });
+    // It ends on the cursor question and names its step: the answer first, then the step (issue 33).
+    assert.ok(p.next_action.startsWith("Get the user's answer before doing anything else"), p.next_action);
+    assert.ok(p.next_action.endsWith(`Then: ${e.closing_message.next}`), p.next_action);
+    assert.equal(p.next_action_origin?.kind, 'waiting');
+    assert.equal(p.ending?.kind, 'waiting-for-human');
   });
 
   it('carries the rejection reason whole, with the line of the declined call', () => {
@@ -336,7 +342,8 @@ describe('claude-tasks: the facts its expected.json gives', () => {
     const md = renderMarkdown(p);
     assert.match(md, /## Closing words of the previous session/);
     assert.match(md, /source: .*\.jsonl:41/, 'a failed attempt shows its source');
-    assert.match(md, /_Next action from: the next step the closing words name — source: .*\.jsonl:93 \(closing message\)_/);
+    assert.match(md, /_Next action from: the answer the session ended waiting for — source: .*\.jsonl:\d+ \((closing message|question tool)\)_/);
+    assert.match(md, /_How the session ended: The agent answered and ended waiting for the human's answer \(L93\)\._/);
     assert.match(md, /- should the cursor be written before each retry[^\n]*_\(source: .*\.jsonl:93 \(closing message\)\)_/);
     assert.match(md, /options: Persist before each retry \(Recommended\) \/ Keep saving after success/);
     assert.match(md, /\*\*Reason given for declining\*\* \(pip install tenacity==9\.0\.0\) _\(source: .*\.jsonl:44 \(rejection reason\)\)_/);
@@ -371,8 +378,9 @@ describe('codex-2026: the facts its expected.json gives', () => {
   });
 
   it('takes the next action from the interrupted install that may have partly applied, never "continue:"', () => {
-    assert.match(p.next_action, /^Inspect what `npm install moment@3\.0\.0` may have changed before anything else/);
-    assert.deepEqual(p.next_action_origin?.kind, 'failure');
+    // The closing words still ask about the interrupted install: inspecting it comes first, then the questions.
+    assert.match(p.next_action, /^Inspect what `npm install moment@3\.0\.0` may have changed before anything else.* Then get the user's answer — the previous session ended asking: .*remove moment/);
+    assert.deepEqual(p.next_action_origin?.kind, 'waiting');
     assert.equal(p.next_action_origin?.source?.line, 15);
     assert.ok(!p.failed_attempts.some((f) => f.command === 'npm test -- src/dates' && f.resolved_by === undefined), 'the fixed test run is resolved');
   });

@@ -18,7 +18,7 @@ describe('credentials a Cline / Roo Code / Kilo Code task saw', () => {
     assert.ok(facts);
     const [c, ...more] = facts.credentials ?? [];
     assert.equal(more.length, 0, JSON.stringify(facts.credentials));
-    assert.equal(c?.kind, 'a Stripe live key');
+    assert.equal(c?.kind, 'a Stripe live key (STRIPE_SECRET_KEY)');
     assert.equal(c.fingerprint, fingerprintOf(key));
     assert.equal(c.printedBy, '`cat .env`');
     const ui = path.join(dir, 'ui_messages.json');
@@ -39,7 +39,7 @@ describe('credentials a Cline / Roo Code / Kilo Code task saw', () => {
     const r = risks[0]!;
     assert.equal(r.severity, 'block');
     assert.equal(r.id, `leak:${TASK_IDS['cline-native']}/ui_messages.json#6`);
-    assert.match(r.detail, new RegExp(`^\`cat \\.env\` printed a Stripe live key into Cline task ${TASK_IDS['cline-native']}, whose files now hold a copy \\(masked in this packet\\)\\. Fix: `));
+    assert.match(r.detail, new RegExp(`^\`cat \\.env\` printed a Stripe live key \\(STRIPE_SECRET_KEY\\) into Cline task ${TASK_IDS['cline-native']}, whose files now hold a copy \\(masked in this packet\\)\\. Fix: `));
     assert.match(r.detail, new RegExp(`Seen in .*tasks/${TASK_IDS['cline-native']}/: ui_messages\\.json message index 6; api_conversation_history\\.json message index 4 \\(line \\d+\\)\\.$`));
     assert.match(r.detail, /Fix: rotate the credential now; remove it from the file it came from and from git history .*; delete the task in Cline or scrub it \(handoff secrets --scrub, with the task closed/);
     assert.ok(!r.detail.includes(key.slice(8)));
@@ -65,12 +65,12 @@ describe('credentials a Cline / Roo Code / Kilo Code task saw', () => {
     assert.deepEqual(got, [
       ['a GitHub token', 'a user message', ['ui_messages.json#11']],
       ['a Stripe live key', 'assistant text', ['ui_messages.json#13']],
-      ['an OpenAI API key', 'read_file of .env.local', ['api_conversation_history.json#7']],
+      ['an OpenAI API key (OPENAI_API_KEY)', 'read_file of .env.local', ['api_conversation_history.json#7']],
     ]);
     const risks = secretRisks(sessionSecretFindings({ ...facts!, cwd }), {}, 'roo');
     assert.equal(risks.length, 3);
     assert.match(risks[1]!.detail, /^A Stripe live key is in assistant text of Roo Code task /);
-    assert.match(risks[2]!.detail, new RegExp(`^read_file of \\.env\\.local printed an OpenAI API key into Roo Code task ${TASK_IDS['roo-legacy']}, whose files`));
+    assert.match(risks[2]!.detail, new RegExp(`^read_file of \\.env\\.local printed an OpenAI API key \\(OPENAI_API_KEY\\) into Roo Code task ${TASK_IDS['roo-legacy']}, whose files`));
     assert.match(risks[0]!.detail, /^A GitHub token is in a user message of Roo Code task /);
     assert.match(risks[0]!.detail, /delete the task in Roo Code or scrub it/);
   });
@@ -103,7 +103,7 @@ describe('credentials a Cline / Roo Code / Kilo Code task saw', () => {
     const facts = await new ClineSdkReader(file).facts();
     assert.deepEqual(
       facts?.credentials?.map((c) => [c.kind, c.printedBy, c.callLine, c.places?.map((p) => [p.file, p.index])]),
-      [['a GitHub token', '`git remote -v`', 1, [[file, 2]]]],
+      [['a GitHub token (github.com)', '`git remote -v`', 1, [[file, 2]]]],
     );
   });
 
