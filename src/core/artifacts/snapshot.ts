@@ -126,6 +126,8 @@ export interface SessionSummary {
   hasTaskList?: boolean;
   /** Every message the human typed, in order, each with its line (bounded; see SessionFacts). */
   humanMessages?: SessionText[];
+  /** The newest plan the user approved, with its line. */
+  approvedPlan?: SessionText;
   /** Skills the session ran, with their lines. */
   skills?: { name: string; line: number | null }[];
   /** The commands after the last human message (the final exchange), in order, rejected ones included. */

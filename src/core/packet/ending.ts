@@ -133,7 +133,7 @@ export function openFailuresOf(failed: readonly FailedAttempt[], commands: reado
 }
 
 /** "You need to …", "you'll have to …", "run X yourself": a step the agent hands to the human. */
-const HUMAN_STEP = /(?:^|[.!?]\s+|\n\s*(?:[-*•]|\d+[.)])?\s*)((?:you(?:'ll| will)? (?:need|have) to|you must|you should|you can now|please)\b[^\n]*?[.!]?)(?=\s*(?:\n|$)|\s+[A-Z])/i;
+const HUMAN_STEP = /(?:^|[.!?]\s+|\n\s*(?:[-*•]|\d+[.)])?\s*)((?:you(?:'ll| will)? (?:need|have) to|you must|you should|you can now|please)\b(?:[^\n.!?`]|`[^`\n]*`)*[.!?]?)/i;
 
 /**
  * Uncertain work (timed out, interrupted, killed: it may have partly applied) that the closing's
@@ -189,7 +189,10 @@ export function readEnding(snapshot: WorkbenchSnapshot, failed: readonly FailedA
   const requestText = request ? quote(request.text, 300) : null;
   const skills = (s.skills ?? []).map((k) => `\`${k.name.replace(/`/g, "'")}\``);
   const viaSkill = skills.length ? ` (the session was following the ${skills.join(', ')} skill${skills.length > 1 ? 's' : ''}: continue its workflow from where it stopped)` : '';
-  const asked = requestText ? `${continuation && request && continuation !== request ? `${quote(continuation.text, 60)}, continuing ${requestText}` : requestText}${viaSkill}` : null;
+  // A plan the user approved in the final exchange (or that the last request approves) is what to follow.
+  const plan = s.approvedPlan && (fromLine === null || s.approvedPlan.line >= fromLine - 1 || /\bplan\b/i.test(latest?.text ?? '')) ? s.approvedPlan : null;
+  const viaPlan = plan ? `, following the plan the user approved (L${plan.line}, quoted whole in the packet)` : '';
+  const asked = requestText ? `${continuation && request && continuation !== request ? `${quote(continuation.text, 60)}, continuing ${requestText}` : requestText}${viaSkill}${viaPlan}` : null;
   const make = (kind: Ending['kind'], summary: string, source: Source | null, next: EndingStep | null): SessionEnding => ({ ending: { kind, summary, source }, request, openFailures: open, next });
 
   // The human spoke last and got no real answer.

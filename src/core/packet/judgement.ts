@@ -240,6 +240,11 @@ export function collectHumanWords(snapshot: WorkbenchSnapshot): HumanWords[] {
     push('message', m.text, m.line, 'message');
   }
   if (latest && latest.text.trim() !== first?.text.trim()) push('latest-request', latest.text, latest.line, 'latest request');
+  // The plan the user approved is what the next session implements: kept whole up to the reader's cap.
+  if (s.approvedPlan?.text.trim()) {
+    const plan = wholeWords(s.approvedPlan.text, 8000);
+    out.push({ kind: 'approved-plan', text: plan.text, source: src(s.approvedPlan.line, 'approved plan'), ...(plan.omitted || s.approvedPlan.omittedChars ? { omitted_chars: plan.omitted + (s.approvedPlan.omittedChars ?? 0) } : {}) });
+  }
   for (const r of s.rejectionReasons ?? []) push('rejection-reason', r.reason, r.line, 'rejection reason', r.command);
   for (const a of s.answers ?? []) push('answer', a.answer, a.line, 'answer', a.question);
   for (const u of s.unanswered ?? []) push('unanswered-request', u.text, u.line, `request with no real answer (${u.why})`);

@@ -16,6 +16,8 @@ const MAX_REQUESTS = 20;
 const MAX_HUMAN_MESSAGES = 120;
 /** What the agent said it was doing when it made a call: its text's first sentences, up to this. */
 const MAX_INTENT_CHARS = 300;
+/** An approved plan is kept whole up to this (it is what the next session implements). */
+const MAX_PLAN_CHARS = 8_000;
 const MAX_FILES = 500;
 const MAX_TODOS = 100;
 const MAX_BAD_LINES = 20;
@@ -136,6 +138,9 @@ export class SessionAccumulator {
   /** Skills the session ran (Claude Code's Skill tool, a Codex `[$skill](…)` mention, a SKILL.md read). */
   private skillList: { name: string; line: number | null }[] = [];
   private rejectedEditList: { target: string; reason: string | null; line: number | null }[] = [];
+  /** A plan the agent proposed (Codex `<proposed_plan>`), and the newest plan the user approved. */
+  private proposedPlan: { text: string; line: number | null } | null = null;
+  private approvedPlanText: { text: string; line: number | null } | null = null;
   private commands: Entry[] = [];
   private answeredSinceCompact = 0;
   private count = 0;
@@ -217,6 +222,14 @@ export class SessionAccumulator {
   rejectedEdit(target: string, reason: string | null, line: number | null): void {
     this.rejectedEditList.push({ target: target.slice(0, 1000), reason: reason ? reason.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN) : null, line });
     if (this.rejectedEditList.length > MAX_REJECTED) this.rejectedEditList.shift();
+    this.rev++;
+  }
+
+  /** The user approved a plan (Claude Code's ExitPlanMode accepted, "Implement the plan" after a proposed one). */
+  planApproved(text: string, line: number | null): void {
+    const t = text.trim();
+    if (!t) return;
+    this.approvedPlanText = { text: t.slice(0, MAX_PLAN_CHARS + RAW_MARGIN), line };
     this.rev++;
   }
 
@@ -418,6 +431,8 @@ export class SessionAccumulator {
     }
     this.addClosingPart(t, line);
     this.lastText = cut(t, MAX_INTENT_CHARS + RAW_MARGIN);
+    const proposed = /<proposed_plan>([\s\S]*?)(?:<\/proposed_plan>|$)/.exec(t);
+    if (proposed?.[1]?.trim()) this.proposedPlan = { text: proposed[1].trim().slice(0, MAX_PLAN_CHARS + RAW_MARGIN), line };
     this.answered();
     this.rev++;
   }
@@ -476,6 +491,11 @@ export class SessionAccumulator {
     const t = raw.length > MAX_HUMAN_CHARS + RAW_MARGIN ? raw.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN) : raw;
     const req: Request = { text: t, line, commandsBefore: this.count, answered: false, why: 'no-reply' };
     for (const m of t.matchAll(/\[\$([\w.-]+)\]\(/g)) if (m[1]) this.skill(m[1], line);
+    // "Implement the plan." after a proposed plan approves it.
+    if (this.proposedPlan && /^\W*(?:please\s+)?(?:implement|execute|go ahead with|proceed with|carry out|do)\s+(?:the|this|that|your)\s+plan\b/i.test(t)) {
+      this.planApproved(this.proposedPlan.text, this.proposedPlan.line);
+      this.proposedPlan = null;
+    }
     if (this.current) {
       this.unansweredList.push(this.current);
       if (this.unansweredList.length > MAX_UNANSWERED) this.unansweredList.shift();
@@ -763,6 +783,7 @@ export class SessionAccumulator {
       lastAssistantMessage: lastText === null ? null : cut(redact(lastText), MAX_TEXT_CHARS),
       cwds: this.cwdList.map((c) => redact(c)),
       humanMessages: this.humanList.map((r) => humanText(r)),
+      ...(this.approvedPlanText ? { approvedPlan: (() => { const c = cutAtWord(redact(this.approvedPlanText.text), MAX_PLAN_CHARS); return { text: c.text, line: this.approvedPlanText.line ?? 0, ...(c.omitted ? { omittedChars: c.omitted } : {}) }; })() } : {}),
       ...(this.rejectedEditList.length ? { rejectedEdits: this.rejectedEditList.map((e) => ({ target: redact(e.target), reason: e.reason ? cutAtWord(redact(e.reason), MAX_HUMAN_CHARS).text : null, line: e.line })) } : {}),
       ...(this.skillList.length ? { skills: this.skillList.map((k) => ({ name: redact(k.name), line: k.line })) } : {}),
       firstRequest: this.first ? humanText(this.first) : null,

@@ -18,13 +18,14 @@ const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Arr
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** Tools whose results the reader follows besides commands and edits. */
-type ToolKind = 'task-create' | 'task-update' | 'task-list' | 'task-get' | 'question' | 'stop' | 'poll' | 'output';
+type ToolKind = 'task-create' | 'task-update' | 'task-list' | 'task-get' | 'question' | 'stop' | 'poll' | 'output' | 'plan';
 const TOOL_KINDS: Record<string, ToolKind> = {
   TaskCreate: 'task-create',
   TaskUpdate: 'task-update',
   TaskList: 'task-list',
   TaskGet: 'task-get',
   AskUserQuestion: 'question',
+  ExitPlanMode: 'plan',
   KillShell: 'stop',
   KillBash: 'stop',
   TaskStop: 'stop',
@@ -335,6 +336,12 @@ export class ClaudeHandler implements LineHandler {
     const tur = obj(line['toolUseResult']);
     const failed = r['is_error'] === true || tur?.['success'] === false;
     switch (tool.kind) {
+      case 'plan': {
+        // Plan mode's exit: the plan the user approved (a declined one is a rejected approach).
+        const plan = str(tool.input['plan']);
+        if (!failed && plan) acc.planApproved(plan, tool.line);
+        return;
+      }
       case 'task-create': {
         const task = obj(tur?.['task']);
         const taskId = str(task?.['id']) ?? (typeof task?.['id'] === 'number' ? String(task['id']) : undefined) ?? /Task #(\w+) created/.exec(text)?.[1];

@@ -199,6 +199,7 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     hasTaskList: facts.todos !== null,
     ...(facts.humanMessages ? { humanMessages: facts.humanMessages } : {}),
     ...(facts.skills?.length ? { skills: facts.skills } : {}),
+    ...(facts.approvedPlan ? { approvedPlan: facts.approvedPlan } : {}),
     finalCommands: finalCommands(facts),
   };
   if (facts.badLines.length) {

@@ -169,6 +169,8 @@ export interface SessionFacts {
   humanMessages?: SessionText[];
   /** File edits (and other non-command calls) the user declined, with the reason typed with each. */
   rejectedEdits?: { target: string; reason: string | null; line: number | null }[];
+  /** The newest plan the user approved (plan mode's exit accepted, "Implement the plan"), whole up to ~8 000 characters. */
+  approvedPlan?: SessionText;
   /** Skills the session ran (their workflow is part of the task), with the line that ran them. */
   skills?: { name: string; line: number | null }[];
   /** The first and the latest human request with their lines, whole up to about 2 000 characters. */

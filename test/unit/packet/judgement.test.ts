@@ -11,41 +11,12 @@ import { renderRestartPrompt } from '../../../src/core/render/prompt';
 import { mergeSession } from '../../../src/core/session/merge';
 import type { SessionCommand, SessionFacts } from '../../../src/core/session/model';
 import { fixturePath, makeTempDir } from '../helpers/fixtures';
+import { closing, cmd, facts, packetFor } from '../helpers/sessionPacket';
 
 /**
  * The session's own judgement in the packet (issue 20): closing words, questions, the human's words and
  * the next-action precedence, on session facts built here (the readers have their own tests).
  */
-
-let ordinal = 0;
-function cmd(command: string, exit: number | null, extra: Partial<SessionCommand> = {}): SessionCommand {
-  return {
-    ordinal: ordinal++, id: `c${ordinal}`, command, exit_code: exit, timed_out: false, unfinished: null, rejected: false,
-    started_at: '2026-11-20T09:00:00.000Z', duration_ms: 10, stdout_tail: exit ? 'Error: it broke' : 'ok', stderr_tail: null,
-    error: null, agent_note: null, user_reply: null, line: 10 + ordinal, ...extra,
-  };
-}
-
-function facts(dir: string, over: Partial<SessionFacts> = {}): SessionFacts {
-  const commands = over.commands ?? [];
-  return {
-    agent: 'claude-code', file: path.join(dir, 's.jsonl'), sessionId: 'abcdef12-0000', cwd: dir, branch: 'feat/s',
-    firstUserRequest: 'Build the thing', latestUserRequest: 'Build the thing', userRequests: ['Build the thing'],
-    commands, commandCount: commands.length, rejected: [], rejectedCount: 0, filesTouched: [], todos: null,
-    lastAssistantMessage: null, apiErrorLines: 0, revision: 1, badLines: [], ...over,
-  };
-}
-
-async function packetFor(f: (dir: string) => SessionFacts, files: Record<string, unknown> = {}, feedbackK = 5): Promise<Packet> {
-  const dir = await makeTempDir('handoff-judgement-');
-  for (const [name, content] of Object.entries(files)) await fs.writeFile(path.join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
-  const snapshot = mergeSession(await loadWorkbench(dir, { feedbackK, maxCommands: 30 }), f(dir), { workspaceDir: dir, feedbackK, maxCommands: 30 });
-  const r = buildPacket({ snapshot, options: DEFAULT_OPTIONS, packetId: 'p', git: null, clean: null, allowDirty: false, context: null });
-  if (!r.ok) throw new Error(r.reason);
-  return r.packet;
-}
-
-const closing = (text: string, line = 90) => ({ closing: { text, line }, endedOnClosing: true, lastAssistantMessage: text });
 
 describe('the text rules of the closing words', () => {
   it('finds questions: sentences ending in "?", text under a question label, "Should I …", never in code', () => {
