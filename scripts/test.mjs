@@ -1,12 +1,12 @@
 // `npm test`: type-check, lint, unit tests, then the tiers inside a real VS Code workbench.
 // Each tier ends with a plain `N passed, N failed` line; the first failing tier fails the run.
-// Usage: node scripts/test.mjs [tier…]   tiers: typecheck lint unit inhost ui
+// Usage: node scripts/test.mjs [tier…]   tiers: typecheck lint unit real inhost ui
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const ALL = ['typecheck', 'lint', 'unit', 'inhost', 'ui'];
+const ALL = ['typecheck', 'lint', 'unit', 'real', 'inhost', 'ui'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
@@ -68,6 +68,9 @@ const tiers = {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
   },
+  // The CLI on every real session of the development corpus (../shared/real-sessions), checked against
+  // its expect.json; prints its own `real: N passed, N failed` line.
+  real: () => buildOnce() && run('node', ['test/real/realSessions.mjs']),
   // Both print their own `<tier>: N passed, N failed` line (test/e2e/runner.mjs).
   inhost: () => e2eReady('inhost') && buildOnce() && run('node', ['test/e2e/runner.mjs', 'inhost', '--no-build']),
   ui: () => e2eReady('ui') && buildOnce() && run('node', ['test/e2e/runner.mjs', 'ui', '--no-build']),

@@ -2,7 +2,8 @@ import { renderRestartPrompt } from '../render/prompt';
 import { openQuestions } from '../render/text';
 import { isStackFrame } from './excerpt';
 import { questionsIn } from './judgement';
-import { openFailures } from './nextAction';
+import { isReadOnlyCommand } from '../artifacts/readOnly';
+import { openFailuresOf } from './ending';
 import { pathsIn } from './readFirst';
 import type { Packet } from './schema';
 import type { Audit, Probe } from './auditSchema';
@@ -135,16 +136,26 @@ export function auditPacket(p: Packet, ctx: AuditContext = {}): Audit {
 
   // The next action may not be a failure that a later run resolved, nor one that was never a failure.
   const named = p.failed_attempts.filter((f) => p.next_action.includes(`failed attempt #${f.index} `) || p.next_action.includes(`\`${f.command}\``));
-  const open = new Set(openFailures(p.failed_attempts, p.commands_run).map((f) => f.index));
+  // The last human message: a failure before it is history, never "next" by recency (issue 33).
+  const lastRequestLine = p.human_words?.find((w) => w.kind === 'latest-request')?.source?.line ?? null;
+  const closingLine = p.closing?.source.line ?? null;
+  const open = new Set(openFailuresOf(p.failed_attempts, p.commands_run, lastRequestLine, p.closing?.text ?? null).map((f) => f.index));
   const harmless = p.commands_run.filter((c) => c.not_a_failure && (p.next_action.includes(`\`${c.command}\``) || p.next_action.includes(`failed attempt #${c.index} `)));
-  const stale = named.filter((f) => !open.has(f.index));
-  const derivedFromFailure = p.next_action_source === 'derived' && (p.next_action_origin?.kind === 'failure' || p.next_action_origin?.kind === 'task' || (!p.next_action_origin && named.length > 0));
-  probes.push(probe('next-action-open', 'The next action is not a resolved or harmless failure',
-    !derivedFromFailure ? 'n/a' : stale.length || harmless.length ? 'fail' : 'pass',
-    !derivedFromFailure ? 'the next action does not come from a failure'
-      : harmless.length ? `names ${list(harmless.map((c) => `#${c.index}`))}, which is no failure (${harmless[0]?.not_a_failure ?? ''})`
-        : stale.length ? `names ${list(stale.map((f) => `#${f.index}`))}, which a later run resolved` : named.length ? 'names a failure still open' : 'names no failure',
-    'Regenerate the packet with this version (it skips resolved failures, searches that found nothing and probes), or record next_action in agent_state.json.'));
+  const readOnly = named.filter((f) => isReadOnlyCommand(f.command));
+  const stale = named.filter((f) => !open.has(f.index) && !readOnly.includes(f));
+  const kind = p.next_action_origin?.kind;
+  const derivedFromFailure = p.next_action_source === 'derived' && (kind === 'failure' || kind === 'task' || (!p.next_action_origin && named.length > 0));
+  // "Answer the request that never got a real answer" when the agent answered after it.
+  const answered = p.next_action_source === 'derived' && kind === 'unanswered-request' && lastRequestLine !== null && closingLine !== null && closingLine > lastRequestLine;
+  const fromRecord = derivedFromFailure || (p.next_action_source === 'derived' && kind === 'unanswered-request');
+  probes.push(probe('next-action-open', 'The next action is not a superseded, read-only or harmless failure, nor an answered request',
+    !fromRecord ? 'n/a' : stale.length || harmless.length || readOnly.length || answered ? 'fail' : 'pass',
+    !fromRecord ? 'the next action does not come from a failure or an unanswered request'
+      : answered ? `answers the request at line ${lastRequestLine}, which the agent answered (its closing words at line ${closingLine})`
+        : readOnly.length ? `names ${list(readOnly.map((f) => `#${f.index}`))}, a read-only command: its exit code is an answer, nothing to fix or inspect`
+          : harmless.length ? `names ${list(harmless.map((c) => `#${c.index}`))}, which is no failure (${harmless[0]?.not_a_failure ?? ''})`
+            : stale.length ? `names ${list(stale.map((f) => `#${f.index}`))}, which a later run on the same target, the closing words or a later request superseded` : named.length ? 'names a failure still open' : kind === 'unanswered-request' ? 'the last request got no real answer' : 'names no failure',
+    'Regenerate the packet with this version (the ending of the session decides the next action: superseded failures, read-only commands, searches, probes and answered requests never become it), or record next_action in agent_state.json.'));
 
   const files = p.next_session_prereqs;
   // Everything counts as missing when nothing was checked; the probe is n/a then and does not list them.

@@ -25,7 +25,7 @@ describe('completeness audit: what each probe reports', () => {
       ['rejected-approaches', 'Rejected approaches are carried when failures carry notes'],
       ['open-questions', 'Open questions and blockers are in the restart prompt'],
       ['closing-words', "The session's closing words are in the packet and the prompt"],
-      ['next-action-open', 'The next action is not a resolved or harmless failure'],
+      ['next-action-open', 'The next action is not a superseded, read-only or harmless failure, nor an answered request'],
       ['read-first', 'The files to read first exist'],
       ['secrets', 'Masked secrets are flagged as a risk'],
       ['fresh', 'The packet is fresh'],
@@ -170,12 +170,27 @@ describe('completeness audit: what each probe reports', () => {
   it('next action: fails when it names a failure a later run resolved, or a search that found nothing', () => {
     const failed = [attempt(3, { command: 'npm test', resolved_by: 5 })];
     const origin = { kind: 'failure' as const, source: null };
-    assert.deepEqual(seen('next-action-open', { next_action: 'Ship it', next_action_source: 'agent_state' }), ['n/a', 'the next action does not come from a failure']);
-    assert.deepEqual(seen('next-action-open', { failed_attempts: failed, next_action: 'Fix the cause and re-run `npm test`.', next_action_source: 'derived', next_action_origin: origin }), ['fail', 'names #3, which a later run resolved']);
+    assert.deepEqual(seen('next-action-open', { next_action: 'Ship it', next_action_source: 'agent_state' }), ['n/a', 'the next action does not come from a failure or an unanswered request']);
+    assert.deepEqual(seen('next-action-open', { failed_attempts: failed, next_action: 'Fix the cause and re-run `npm test`.', next_action_source: 'derived', next_action_origin: origin }), ['fail', 'names #3, which a later run on the same target, the closing words or a later request superseded']);
     const open = [attempt(3, { command: 'npm test' })];
     assert.deepEqual(seen('next-action-open', { failed_attempts: open, commands_run: [], next_action: 'Fix the cause and re-run `npm test`.', next_action_source: 'derived', next_action_origin: origin }), ['pass', 'names a failure still open']);
     const grep = { index: 7, command: 'grep -n x src/a.py', exit_code: 1, outcome: 'ok' as const, started_at: null, duration_ms: null, note: null, not_a_failure: 'search found nothing' };
     assert.deepEqual(seen('next-action-open', { failed_attempts: [], commands_run: [grep], next_action: 'Fix the cause and re-run `grep -n x src/a.py`.', next_action_source: 'derived', next_action_origin: origin }), ['fail', 'names #7, which is no failure (search found nothing)']);
+  });
+
+  it('next action (issue 33): fails on a failure before the last request, a read-only command, or a request the agent answered', () => {
+    const origin = { kind: 'failure' as const, source: null };
+    const src = (line: number) => ({ file: '/s.jsonl', line });
+    const latest = [{ kind: 'latest-request' as const, text: 'deploy it', source: src(60) }];
+    const old = [attempt(3, { command: 'git pull', source: src(40) })];
+    assert.deepEqual(seen('next-action-open', { failed_attempts: old, commands_run: [], human_words: latest, next_action: 'Fix the cause and re-run `git pull`.', next_action_source: 'derived', next_action_origin: origin }), ['fail', 'names #3, which a later run on the same target, the closing words or a later request superseded']);
+    const after = [attempt(3, { command: 'git pull', source: src(70) })];
+    assert.deepEqual(seen('next-action-open', { failed_attempts: after, commands_run: [], human_words: latest, next_action: 'Fix the cause and re-run `git pull`.', next_action_source: 'derived', next_action_origin: origin }), ['pass', 'names a failure still open']);
+    const sed = [attempt(4, { command: "sed -n '1,220p' src/a.ts", source: src(70) })];
+    assert.deepEqual(seen('next-action-open', { failed_attempts: sed, commands_run: [], human_words: latest, next_action: "Inspect what `sed -n '1,220p' src/a.ts` may have changed.", next_action_source: 'derived', next_action_origin: origin }), ['fail', 'names #4, a read-only command: its exit code is an answer, nothing to fix or inspect']);
+    const unanswered = { kind: 'unanswered-request' as const, source: src(60) };
+    assert.deepEqual(seen('next-action-open', { human_words: latest, closing: { text: 'Deployed.', source: src(80) }, next_action: 'Answer the request: "deploy it"', next_action_source: 'derived', next_action_origin: unanswered }), ['fail', 'answers the request at line 60, which the agent answered (its closing words at line 80)']);
+    assert.deepEqual(seen('next-action-open', { human_words: latest, closing: null, next_action: 'Answer the request: "deploy it"', next_action_source: 'derived', next_action_origin: unanswered }), ['pass', 'the last request got no real answer']);
   });
 
   it('next action from the task list with no failure in it says so, not that it names an open failure', () => {
