@@ -168,7 +168,7 @@ export type ScrubOutcome =
   | { kind: 'clean'; file: string; leftovers?: number }
   | { kind: 'refused'; file: string; reason: string; leftovers?: number };
 
-/** Why credentials found in a file were not masked, for people. */
+/** Why credentials found in a file were not masked, for people (`broken`: lines whose JSON a mask would break). */
 function leftReason(changed: number, broken: number, unlocated: number, who: string): string {
   const why: string[] = [];
   if (changed) why.push(`${changed} changed on disk between reading and masking (${who} rewrote the file; run the scrub again)`);
@@ -207,6 +207,7 @@ export async function scrubSession(file: string, opts: { force?: boolean; now?: 
     const leftovers = await removeLeftovers(file, target.real);
     const spans: FileSpan[] = [];
     let broken = 0;
+    let brokenLines = 0;
     let unlocated = 0;
     const onLine = (bytes: Buffer, offset: number, lineNo: number): void => {
       if (!mayHoldCredential(bytes)) return;
@@ -219,8 +220,10 @@ export async function scrubSession(file: string, opts: { force?: boolean; now?: 
         else unlocated++;
       }
       // A line that is JSON stays JSON (a mask inside a string always does; this guards the rest).
-      if (mine.length && isJson(text) && !isJson(withStars(bytes, mine, offset).toString('utf8'))) broken++;
-      else spans.push(...mine);
+      if (mine.length && isJson(text) && !isJson(withStars(bytes, mine, offset).toString('utf8'))) {
+        broken += mine.length;
+        brokenLines++;
+      } else spans.push(...mine);
     };
     await eachLine(target.handle, onLine);
     if (!spans.length && !broken && !unlocated) return { kind: 'clean', file, ...(leftovers ? { leftovers } : {}) };
@@ -228,7 +231,7 @@ export async function scrubSession(file: string, opts: { force?: boolean; now?: 
     const { masked, changed } = await maskSpans(target.handle, spans);
     if (masked.length && !(await stillTheFile(target))) return { kind: 'refused', file, reason: REPLACED('the agent'), ...(leftovers ? { leftovers } : {}) };
     const lines = [...new Set(masked.map((s) => s.line))];
-    return outcomeOf(file, masked.length, changed + broken + unlocated, leftReason(changed, broken, unlocated, 'the agent'), { lines, leftovers });
+    return outcomeOf(file, masked.length, changed + broken + unlocated, leftReason(changed, brokenLines, unlocated, 'the agent'), { lines, leftovers });
   } catch (err) {
     return { kind: 'refused', file, reason: (err as Error).message };
   } finally {
