@@ -57,8 +57,9 @@ describe('Scrub Credentials from Agent Sessions… (in the extension host)', () 
     assert.equal(await fs.readFile(file, 'utf8'), original);
   });
 
-  it('masks the credential in place once confirmed: every line still JSON', async () => {
+  it('masks the credential in place once confirmed, byte for byte: the same file, every line still JSON', async () => {
     const api = await packetCommands();
+    const ino = (await fs.stat(file)).ino;
     const restore = api.overrideConfirmScrub(async () => true);
     let r: ScrubOutcome[] | undefined;
     try {
@@ -69,7 +70,15 @@ describe('Scrub Credentials from Agent Sessions… (in the extension host)', () 
     assert.deepEqual(r?.map((o) => [o.kind, path.basename(o.file)]), [['scrubbed', 'scrub-test-0000.jsonl']]);
     const after = await fs.readFile(file, 'utf8');
     assert.notEqual(after, original);
-    assert.ok(after.split('\n')[23]?.includes('[REDACTED]'));
-    for (const line of after.split('\n').filter((l) => l.trim())) JSON.parse(line);
+    assert.equal(Buffer.byteLength(after), Buffer.byteLength(original), 'as many bytes as before');
+    assert.equal((await fs.stat(file)).ino, ino, 'the same file, not a copy renamed over it');
+    const lines = after.split('\n');
+    // Only line 24 changed, and only by stars where the credential was.
+    original.split('\n').forEach((l, i) => {
+      if (i !== 23) assert.equal(lines[i], l, `line ${i + 1}`);
+    });
+    const changed = lines[23]!.split('').map((c, i) => (c === original.split('\n')[23]![i] ? '' : c)).join('');
+    assert.match(changed, /^\*{20,}$/);
+    for (const line of lines.filter((l) => l.trim())) JSON.parse(line);
   });
 });

@@ -26,14 +26,16 @@ export function formatSecrets(report: SecretsReport, workspaceDir: string): stri
 
 function formatScrub(o: ScrubOutcome): string {
   const file = displayPath(o.file);
+  const swept = o.leftovers ? `removed ${o.leftovers} hidden cop${o.leftovers === 1 ? 'y' : 'ies'} an earlier scrub left beside ${file}\n` : '';
+  const left = o.kind === 'scrubbed' && o.left ? `; ${o.left.count} not masked: ${o.left.reason}` : '';
   if (o.kind === 'scrubbed' && o.task) {
     const agent = o.task.replace(/ task .*$/, '');
     const at = o.messages?.length ? ` (message${o.messages.length === 1 ? '' : 's'} index ${o.messages.join(', ')})` : '';
-    return `masked ${o.masked} credential${o.masked === 1 ? '' : 's'} in ${o.task}: ${file}${at}; ${agent} must not be running this task: it rewrites the file whole on its next save (close the task, or reopen it only after the scrub)\n`;
+    return `${swept}masked ${o.masked} credential${o.masked === 1 ? '' : 's'} in ${o.task}: ${file}${at}${left}; ${agent} must not be running this task: it rewrites the file whole on its next save (close the task, or reopen it only after the scrub)\n`;
   }
-  if (o.kind === 'scrubbed') return `masked ${o.masked} credential${o.masked === 1 ? '' : 's'} in ${file} (line${o.lines.length === 1 ? '' : 's'} ${o.lines.join(', ')})\n`;
-  if (o.kind === 'clean') return `nothing to mask in ${file}\n`;
-  return `not scrubbed: ${file}: ${o.reason}\n`;
+  if (o.kind === 'scrubbed') return `${swept}masked ${o.masked} credential${o.masked === 1 ? '' : 's'} in ${file} (line${o.lines.length === 1 ? '' : 's'} ${o.lines.join(', ')})${left}\n`;
+  if (o.kind === 'clean') return `${swept}nothing to mask in ${file}\n`;
+  return `${swept}not scrubbed: ${file}: ${o.reason}\n`;
 }
 
 /** `handoff secrets`: the credentials the folder's inputs hold, and (`--scrub`) masking them in the session files. */
@@ -45,8 +47,8 @@ export const secretsCommand: CommandSpec = {
     ...DIR_FLAGS,
     ...SESSION_FLAGS,
     { name: 'session', type: 'string', placeholder: 'FILE', help: 'a session file to read as well (Claude Code .jsonl, or a Codex rollout-*.jsonl)' },
-    { name: 'scrub', type: 'boolean', help: "rewrite the session and task files in place with each credential masked (atomic; JSON kept valid; close a task in its agent first)" },
-    { name: 'force', type: 'boolean', help: 'with --scrub: also rewrite a session written to in the last minute' },
+    { name: 'scrub', type: 'boolean', help: 'mask each credential in the session and task files in place, byte for byte (the same file, the same size, JSON kept valid; a compressed file is refused; close a task in its agent first)' },
+    { name: 'force', type: 'boolean', help: 'with --scrub: also mask a session written to in the last minute' },
     JSON_FLAG,
   ],
   async run({ flags, io }) {
@@ -76,7 +78,8 @@ export const secretsCommand: CommandSpec = {
       io.stdout(formatSecrets(report, workspaceDir));
       for (const o of scrubbed) io.stdout(formatScrub(o));
     }
-    scrubbed = scrubbed.filter((o) => o.kind === 'refused');
+    // A credential left unmasked is a refusal too: the command did not do all it was asked.
+    scrubbed = scrubbed.filter((o) => o.kind === 'refused' || (o.kind === 'scrubbed' && o.left));
     return scrubbed.length ? EXIT_REFUSED : EXIT_OK;
   },
 };

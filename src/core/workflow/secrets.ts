@@ -1,20 +1,21 @@
 /**
  * `handoff secrets`: every credential the folder's inputs hold — the workbench files (every feedback
  * record included) and the agent sessions working in the folder — one entry per value, and the scrub
- * that masks them in the session files in place.
+ * that masks them in the session files in place, byte for byte (./scrubInPlace).
  */
-import type { Stats } from 'node:fs';
-import { promises as fs } from 'node:fs';
+import type { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { SecretFinding } from '../artifacts/snapshot';
-import { claudeProjectSlug, defaultClaudeConfigDir, SessionDiscovery } from '../context/discovery';
+import { claudeProjectSlug, defaultClaudeConfigDir, isInsideFolder, SessionDiscovery } from '../context/discovery';
+import type { Head } from '../context/heads';
+import { claudeHead } from '../context/heads';
+import { listDir, statOrNull } from '../fsx';
 import { isJson } from '../context/tailReader';
 import type { GitClient, LineOrigin } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import { secretRisks, sessionSecretFindings } from '../packet/secretRisks';
 import type { Risk } from '../packet/schema';
-import { detectSecrets, MASK } from '../redact';
-import { decodeJsonString, jsonStrings, mayHoldCredential } from '../redact/scan';
+import { mayHoldCredential } from '../redact/scan';
 import type { SessionAgent, SessionFacts } from '../session/model';
 import { readSessionFile } from '../session/reader';
 import type { VscodeAgent, VscodeAgentOptions } from '../context/vscodeAgents';
@@ -26,6 +27,8 @@ import { VscodeTaskReader } from '../session/taskReader';
 import { loadMergedWorkbench } from './inspect';
 import { secretOriginsOf } from './gitInputs';
 import { workbenchDirOf } from './paths';
+import type { FileSpan, OpenedTarget, TextSpan } from './scrubInPlace';
+import { byteSpans, credentialSpans, maskSpans, openTarget, removeLeftovers, stillTheFile, withStars } from './scrubInPlace';
 
 export interface SecretsArgs {
   workspaceDir: string;
@@ -80,22 +83,38 @@ function taskEntries(f: SessionFacts): SessionFileEntry[] {
   return [...counts].map(([file, n]) => ({ file, agent: f.agent, credentials: n, task }));
 }
 
-/** Every Claude Code transcript of the folder (not only the newest; sub-agents' too), and the newest Codex rollout. */
+/**
+ * True when a transcript in a project dir named like the folder's is one of the folder's sessions: its
+ * cwd is the folder or inside it. Names alone cannot tell: `/app/sub`, `/app-old` and `/app.bak` all
+ * start with `/app`'s name, and `/my.app` and `/my-app` share one. A transcript naming no cwd belongs
+ * only to the dir of exactly the folder's name.
+ */
+async function transcriptOfFolder(file: string, folder: string, exact: boolean): Promise<boolean> {
+  const head = await claudeHead(file).catch(() => ({}) as Head);
+  return head.cwd ? isInsideFolder(folder, head.cwd) : exact;
+}
+
+/**
+ * Every Claude Code transcript of the folder (not only the newest; sub-agents' too), and the newest
+ * Codex rollout. A symbolic link to a transcript is read like the transcript (the packet reads it too).
+ */
 async function folderSessions(args: SecretsArgs): Promise<{ file: string; agent: SessionAgent }[]> {
   const out: { file: string; agent: SessionAgent }[] = [];
   const projects = path.join(args.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
   const slug = claudeProjectSlug(args.workspaceDir);
-  const dirs = await fs.readdir(projects).catch(() => [] as string[]);
+  const dirs = await listDir(projects);
+  const add = async (file: string, exact: boolean): Promise<void> => {
+    if (await transcriptOfFolder(file, args.workspaceDir, exact)) out.push({ file, agent: 'claude-code' });
+  };
   for (const d of dirs.filter((x) => x === slug || x.startsWith(`${slug}-`))) {
     const project = path.join(projects, d);
-    const entries = await fs.readdir(project, { withFileTypes: true }).catch(() => []);
-    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (e.isFile() && e.name.endsWith('.jsonl')) out.push({ file: path.join(project, e.name), agent: 'claude-code' });
+    for (const name of (await listDir(project)).sort((a, b) => a.localeCompare(b))) {
+      const st = await statOrNull(path.join(project, name));
+      if (st?.isFile() && name.endsWith('.jsonl')) await add(path.join(project, name), d === slug);
       // A session's sub-agents write their own transcripts beside it: `<session>/subagents/*.jsonl`.
-      if (e.isDirectory()) {
-        const sub = path.join(project, e.name, 'subagents');
-        const files = await fs.readdir(sub).catch(() => [] as string[]);
-        for (const f of files.filter((x) => x.endsWith('.jsonl')).sort()) out.push({ file: path.join(sub, f), agent: 'claude-code' });
+      if (st?.isDirectory()) {
+        const sub = path.join(project, name, 'subagents');
+        for (const f of (await listDir(sub)).filter((x) => x.endsWith('.jsonl')).sort()) if ((await statOrNull(path.join(sub, f)))?.isFile()) await add(path.join(sub, f), d === slug);
       }
     }
   }
@@ -130,213 +149,180 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
   return { risks: secretRisks(findings, origins, agent), findings, sessions };
 }
 
-/** A session written to this recently may still be in use: it is not rewritten without `force`. */
+/** A session written to this recently may still be in use: it is not masked without `force`. */
 export const SCRUB_QUIET_MS = 60_000;
 
 export type ScrubOutcome =
-  | { kind: 'scrubbed'; file: string; masked: number; lines: number[]; messages?: number[]; task?: string }
-  | { kind: 'clean'; file: string }
-  | { kind: 'refused'; file: string; reason: string };
-
-/**
- * One JSON line with every credential inside its string values masked: the mask replaces exactly the
- * raw characters of the credential (escapes included), so the line stays valid JSON and nothing else
- * changes. Keys are never touched. Returns the line and how many credentials were masked.
- */
-export function maskJsonLine(text: string): { text: string; masked: number } {
-  let out = '';
-  let at = 0;
-  let masked = 0;
-  for (const s of jsonStrings(text)) {
-    if (s.key || s.end - s.start < 6) continue;
-    const { value, at: raw } = decodeJsonString(text, s.start, s.end);
-    for (const h of detectSecrets(value)) {
-      const start = raw[h.start]!;
-      const end = raw[h.end]!;
-      if (start < at) continue;
-      out += text.slice(at, start) + MASK;
-      at = end;
-      masked++;
+  | {
+      kind: 'scrubbed';
+      file: string;
+      masked: number;
+      lines: number[];
+      messages?: number[];
+      task?: string;
+      /** Credentials found but not masked, and why. */
+      left?: { count: number; reason: string };
+      /** Hidden copies an earlier version of the scrub left beside the file, removed. */
+      leftovers?: number;
     }
-  }
-  out += text.slice(at);
-  // A line that was JSON stays JSON; should a mask ever break it, the line is left for the caller to report.
-  return { text: out, masked };
+  | { kind: 'clean'; file: string; leftovers?: number }
+  | { kind: 'refused'; file: string; reason: string; leftovers?: number };
+
+/** Why credentials found in a file were not masked, for people (`broken`: lines whose JSON a mask would break). */
+function leftReason(changed: number, broken: number, unlocated: number, who: string): string {
+  const why: string[] = [];
+  if (changed) why.push(`${changed} changed on disk between reading and masking (${who} rewrote the file; run the scrub again)`);
+  if (broken) why.push(`masking would break the JSON of ${broken} line${broken === 1 ? '' : 's'}`);
+  if (unlocated) why.push(`${unlocated} could not be located byte for byte (invalid UTF-8 inside the credential)`);
+  return why.join('; ');
 }
 
+/** The outcome once the spans were written: masked ones reported, the rest with their reason. */
+function outcomeOf(file: string, masked: number, left: number, reason: string, rest: { lines: number[]; messages?: number[]; task?: string; leftovers: number }): ScrubOutcome {
+  const leftovers = rest.leftovers ? { leftovers: rest.leftovers } : {};
+  if (!masked) return { kind: 'refused', file, reason: `nothing masked: ${reason}; the file is left as it was`, ...leftovers };
+  return { kind: 'scrubbed', file, masked, lines: rest.lines, ...(rest.messages ? { messages: rest.messages } : {}), ...(rest.task ? { task: rest.task } : {}), ...(left ? { left: { count: left, reason } } : {}), ...leftovers };
+}
+
+const REPLACED = (who: string): string => `the file was replaced while it was scrubbed (${who} saved a new one in its place), so the one there now was not masked: run the scrub again once it is closed`;
+
 /**
- * Rewrites a session file with every credential masked: streamed line by line into a temp file in
- * the same folder (same mode), then renamed over the original — atomic, and no unmasked copy is kept.
- * Refuses a file written to in the last minute (the agent may still be writing) unless `force`, and
- * gives up, keeping the original, when the file changes while it is read.
+ * Masks every credential of a session log (Claude Code transcript, Codex rollout) in place, byte for
+ * byte (see ./scrubInPlace): the real file behind a symbolic link, each credential's bytes overwritten
+ * with as many `*`, nothing else written. Lines the agent appends meanwhile are kept (the file is
+ * never replaced), and only complete lines are read: a line still being written is left for later.
+ * Refuses a file written to in the last minute unless `force` (the agent may still be rewriting what
+ * it just wrote), and a compressed one.
  */
 export async function scrubSession(file: string, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
-  const st = await fs.stat(file).catch(() => null);
-  if (!st || !st.isFile()) return { kind: 'refused', file, reason: 'not a regular file' };
-  const age = (opts.now ?? Date.now()) - st.mtimeMs;
-  if (age < SCRUB_QUIET_MS && !opts.force) {
-    return { kind: 'refused', file, reason: `written to ${Math.max(0, Math.round(age / 1000))} s ago: the agent may still be using it (close the session, or pass --force)` };
-  }
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.scrub-${process.pid}.tmp`);
-  const lines: number[] = [];
-  let masked = 0;
-  let broken = 0;
-  const input = await fs.open(file, 'r');
-  let output: fs.FileHandle | null = null;
+  let t: OpenedTarget | { refused: string };
   try {
-    output = await fs.open(tmp, 'wx', st.mode & 0o777);
-    let pending: Buffer[] = [];
-    let lineNo = 0;
-    // Written in batches: one write per line would make a big transcript slow.
-    let batch: Buffer[] = [];
-    let batchBytes = 0;
-    const emit = async (b: Buffer, force = false): Promise<void> => {
-      if (b.length) {
-        batch.push(b);
-        batchBytes += b.length;
-      }
-      if (batchBytes >= 1 << 20 || (force && batchBytes > 0)) {
-        await output!.write(Buffer.concat(batch));
-        batch = [];
-        batchBytes = 0;
-      }
-    };
-    const flushLine = async (bytes: Buffer, newline: boolean): Promise<void> => {
-      lineNo++;
-      let outBytes = bytes;
-      if (mayHoldCredential(bytes)) {
-        const text = bytes.toString('utf8');
-        const r = maskJsonLine(text);
-        if (r.masked > 0) {
-          let ok = true;
-          try {
-            JSON.parse(text);
-            JSON.parse(r.text);
-          } catch {
-            ok = false;
-          }
-          if (ok || !isJson(text)) {
-            outBytes = Buffer.from(r.text, 'utf8');
-            masked += r.masked;
-            lines.push(lineNo);
-          } else broken++;
-        }
-      }
-      await emit(outBytes);
-      if (newline) await emit(NL);
-    };
-    const stream = input.createReadStream({ highWaterMark: 1 << 20, autoClose: false });
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      let start = 0;
-      for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
-        pending.push(chunk.subarray(start, nl));
-        const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
-        pending = [];
-        await flushLine(bytes, true);
-        start = nl + 1;
-      }
-      if (start < chunk.length) pending.push(Buffer.from(chunk.subarray(start)));
-    }
-    if (pending.length) await flushLine(Buffer.concat(pending), false);
-    await emit(Buffer.alloc(0), true);
-    if (broken) throw new Error(`masking would break the JSON of ${broken} line${broken === 1 ? '' : 's'}; the file is left as it was`);
-    if (masked === 0) {
-      await output.close();
-      output = null;
-      await fs.rm(tmp, { force: true });
-      return { kind: 'clean', file };
-    }
-    await output.sync();
-    await output.close();
-    output = null;
-    if (!(await replaceIfUnchanged(file, tmp, st))) {
-      return { kind: 'refused', file, reason: 'the file changed while it was scrubbed; it is left as it was (try again once the session is closed)' };
-    }
-    return { kind: 'scrubbed', file, masked, lines };
+    t = await openTarget(file, { ...opts, quietMs: SCRUB_QUIET_MS, busy: 'the agent may still be using it (close the session, or pass --force)' });
   } catch (err) {
-    await output?.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    return { kind: 'refused', file, reason: (err as Error).message };
+  }
+  if ('refused' in t) return { kind: 'refused', file, reason: t.refused };
+  const target = t;
+  try {
+    const leftovers = await removeLeftovers(file, target.real);
+    const spans: FileSpan[] = [];
+    let broken = 0;
+    let brokenLines = 0;
+    let unlocated = 0;
+    const onLine = (bytes: Buffer, offset: number, lineNo: number): void => {
+      if (!mayHoldCredential(bytes)) return;
+      const text = bytes.toString('utf8');
+      const found = credentialSpans(text);
+      if (!found.length) return;
+      const mine: FileSpan[] = [];
+      for (const b of byteSpans(bytes, text, found)) {
+        if (b) mine.push({ offset: offset + b.start, bytes: Buffer.from(bytes.subarray(b.start, b.end)), line: lineNo });
+        else unlocated++;
+      }
+      // A line that is JSON stays JSON (a mask inside a string always does; this guards the rest).
+      if (mine.length && isJson(text) && !isJson(withStars(bytes, mine, offset).toString('utf8'))) {
+        broken += mine.length;
+        brokenLines++;
+      } else spans.push(...mine);
+    };
+    await eachLine(target.handle, onLine);
+    if (!spans.length && !broken && !unlocated) return { kind: 'clean', file, ...(leftovers ? { leftovers } : {}) };
+    if (spans.length && !(await stillTheFile(target))) return { kind: 'refused', file, reason: REPLACED('the agent'), ...(leftovers ? { leftovers } : {}) };
+    const { masked, changed } = await maskSpans(target.handle, spans);
+    if (masked.length && !(await stillTheFile(target))) return { kind: 'refused', file, reason: REPLACED('the agent'), ...(leftovers ? { leftovers } : {}) };
+    const lines = [...new Set(masked.map((s) => s.line))];
+    return outcomeOf(file, masked.length, changed + broken + unlocated, leftReason(changed, brokenLines, unlocated, 'the agent'), { lines, leftovers });
+  } catch (err) {
     return { kind: 'refused', file, reason: (err as Error).message };
   } finally {
-    await input.close().catch(() => undefined);
+    await target.handle.close().catch(() => undefined);
   }
 }
-
-const NL = Buffer.from('\n');
 
 /**
- * Renames the scrubbed copy over the file, unless the file changed since `before` was taken (the agent
- * wrote to it meanwhile): then the copy is removed and the file left as it is. True when replaced.
+ * Calls `onLine` with each complete line of the open file (its bytes without the newline, its byte
+ * offset, its 1-based number), read with positioned reads up to the end as it is when reached. A last
+ * line without its newline is passed only when it is whole JSON (else the agent is still writing it).
  */
-async function replaceIfUnchanged(file: string, tmp: string, before: Stats): Promise<boolean> {
-  const now = await fs.stat(file);
-  if (now.size !== before.size || now.mtimeMs !== before.mtimeMs || now.ino !== before.ino) {
-    await fs.rm(tmp, { force: true });
-    return false;
+async function eachLine(handle: fsp.FileHandle, onLine: (bytes: Buffer, offset: number, lineNo: number) => void): Promise<void> {
+  const chunk = Buffer.alloc(1 << 20);
+  let pending: Buffer[] = [];
+  let lineStart = 0;
+  let lineNo = 0;
+  for (let pos = 0; ; ) {
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, pos);
+    if (!bytesRead) break;
+    const got = chunk.subarray(0, bytesRead);
+    let start = 0;
+    for (let nl = got.indexOf(10); nl !== -1; nl = got.indexOf(10, start)) {
+      pending.push(got.subarray(start, nl));
+      const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+      pending = [];
+      onLine(bytes, lineStart, ++lineNo);
+      start = nl + 1;
+      lineStart = pos + start;
+    }
+    if (start < got.length) pending.push(Buffer.from(got.subarray(start)));
+    pos += bytesRead;
   }
-  await fs.rename(tmp, file);
-  return true;
+  const last = Buffer.concat(pending);
+  if (last.length && isJson(last.toString('utf8'))) onLine(last, lineStart, ++lineNo);
 }
 
-/** Scrubs one entry of the report: a session log line by line, a task's JSON file whole. */
+/** Scrubs one entry of the report: a session log or a task's JSON file, each in place. */
 export function scrubEntry(entry: SessionFileEntry, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
   return entry.task ? scrubTaskFile(entry.file, { ...opts, task: entry.task }) : scrubSession(entry.file, opts);
 }
 
 /**
- * Rewrites one JSON file of a Cline / Roo Code / Kilo Code task with every credential masked. The
- * file is one JSON document the agent rewrites whole on each save, so it is masked whole — exactly the
- * credentials' characters inside string values, keys never — checked to be valid JSON still, written
- * to a temp file beside it (same mode) and renamed over it: atomic, and no unmasked copy is kept.
- * Refuses a file written in the last minute (the agent may be running the task) unless `force`, a file
- * that is not valid JSON now (caught half-written), and one that changes while it is scrubbed. The
- * agent must not have the task open: it would write its own unmasked copy back on its next save.
+ * Masks every credential of one JSON file of a Cline / Roo Code / Kilo Code task in place, byte for
+ * byte, the same way as a session log: exactly the credentials' characters inside string values
+ * (keys never), checked to leave valid JSON. Refuses a file written in the last minute (the agent may
+ * be running the task) unless `force`, a file that is not valid JSON now (caught half-written), and
+ * says so when the agent saved a new file in its place meanwhile. The agent must not have the task
+ * open: it would write its own unmasked copy back on its next save.
  */
 export async function scrubTaskFile(file: string, opts: { force?: boolean; now?: number; task?: string } = {}): Promise<ScrubOutcome> {
   const who = opts.task?.replace(/ task .*$/, '') ?? 'the agent';
-  const st = await fs.stat(file).catch(() => null);
-  if (!st || !st.isFile()) return { kind: 'refused', file, reason: 'not a regular file' };
-  const age = (opts.now ?? Date.now()) - st.mtimeMs;
-  if (age < SCRUB_QUIET_MS && !opts.force) {
-    return { kind: 'refused', file, reason: `written to ${Math.max(0, Math.round(age / 1000))} s ago: ${who} may be running the task (close the task, or pass --force)` };
-  }
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.scrub-${process.pid}.tmp`);
-  let output: fs.FileHandle | null = null;
+  let t: OpenedTarget | { refused: string };
   try {
-    const raw = await fs.readFile(file, 'utf8');
-    const bom = raw.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
-    const text = bom ? raw.slice(1) : raw;
+    t = await openTarget(file, { ...opts, quietMs: SCRUB_QUIET_MS, busy: `${who} may be running the task (close the task, or pass --force)` });
+  } catch (err) {
+    return { kind: 'refused', file, reason: (err as Error).message };
+  }
+  if ('refused' in t) return { kind: 'refused', file, reason: t.refused };
+  const target = t;
+  try {
+    const leftovers = await removeLeftovers(file, target.real);
+    const keep = leftovers ? { leftovers } : {};
+    const bytes = await target.handle.readFile();
+    const text = bytes.toString('utf8');
+    const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     let before: unknown;
     try {
-      before = JSON.parse(text);
+      before = JSON.parse(text.slice(bom));
     } catch {
-      return { kind: 'refused', file, reason: `not valid JSON right now (${who} may be writing it); it is left as it was` };
+      return { kind: 'refused', file, reason: `not valid JSON right now (${who} may be writing it); it is left as it was`, ...keep };
     }
-    const r = maskJsonLine(text);
-    if (r.masked === 0) return { kind: 'clean', file };
-    let after: unknown;
-    try {
-      after = JSON.parse(r.text);
-    } catch {
-      return { kind: 'refused', file, reason: 'masking would break its JSON; it is left as it was' };
-    }
+    const found = byteSpans(bytes, text, credentialSpans(text));
+    if (!found.length) return { kind: 'clean', file, ...keep };
+    const spans: FileSpan[] = found.filter((b): b is TextSpan => !!b).map((b) => ({ offset: b.start, bytes: Buffer.from(bytes.subarray(b.start, b.end)), line: 0 }));
+    const unlocated = found.length - spans.length;
+    if (!isJson(withStars(bytes, spans).toString('utf8').slice(bom))) return { kind: 'refused', file, reason: 'masking would break its JSON; it is left as it was', ...keep };
+    if (!(await stillTheFile(target))) return { kind: 'refused', file, reason: REPLACED(who), ...keep };
+    const { masked, changed } = await maskSpans(target.handle, spans);
+    if (masked.length && !(await stillTheFile(target))) return { kind: 'refused', file, reason: REPLACED(who), ...keep };
     // Which messages changed, and the line each starts on, for the report.
+    const afterText = withStars(bytes, masked).toString('utf8').slice(bom);
+    const after = JSON.parse(afterText) as unknown;
     const messages: number[] = [];
     if (Array.isArray(before) && Array.isArray(after)) before.forEach((m, i) => JSON.stringify(m) !== JSON.stringify(after[i]) && messages.push(i));
-    const starts = Array.isArray(after) ? elementLines(r.text) : [];
+    const starts = Array.isArray(after) ? elementLines(afterText) : [];
     const lines = [...new Set(messages.map((i) => starts[i] ?? 1))];
-    output = await fs.open(tmp, 'wx', st.mode & 0o777);
-    await output.write(bom + r.text);
-    await output.sync();
-    await output.close();
-    output = null;
-    if (!(await replaceIfUnchanged(file, tmp, st))) {
-      return { kind: 'refused', file, reason: `the file changed while it was scrubbed (${who} saved the task); it is left as it was: close the task and try again` };
-    }
-    return { kind: 'scrubbed', file, masked: r.masked, lines, messages, ...(opts.task ? { task: opts.task } : {}) };
+    return outcomeOf(file, masked.length, changed + unlocated, leftReason(changed, 0, unlocated, who), { lines, messages, ...(opts.task ? { task: opts.task } : {}), leftovers });
   } catch (err) {
-    await output?.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
     return { kind: 'refused', file, reason: (err as Error).message };
+  } finally {
+    await target.handle.close().catch(() => undefined);
   }
 }

@@ -26,7 +26,7 @@ export function scrubConfirmation(report: SecretsReport): { message: string; det
   const detail = [
     ...inSessions.map((r, i) => `${i + 1}. ${r.detail.split(' Fix:')[0]}`),
     '',
-    `Each file is rewritten in place with the credential masked (every line stays valid JSON; no unmasked copy is kept). Masking does not make a leaked credential safe: rotate it too.`,
+    `Each credential is masked in place, byte for byte (the same file and size, every line still valid JSON; a compressed file is refused). Masking does not make a leaked credential safe: rotate it too.`,
     ...(sessions.some((s) => s.task) ? ['Close the Cline / Roo Code / Kilo Code task first: the agent rewrites its files whole on its next save, and would write the credential back.'] : []),
   ].join('\n');
   return { message: redact(message), detail: redact(detail) };
@@ -37,13 +37,14 @@ function summary(outcomes: ScrubOutcome[]): string {
   const masked = done.reduce((n, o) => n + o.masked, 0);
   const refused = outcomes.filter((o): o is Extract<ScrubOutcome, { kind: 'refused' }> => o.kind === 'refused');
   const parts = [`Masked ${masked} credential${masked === 1 ? '' : 's'} in ${done.length} session file${done.length === 1 ? '' : 's'}.`];
+  for (const o of done) if (o.left) parts.push(`${o.left.count} not masked in ${displayPath(o.file)}: ${o.left.reason}.`);
   for (const r of refused) parts.push(`Not scrubbed: ${displayPath(r.file)}: ${r.reason}`);
   return redact(parts.join(' '));
 }
 
 /**
  * `sessionHandoff.scrubCredentials`: lists the credentials the folder's agent sessions hold in a modal
- * and, once confirmed, rewrites those session files with each credential masked.
+ * and, once confirmed, masks each credential in those session files in place, byte for byte.
  * Resolves with the outcomes, or undefined when cancelled or nothing was found.
  */
 export function scrubCredentialsCommand(services: Services, confirm: () => ConfirmScrub = () => confirmScrubModal): (arg?: PacketArg) => Promise<ScrubOutcome[] | undefined> {
@@ -72,7 +73,7 @@ export function scrubCredentialsCommand(services: Services, confirm: () => Confi
     services.log.info('scrub', summary(outcomes));
     await services.state.refresh(folder, 'scrubbed');
     const text = summary(outcomes);
-    if (outcomes.some((o) => o.kind === 'refused')) void vscode.window.showWarningMessage(text);
+    if (outcomes.some((o) => o.kind === 'refused' || (o.kind === 'scrubbed' && o.left))) void vscode.window.showWarningMessage(text);
     else void vscode.window.showInformationMessage(text);
     return outcomes;
   };

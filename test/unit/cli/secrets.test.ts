@@ -2,13 +2,16 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { claudeProjectSlug } from '../../../src/core/context/discovery';
-import { maskJsonLine, scrubSession } from '../../../src/core/workflow/secrets';
+import { credentialSpans } from '../../../src/core/workflow/scrubInPlace';
+import { scrubSession } from '../../../src/core/workflow/secrets';
+import { sameOutsideStars } from './scrubCheck';
+
+const MASK = '[REDACTED]';
 import { fixturePath, makeTempDir } from '../helpers/fixtures';
 import { tempRepos } from '../helpers/gitRepo';
 import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
 import { fake } from '../redact/corpus';
 
-const MASK = '[REDACTED]';
 
 /** A copy of a shared transcript placed where Claude Code keeps the folder's sessions, last written `ageMs` ago. */
 async function placeClaude(name: string, cwd: string, ageMs: number): Promise<{ config: string; file: string; original: string }> {
@@ -21,18 +24,6 @@ async function placeClaude(name: string, cwd: string, ageMs: number): Promise<{ 
   const t = new Date(Date.now() - ageMs);
   await fs.utimes(file, t, t);
   return { config, file, original };
-}
-
-/** Every masked line equals its original outside the masks, and each mask stood for something. */
-function sameOutsideMasks(before: string, after: string): void {
-  const a = before.split('\n');
-  const b = after.split('\n');
-  assert.equal(b.length, a.length, 'same number of lines');
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] === b[i]) continue;
-    const pattern = b[i]!.split(MASK).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('(.+?)');
-    assert.match(a[i]!, new RegExp(`^${pattern}$`), `line ${i + 1} differs outside its masks`);
-  }
 }
 
 describe('handoff secrets', () => {
@@ -52,19 +43,22 @@ describe('handoff secrets', () => {
     assert.deepEqual(out.places.map((p) => [p.kind, p.lines, p.printedBy]), [['a Stripe live key (PROVIDER_API_KEY)', [24], '`cd services/sync && cat .env`']]);
   });
 
-  it('--scrub masks the credential in place: every line still JSON, nothing else changed, same mode, no copy left', async () => {
+  it('--scrub masks the credential in place, byte for byte: every line still JSON, nothing else changed, same file and mode, no copy left', async () => {
     const r = make();
     const { config, file, original } = await placeClaude('claude-tasks.jsonl', r.dir, 3_600_000);
     const expected = JSON.parse(await fs.readFile(fixturePath('transcripts', 'claude-tasks.expected.json'), 'utf8')) as { secrets_to_flag: { value: string }[] };
     const value = expected.secrets_to_flag[0]!.value;
+    const ino = (await fs.stat(file)).ino;
     const res = handoff(['secrets', '--dir', r.dir, '--claude-config-dir', config, '--scrub']);
     assert.equal(res.code, 0, res.stderr);
     assert.match(res.stdout, /masked 2 credentials in .*claude-tasks-0000\.jsonl \(line 24\)/);
     const after = await fs.readFile(file, 'utf8');
     assert.ok(!after.includes(value) && original.includes(value));
     for (const [i, l] of after.split('\n').entries()) if (l.trim()) assert.doesNotThrow(() => JSON.parse(l), `line ${i + 1}`);
-    sameOutsideMasks(original, after);
+    sameOutsideStars(Buffer.from(original), Buffer.from(after));
+    assert.ok(after.includes('*'.repeat(value.length)), 'masked with as many stars as it has bytes');
     assert.equal((await fs.stat(file)).mode & 0o777, 0o600);
+    assert.equal((await fs.stat(file)).ino, ino, 'the same file, not a new one renamed over it');
     assert.deepEqual((await fs.readdir(path.dirname(file))).filter((f) => f !== path.basename(file)), [], 'no temp or backup copy');
     // Scrubbed: nothing is left to list.
     assert.match(handoff(['secrets', '--dir', r.dir, '--claude-config-dir', config]).stdout, /^No credentials found/);
@@ -124,20 +118,23 @@ describe('handoff secrets', () => {
     assert.equal(out.kind, 'scrubbed');
     assert.deepEqual(out.kind === 'scrubbed' ? out.lines : [], [34, 35]);
     const after = await fs.readFile(file, 'utf8');
-    sameOutsideMasks(original, after);
+    sameOutsideStars(Buffer.from(original), Buffer.from(after));
     for (const l of after.split('\n').filter((x) => x.trim())) JSON.parse(l);
   });
 });
 
-describe('maskJsonLine', () => {
-  it('masks inside string values across escapes, never keys, and keeps the line valid JSON', () => {
+describe('credentialSpans', () => {
+  it('spans the raw characters of each credential inside string values across escapes, never keys: starred, the line stays valid JSON', () => {
     const key = ['gh', 'p_', fake(401, 36)].join('');
     const line = JSON.stringify({ [`token_${'x'}`]: 1, out: `a\t"quoted"\nGITHUB_TOKEN=${key}\nnext line`, nested: JSON.stringify({ cmd: `echo ${key}` }) });
-    const r = maskJsonLine(line);
-    assert.equal(r.masked, 2);
-    const back = JSON.parse(r.text) as { out: string; nested: string };
-    assert.equal(back.out, `a\t"quoted"\nGITHUB_TOKEN=${MASK}\nnext line`);
-    assert.deepEqual(JSON.parse(back.nested), { cmd: `echo ${MASK}` });
-    assert.equal(maskJsonLine(r.text).masked, 0, 'idempotent');
+    const spans = credentialSpans(line);
+    assert.equal(spans.length, 2);
+    let masked = line;
+    for (const s of spans) masked = masked.slice(0, s.start) + '*'.repeat(s.end - s.start) + masked.slice(s.end);
+    assert.equal(masked.length, line.length);
+    const back = JSON.parse(masked) as { out: string; nested: string };
+    assert.equal(back.out, `a\t"quoted"\nGITHUB_TOKEN=${'*'.repeat(key.length)}\nnext line`);
+    assert.deepEqual(JSON.parse(back.nested), { cmd: `echo ${'*'.repeat(key.length)}` });
+    assert.deepEqual(credentialSpans(masked), [], 'a starred credential is not found again');
   });
 });

@@ -8,7 +8,6 @@ import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
 import { TASK_IDS } from '../session/vscodeAgentFixture';
 import { taskWithCatEnv } from '../session/taskSecrets';
 
-const MASK = '[REDACTED]';
 const ID = TASK_IDS['cline-native'];
 
 /** A home of its own, so no real editor's global storage is read. */
@@ -53,9 +52,10 @@ describe('handoff secrets with a Cline task', () => {
     assert.ok(out.sessions.every((x) => x.task === `Cline task ${ID}`));
   });
 
-  it('--scrub masks it in both task files: valid JSON, only the credential changed, same mode, no copy left, and says to keep the task closed', async () => {
+  it('--scrub masks it in both task files in place: valid JSON, only the credential changed, same file and mode, no copy left, and says to keep the task closed', async () => {
     const s = await setup();
     const before = await Promise.all(s.files.map((f) => fs.readFile(f, 'utf8')));
+    const inodes = await Promise.all(s.files.map(async (f) => (await fs.stat(f)).ino));
     const res = handoff(['secrets', ...s.args, '--scrub'], { env: s.env });
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.match(res.stdout, new RegExp(`masked 1 credential in Cline task ${ID}: .*ui_messages\\.json \\(message index 6\\); Cline must not be running this task: it rewrites the file whole on its next save`));
@@ -65,8 +65,9 @@ describe('handoff secrets with a Cline task', () => {
       assert.ok(before[i]!.includes(s.key) && !after.includes(s.key));
       assert.doesNotThrow(() => JSON.parse(after));
       // Byte for byte the same outside the masked span.
-      assert.equal(after, before[i]!.split(s.key).join(MASK));
+      assert.equal(after, before[i]!.split(s.key).join('*'.repeat(s.key.length)));
       assert.equal((await fs.stat(f)).mode & 0o777, 0o600);
+      assert.equal((await fs.stat(f)).ino, inodes[i], 'the same file, not a copy renamed over it');
     }
     assert.deepEqual((await fs.readdir(s.dir)).filter((f) => f.startsWith('.')), [], 'no temp or backup copy beside the task files');
     assert.match(handoff(['secrets', ...s.args], { env: s.env }).stdout, /^No credentials found/);
