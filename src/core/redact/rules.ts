@@ -444,8 +444,8 @@ function commandPasswordHits(text: string, out: RawHit[]): void {
 }
 
 /** Private key blocks, PGP too, also when an output tail cut off their end (then to the end of the text). */
-// A block cut off before its END line ends where the next one begins, or with the text.
-const PEM = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----((?:(?!-----END|-----BEGIN)[\s\S])*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?=-----BEGIN)|$))/dg;
+// A block cut off before its END line (or inside it) ends where the next one begins, or with the text.
+const PEM = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----((?:(?!-----END|-----BEGIN)[\s\S])*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?=-----BEGIN|-----END)|$))/dg;
 
 /** A keyword in prose followed by a long, random-looking value: "using token 3f9a…", "api key is AbC…". */
 const PROSE = /\b(?:token|secret|password|passphrase|api[ _-]?key|access[ _-]?key|credential)s?\s+(?:is\s+|was\s+|of\s+|=\s*)?["'`]?([A-Za-z0-9_+/=.-]{20,})/dgi;
@@ -479,7 +479,7 @@ function privateKeyHits(text: string, out: RawHit[]): void {
 /** How much of a cut-off PEM body is key material: its base64 lines (real or `\\n`-escaped line breaks). */
 function pemMaterialLength(body: string): number {
   // A key pasted on one line has its material after spaces; a cap's `…` may end the last piece.
-  const re = /(?:(?:\r?\n|\\n)?[A-Za-z-]+: [^\n\\]*(?=\r?\n|\\n|$)|(?:\r?\n|\\n|[ \t]+)?(?:[A-Za-z0-9+/=]{16,}(?:…|\.{3})?(?![A-Za-z0-9+/=])|[A-Za-z0-9+/=]*[0-9+/=][A-Za-z0-9+/=]*(?:…|\.{3})?(?=[ \t]|\r?\n|\\n|$)))/y;
+  const re = /(?:(?:\r?\n|\\n)?[A-Za-z-]+: [^\n\\]*(?=\r?\n|\\n|$)|(?:\r?\n|\\n|[ \t]+)?(?:[A-Za-z0-9+/=]{8,}(?:…|\.{3})|[A-Za-z0-9+/=]{16,}(?![A-Za-z0-9+/=])|[A-Za-z0-9+/=]*[0-9+/=][A-Za-z0-9+/=]*(?:…|\.{3})?(?=[ \t]|\r?\n|\\n|$)))/y;
   let at = 0;
   for (let m = re.exec(body); m && m[0].length > 0; m = re.exec(body)) at = re.lastIndex;
   return at;
