@@ -257,7 +257,10 @@ function valueAt(text: string, i: number, enclosingQuote: string): { start: numb
   if (c === '\\' && text[i + 1] === '"') {
     const close = text.indexOf('\\"', i + 2);
     if (close !== -1 && close <= eol) return { start: i + 2, end: close };
-    return bareValue(text, i + 2, eol) ?? { start: i + 2, end: i + 2 };
+    // Left open (cut): up to the next escape (`\n` of the escaped text), where its line ends.
+    const open = bareValue(text, i + 2, eol) ?? { start: i + 2, end: i + 2 };
+    const esc = text.indexOf('\\', open.start);
+    return esc !== -1 && esc < open.end ? { start: open.start, end: esc } : open;
   }
   if (c === '"' || c === "'" || c === '`') {
     let j = i + 1;

@@ -3,14 +3,13 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/run';
 import { redact } from '../../../src/core/redact';
-import { claudeProjectSlug } from '../../../src/core/context/discovery';
 import { goalOf } from '../../../src/core/packet/build';
 import { cutAtParagraph, wholeWords } from '../../../src/core/packet/judgement';
 import { clip } from '../../../src/core/render/prompt';
 import { shortCommand } from '../../../src/core/session/credentials';
 import { cut, cutAtWord } from '../../../src/core/session/text';
-import { makeTempDir } from '../helpers/fixtures';
 import { makeRepo, tempRepos } from '../helpers/gitRepo';
+import { claudeHome } from './transcript';
 import { fake } from './corpus';
 
 /**
@@ -100,21 +99,6 @@ describe('mask before cut: every cap of session and workbench text', () => {
   });
 });
 
-/** A Claude Code transcript: a request, a failing command, and closing words, all quoting `text`. */
-function claudeTranscript(cwd: string, text: string, command: string): string {
-  const base = { isSidechain: false, userType: 'external', cwd, sessionId: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d', version: '2.1.126', gitBranch: 'feat/x' };
-  let n = 0;
-  const at = (): string => `2026-11-20T09:00:${String(n).padStart(2, '0')}.000Z`;
-  const line = (o: object): string => JSON.stringify({ ...base, uuid: `0000000${n}-0000-4000-8000-00000000000${n}`, timestamp: at(), ...o, ...{ n: n++ } });
-  const assistant = (content: unknown[]): string => line({ type: 'assistant', message: { model: 'claude-sonnet-4-5-20250929', id: `msg_0${n}`, type: 'message', role: 'assistant', content, stop_reason: null, usage: { input_tokens: 4, output_tokens: 20 } } });
-  return [
-    line({ type: 'user', message: { role: 'user', content: `Deploy it. The settings: ${text}` } }),
-    assistant([{ type: 'tool_use', id: 'toolu_01Aa', name: 'Bash', input: { command, description: 'deploy' } }]),
-    line({ type: 'user', message: { role: 'user', content: [{ tool_use_id: 'toolu_01Aa', type: 'tool_result', content: `Exit code 1\nerror: ${text}`, is_error: true }] } }),
-    assistant([{ type: 'text', text: `The deploy failed. What I saw: ${text}\n\nQuestion: should I rotate ${text}?` }]),
-  ].join('\n') + '\n';
-}
-
 describe('mask before cut: the outputs of a session whose texts are runs of credentials', () => {
   const make = tempRepos(() => makeRepo({ branch: 'feat/x', files: { 'README.md': '# app\n' } }));
 
@@ -122,13 +106,10 @@ describe('mask before cut: the outputs of a session whose texts are runs of cred
   for (const sep of [' ', ',']) it(`packet JSON, handoff.md, restart prompt, SessionStart text and \`handoff secrets\` show no part of any (joined by ${JSON.stringify(sep)})`, async () => {
     const r = make();
     const { text, secrets } = series(3, 70, sep);
-    const home = await makeTempDir('handoff-cut-agent-');
-    const dir = path.join(home, 'projects', claudeProjectSlug(r.dir));
-    await fs.mkdir(dir, { recursive: true });
     // A one-line private key in a command: `handoff secrets` names the command, cut to a line.
     const key = fake(9, 90, B64);
     const command = `KEY="-----BEGIN OPENSSH PRIVATE KEY----- ${key} -----END OPENSSH PRIVATE KEY-----" ./deploy.sh`;
-    await fs.writeFile(path.join(dir, '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d.jsonl'), claudeTranscript(r.dir, text, command));
+    const home = await claudeHome(r.dir, text, command);
     // The workbench says the same in the fields the packet cuts: summary, next action, questions, risks, a failure.
     r.write('agent_state.json', JSON.stringify({
       schema_version: 1, session_id: 'cut-1', branch: 'feat/x', summary: text, next_action: `Fix the deploy: ${text}`,
