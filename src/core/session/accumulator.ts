@@ -377,10 +377,12 @@ export class SessionAccumulator {
       this.awaitingNote = [];
     }
     const last = this.lastAssistant;
+    // Kept raw with a margin (redaction, then the cut, come when the facts are made): nothing is redacted per message.
+    const kept = t.length > MAX_TEXT_CHARS + RAW_MARGIN ? t.slice(0, MAX_TEXT_CHARS + RAW_MARGIN) : t;
     if (last && last.key === key) {
-      if (!last.parts.includes(t)) last.parts.push(cut(t, MAX_TEXT_CHARS));
+      if (!last.parts.includes(kept)) last.parts.push(kept);
     } else {
-      this.lastAssistant = { key, parts: [cut(t, MAX_TEXT_CHARS)] };
+      this.lastAssistant = { key, parts: [kept] };
     }
     this.addClosingPart(t, line);
     this.answered();
