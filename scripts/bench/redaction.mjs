@@ -63,6 +63,9 @@ for (const [name, text] of [
   ['1 MB of one letter', 'x'.repeat(1 << 20)],
   ['1 MB of key words', 'password token secret '.repeat(1 << 20 >> 5)],
   ['1 MB of URL-ish text', 'https://a:b'.repeat(1 << 20 >> 4)],
+  // Every few bytes a command that takes a password: bounded look-ahead per command word, one hit each.
+  ['1 MB of password commands', 'sshpass -p x mysql -pY curl -u a:b '.repeat((1 << 20) / 36)],
+  ['1 MB of URL user@host', 'https://a@b/c@'.repeat(1 << 20 >> 4)],
 ]) {
   const t0 = process.hrtime.bigint();
   redact(text);

@@ -4,6 +4,7 @@ import type { CheckResult } from './types';
 import { normalizeCommand } from '../artifacts/commands';
 import { agentsRead } from '../session/model';
 import { testTargets } from './command';
+import { redact } from '../redact';
 
 /** Texts where a session records what is still broken: open risks, blockers, verification findings. */
 function riskTexts(snapshot: WorkbenchSnapshot): string[] {
@@ -75,7 +76,11 @@ function noExitOutcome(record: FeedbackRecord): string {
   return why ? `did not finish (${clip(why)})` : 'has no exit status recorded';
 }
 
-const clip = (s: string): string => (s.length > 120 ? `${s.slice(0, 119)}…` : s);
+const clip = (text: string): string => {
+  // Redacted first: a cut never leaves part of a secret.
+  const s: string = redact(text);
+  return s.length > 120 ? `${s.slice(0, 119)}…` : s;
+};
 
 /**
  * Tests: the newest recorded test run (feedback_record.jsonl, else the agent session) is green, or

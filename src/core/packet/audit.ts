@@ -7,6 +7,7 @@ import { openFailuresOf } from './ending';
 import { pathsIn } from './readFirst';
 import type { Packet } from './schema';
 import type { Audit, Probe } from './auditSchema';
+import { redact } from '../redact';
 
 export type { Audit, Probe } from './auditSchema';
 
@@ -37,7 +38,7 @@ function hasCause(excerpt: string): boolean {
 }
 
 const clipped = (s: string, n = 80): string => {
-  const one = flat(s).trim();
+  const one = flat(redact(s)).trim();
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 };
 

@@ -58,7 +58,7 @@ export const MAX_GOAL_CHARS = 500;
 
 /** A goal as one trimmed line, cut to MAX_GOAL_CHARS; null when blank. */
 export function goalOf(goal: string | null | undefined): string | null {
-  const one = (goal ?? '').replace(/\s+/g, ' ').trim();
+  const one = redact(goal ?? '').replace(/\s+/g, ' ').trim();
   if (!one) return null;
   return one.length > MAX_GOAL_CHARS ? `${one.slice(0, MAX_GOAL_CHARS - 1)}…` : one;
 }

@@ -1,4 +1,5 @@
 import type { FailedAttempt } from './schema';
+import { redact } from '../redact';
 
 /**
  * The wording of a next step derived from a failed command. Two traps shape it: a command that timed
@@ -17,8 +18,12 @@ export function isCompoundCommand(command: string): boolean {
 
 // Output quoted in a step loses its backticks: no code span in a step can come from a command's output.
 const plain = (s: string): string => s.replace(/`+/g, "'");
-const firstLine = (s: string): string => plain((s.split('\n').map((l) => l.trim()).find(Boolean) ?? s).slice(0, 160));
-const lastLine = (s: string): string => plain((s.split('\n').map((l) => l.trim()).filter(Boolean).at(-1) ?? '').slice(0, 120));
+// Redacted before the cut: a cut never leaves part of a secret.
+const firstLine = (text: string): string => {
+  const s: string = redact(text);
+  return plain((s.split('\n').map((l) => l.trim()).find(Boolean) ?? s).slice(0, 160));
+};
+const lastLine = (s: string): string => plain((redact(s).split('\n').map((l) => l.trim()).filter(Boolean).at(-1) ?? '').slice(0, 120));
 
 /** The command as the step names it: in a code span when simple, as a record reference when compound. */
 export function namedCommand(f: FailedAttempt): string {

@@ -2,6 +2,7 @@ import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { Source } from '../source';
 import { textOf } from './risks';
 import type { HumanWords, PacketQuestion, Packet } from './schema';
+import { redact } from '../redact';
 
 /**
  * The session's own judgement (DESIGN §2c), taken verbatim: its closing words, the questions it left
@@ -24,7 +25,8 @@ export interface LinedText {
  * else a sentence end, else a space when no paragraph ends late enough): never inside a word.
  */
 export function cutAtParagraph(text: string, max = CLOSING_MAX): { text: string; omitted: number } {
-  const t = text.trim();
+  // Redacted first: a cut never leaves part of a secret (nor a cut secret reading as a placeholder).
+  const t = redact(text).trim();
   if (t.length <= max) return { text: t, omitted: 0 };
   const head = t.slice(0, max);
   const floor = Math.floor(max / 3);
@@ -36,7 +38,7 @@ export function cutAtParagraph(text: string, max = CLOSING_MAX): { text: string;
 
 /** `text` whole up to `max` characters, else cut at the last space before it (never inside a word). */
 export function wholeWords(text: string, max = HUMAN_MAX): { text: string; omitted: number } {
-  const t = text.trim();
+  const t = redact(text).trim();
   if (t.length <= max) return { text: t, omitted: 0 };
   const space = t.slice(0, max).search(/\s\S*$/);
   const kept = (space > max / 2 ? t.slice(0, space) : t.slice(0, max)).trimEnd();

@@ -7,6 +7,7 @@ import type { CommandRun, Ending, FailedAttempt, NextActionKind } from './schema
 import { readEnding } from './ending';
 import { namedCommand, stepForFailure } from './failureStep';
 import { closingOf, collectOpenQuestions, labelledNext, reportsDone, waitingForAnswers } from './judgement';
+import { redact } from '../redact';
 
 export type NextAction =
   /** `from` names where the step came from, for the packet's `sources.next_action`. */
@@ -25,10 +26,14 @@ export function decideNextAction(snapshot: WorkbenchSnapshot, failed: FailedAtte
   return { ok: true, text: r.text, source: r.source, from: r.from };
 }
 
-const firstLine = (s: string): string => (s.split('\n').map((l) => l.trim()).find(Boolean) ?? s).slice(0, 160);
+// Redacted before any cut: a cut never leaves part of a secret.
+const firstLine = (text: string): string => {
+  const s: string = redact(text);
+  return (s.split('\n').map((l) => l.trim()).find(Boolean) ?? s).slice(0, 160);
+};
 /** One line of the session's words, at most `n` characters, cut at a space. */
 const oneLine = (s: string, n: number): string => {
-  const t = s.replace(/\s+/g, ' ').trim();
+  const t = redact(s).replace(/\s+/g, ' ').trim();
   if (t.length <= n) return t;
   const cut = t.slice(0, n - 1);
   const space = cut.lastIndexOf(' ');

@@ -1,9 +1,12 @@
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import { activeTaskId } from '../artifacts/topic';
 import type { FailedAttempt } from './schema';
+import { redact } from '../redact';
 
 /** At most `n` characters, cut at a space when one is near the end: never inside a word. */
-const clip = (s: string, n: number): string => {
+const clip = (text: string, n: number): string => {
+  // Redacted first: a cut never leaves part of a secret.
+  const s: string = redact(text);
   if (s.length <= n) return s;
   const cut = s.slice(0, n - 1);
   const space = cut.search(/\s\S*$/);

@@ -26,7 +26,9 @@ export type Redacted = string & { readonly [redactedBrand]: true };
 export const MASK = '[REDACTED]';
 
 /** Generic rules lose to a provider rule on the same span: the provider names the kind better. */
-const GENERIC = new Set(['base64', 'key-value', 'keyword-entropy', 'auth-scheme', 'authorization-header', 'url-credentials']);
+const GENERIC = new Set(['base64', 'key-value', 'keyword-entropy', 'auth-scheme', 'authorization-header', 'url-credentials', 'url-token', 'command-line-password']);
+/** The rules whose secret spans lines: key blocks. */
+const MULTILINE = new Set(['private-key', 'secretlint/privatekey', 'putty-private-key']);
 
 const URL_WIDE = new Set(['secretlint/database-connection-string', 'secretlint/basicauth']);
 const LIBRARY_URL_LABEL: Record<string, string> = { 'secretlint/database-connection-string': 'a database password' };
@@ -110,7 +112,7 @@ function rawHits(text: string, runs: readonly { text: string }[] = tokenRuns(tex
   }
   // A mask never runs past the end of a line: only a private key block spans lines.
   for (const h of raw) {
-    if (h.rule === 'private-key' || h.rule === 'secretlint/privatekey') continue;
+    if (MULTILINE.has(h.rule)) continue;
     const nl = text.indexOf('\n', h.start);
     if (nl !== -1 && nl < h.end) h.end = nl > h.start && text[nl - 1] === '\r' ? nl - 1 : nl;
   }
@@ -173,22 +175,27 @@ function base64Hits(text: string, tokens: readonly { start: number; text: string
     while (j + 1 < runs.length && /^(?:\r?\n|\\n)$/.test(text.slice(runs[j]!.end, runs[j + 1]!.start)) && (runs[j]!.end - runs[j]!.start) % 4 === 0) j++;
     const block = runs.slice(i, j + 1);
     i = j + 1;
-    // The block's last line may be short (the rest of the data): too short to be a run of its own.
+    // The block's last line may be short (the rest of the data): too short to be a run of its own. A
+    // word that only looks like one (`error` of the next line's `error: …`) is tried both ways.
+    const candidates = [block];
     const last = block[block.length - 1]!;
     if ((last.end - last.start) % 4 === 0) {
       const rest = /^(\r?\n|\\n)([A-Za-z0-9+/]{2,19}={0,2})(?![A-Za-z0-9+/=_-])/.exec(text.slice(last.end, last.end + 32));
-      if (rest) block.push({ start: last.end + rest[1]!.length, end: last.end + rest[0].length });
+      if (rest) candidates.unshift([...block, { start: last.end + rest[1]!.length, end: last.end + rest[0].length }]);
     }
-    const encoded = block.map((r) => text.slice(r.start, r.end)).join('');
-    if (encoded.length < 24 || !/[A-Z]/.test(encoded) || !/[a-z]/.test(encoded)) continue;
-    const decoded = Buffer.from(encoded.slice(0, 64 * 1024), 'base64').toString('latin1');
-    if (decoded.length < 12 || !PRINTABLE.test(decoded)) continue;
-    const inner = rawHits(decoded);
-    if (inner.length === 0) continue;
-    const label = `${inner[0]!.label} (base64-encoded)`;
-    for (const r of block) out.push({ rule: 'base64', label, start: r.start, end: r.end });
+    const hit = candidates.map((b) => ({ b, label: base64Credential(b.map((r) => text.slice(r.start, r.end)).join('')) })).find((x) => x.label);
+    if (!hit) continue;
+    for (const r of hit.b) out.push({ rule: 'base64', label: `${hit.label!} (base64-encoded)`, start: r.start, end: r.end });
   }
   return out;
+}
+
+/** The kind of the first credential in what a base64 text decodes to, if it decodes to text holding one. */
+function base64Credential(encoded: string): string | undefined {
+  if (encoded.length < 24 || !/[A-Z]/.test(encoded) || !/[a-z]/.test(encoded)) return undefined;
+  const decoded = Buffer.from(encoded.slice(0, 64 * 1024), 'base64').toString('latin1');
+  if (decoded.length < 12 || !PRINTABLE.test(decoded)) return undefined;
+  return rawHits(decoded)[0]?.label;
 }
 
 // The same strings are redacted again and again (a packet is serialized several times per run, the

@@ -116,7 +116,8 @@ const PROVIDERS: PatternRule[] = [
     id: 'jwt',
     label: 'a JSON Web Token',
     keywords: /eyj/,
-    re: /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+    // The signature may be missing: a JWT cut after its payload (an excerpt's cap) is still its start.
+    re: /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?/g,
   },
   {
     id: 'azure-storage-key',
@@ -125,7 +126,7 @@ const PROVIDERS: PatternRule[] = [
     re: /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{30,}={0,2})/dgi,
     group: 1,
   },
-  { id: 'azure-sas', label: 'an Azure SAS signature', keywords: /sig=/, re: /[?&;]sig=([A-Za-z0-9%+/]{30,}={0,2}(?:%3D){0,2})/dg, group: 1 },
+  { id: 'azure-sas', label: 'an Azure SAS signature', keywords: /sig=/, re: /[?&;]sig=([A-Za-z0-9%+/_-]{30,}={0,2}(?:%3D){0,2})/dg, group: 1 },
   { id: 'digitalocean', label: 'a DigitalOcean token', keywords: /do/, re: /(?<![A-Za-z0-9])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g },
   { id: 'shopify', label: 'a Shopify access token', keywords: /shp/, re: /(?<![A-Za-z0-9])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/g },
   { id: 'mailgun', label: 'a Mailgun API key', keywords: /key-/, re: /(?<![A-Za-z0-9])key-[0-9a-f]{32}(?![A-Za-z0-9])/g },
@@ -141,6 +142,20 @@ const PROVIDERS: PatternRule[] = [
   { id: 'grafana', label: 'a Grafana token', keywords: /glsa_|glc_/, re: /(?<![A-Za-z0-9])(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g },
   { id: 'sentry', label: 'a Sentry token', keywords: /sntrys_|sntryu_/, re: /(?<![A-Za-z0-9])sntry[su]_[A-Za-z0-9+/=_]{40,}/g },
   { id: 'gcp-oauth', label: 'a Google OAuth client secret', keywords: /gocspx-/, re: /(?<![A-Za-z0-9])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9])/g },
+  {
+    id: 'firebase',
+    label: 'a Firebase Cloud Messaging server key',
+    keywords: /aaaa/,
+    re: /(?<![A-Za-z0-9_-])AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{100,}(?![A-Za-z0-9_-])/g,
+    valid: hasDigit,
+  },
+  {
+    id: 'teams-webhook',
+    label: 'a Microsoft Teams webhook URL',
+    keywords: /webhook\.office|outlook\.office/,
+    re: /(?:webhook\.office\.com|outlook\.office(?:365)?\.com)\/webhook(?:b2)?\/([A-Za-z0-9@/._-]{40,})/dg,
+    group: 1,
+  },
   { id: 'atlassian', label: 'an Atlassian API token', keywords: /atatt/, re: /(?<![A-Za-z0-9])ATATT3[A-Za-z0-9_=-]{180,}/g },
 ];
 
@@ -157,6 +172,19 @@ function isPlaceholder(v: string): boolean {
   );
 }
 
+/** An ellipsis at either end of a value: where a cap cut it. */
+const CUT_ENDS = /^(?:…|\.{3})|(?:…|\.{3})$/g;
+
+/**
+ * A value an excerpt's cap cut: an ellipsis at its end (or start) after at least six characters of its
+ * own beyond a provider prefix (`sk-…` and `ghp_...` stay the stand-ins of docs), and none inside.
+ */
+function isCutValue(v: string): boolean {
+  const core = v.replace(CUT_ENDS, '');
+  if (core === v || core.includes('…') || core.includes('...')) return false;
+  return core.replace(/^(?:[A-Za-z]{1,10}[-_])+/, '').length >= 6;
+}
+
 /**
  * The obvious stand-ins of docs and examples, wherever they sit in a value: `your-key-here`, a run of
  * `x`, an ellipsis (`sk-...`), a mask, or one character repeated (a
@@ -165,6 +193,8 @@ function isPlaceholder(v: string): boolean {
  */
 export function looksLikePlaceholder(v: string): boolean {
   if (v.includes(MASK)) return true;
+  // A value cut by a length cap (`hunter2hun…`, `…3f9a2c`) is what is left of a secret, not a stand-in.
+  if (isCutValue(v)) return looksLikePlaceholder(v.replace(CUT_ENDS, ''));
   if (/your[-_ ]?(?:own[-_ ]?)?(?:[a-z]+[-_ ])?(?:key|token|secret|password|pass|pat|api)|[-_](?:goes[-_])?here$|\.{3}|…|x{4,}|X{4,}|placeholder|changeme|replace[-_]?me/i.test(v)) return true;
   if (v.length < 8) return false;
   // One character for three quarters of the value (`sk_live_0000…`, `aaaaaaaa`).
@@ -227,7 +257,10 @@ function valueAt(text: string, i: number, enclosingQuote: string): { start: numb
   if (c === '\\' && text[i + 1] === '"') {
     const close = text.indexOf('\\"', i + 2);
     if (close !== -1 && close <= eol) return { start: i + 2, end: close };
-    return bareValue(text, i + 2, eol) ?? { start: i + 2, end: i + 2 };
+    // Left open (cut): up to the next escape (`\n` of the escaped text), where its line ends.
+    const open = bareValue(text, i + 2, eol) ?? { start: i + 2, end: i + 2 };
+    const esc = text.indexOf('\\', open.start);
+    return esc !== -1 && esc < open.end ? { start: open.start, end: esc } : open;
   }
   if (c === '"' || c === "'" || c === '`') {
     let j = i + 1;
@@ -312,15 +345,110 @@ function keyValueHits(text: string, out: RawHit[]): void {
   }
 }
 
-/** `scheme://user:pass@host` (the user may be empty: `redis://:pass@host`), also after path normalisation collapsed the slashes. */
-const URL_CRED = /\b[a-z][a-z0-9+.-]{1,20}:\/{1,3}([^\s:/@'"`]*):([^\s@/'"`]+)@(?=[\w[.-])/gdi;
+/** `scheme://user:` (the user may be empty: `redis://:pass@host`), also after path normalisation collapsed the slashes. */
+const URL_USER = /\b[a-z][a-z0-9+.-]{1,20}:\/{1,3}[^\s:/@'"`]*:/gi;
+/** What follows a URL's credentials: a host (and port) that ends the authority. */
+const URL_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[\w-][\w.-]*)(?::\d+)?(?=$|[/?#\s"'`)\]},;<>])/;
+/** How far after `user:` a password may run: the scan stays linear on a long run of URL-ish text. */
+const URL_PASSWORD_MAX = 256;
 
-/** `Authorization: Bearer …` and bare `Bearer …` / `Basic …` / `Token …` credentials. */
-const AUTH_HEADER = /\b(?:proxy-)?authorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Digest|Bot|Negotiate)\s+)?([^\s"'`]+)/dgi;
-const SCHEME = /\b(?:Bearer|Basic|Token|Bot)\s+((?=[A-Za-z0-9._~+/=-]{20,}|[A-Za-z._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,})/dg;
+/**
+ * `scheme://user:pass@host`: the password runs to the last `@` before a host, so a password holding
+ * an unencoded `@` or `/` (`p@ss/w0rd`) is masked whole, not cut at its first `@`.
+ */
+function urlCredentialHits(text: string, out: RawHit[]): void {
+  URL_USER.lastIndex = 0;
+  for (let m = URL_USER.exec(text); m; m = URL_USER.exec(text)) {
+    const start = m.index + m[0].length;
+    const run = /^[^\s'"`<>]*/.exec(text.slice(start, start + URL_PASSWORD_MAX))![0];
+    let end = -1;
+    for (let at = run.lastIndexOf('@'); at > 0; at = run.lastIndexOf('@', at - 1)) {
+      // Not a path's `/@scope`, nor past another URL's start.
+      // A password never holds a query or fragment start: an `@` after one is in the query (`?mail=a@b`).
+      if (run[at - 1] === '/' || /:\/\/|[?#]/.test(run.slice(0, at))) continue;
+      if (URL_HOST.test(run.slice(at + 1))) {
+        end = at;
+        break;
+      }
+    }
+    if (end <= 0) continue;
+    const value = run.slice(0, end);
+    if (isPlaceholder(value)) continue;
+    out.push({ rule: 'url-credentials', label: 'a password in a URL', start, end: start + end });
+  }
+}
+
+/** `https://<token>@host`: a token given as the URL's user name (git remotes with a PAT). */
+const URL_TOKEN_USER = /\b[a-z][a-z0-9+.-]{1,20}:\/{1,3}([A-Za-z0-9_.~%+-]{16,})@(?=[\w[.-])/dgi;
+/** A user name that is a token: a part of it at least 12 characters long mixing letters and digits. */
+const tokenUser = (s: string): boolean => s.split(/[._~%+-]/).some((p) => p.length >= 12 && hasDigit(p) && hasLetter(p)) && entropy(s) >= 3;
+
+/**
+ * `Authorization: <value>` in a header, config or JSON. With a scheme word first (`Bearer`, `SSWS`,
+ * `DeepL-Auth-Key`, any other), the token after it is the secret; a lone value is one itself.
+ */
+const AUTH_HEADER = /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?([^\s"'`]+)(?:[ \t]+([^\s"'`]+))?/dgi;
+/** A scheme word: letters first, then letter/digit parts joined by `-` (`Bearer`, `DeepL-Auth-Key`). */
+const SCHEME_WORD = /^[A-Za-z]+(?:-[A-Za-z0-9]+)*$/;
+/** The token after a scheme word: not a plain word of prose. */
+const schemeToken = (s: string): boolean => s.length >= 8 && (hasDigit(s) || s.length >= 16 || /[._~+/=:-]/.test(s));
+
+function authorizationHits(text: string, out: RawHit[]): void {
+  AUTH_HEADER.lastIndex = 0;
+  for (let m = AUTH_HEADER.exec(text); m; m = AUTH_HEADER.exec(text)) {
+    const [, first, second] = m as unknown as [string, string, string | undefined];
+    const span = second !== undefined && SCHEME_WORD.test(first) ? (schemeToken(second) ? groupSpan(m, 2) : null) : groupSpan(m, 1);
+    if (!span) continue;
+    const value = text.slice(span[0], span[1]);
+    if (isPlaceholder(value)) continue;
+    out.push({ rule: 'authorization-header', label: 'an Authorization header credential', start: span[0], end: span[1] });
+  }
+}
+
+const SCHEME = /\b(?:Bearer|Basic|Token|Bot|SSWS|DeepL-Auth-Key)\s+((?=[A-Za-z0-9._~+/=:-]{20,}|[A-Za-z._~+/=:-]*\d)[A-Za-z0-9._~+/=:-]{8,})/dg;
+
+/** A PuTTY key file's private part: the base64 lines after `Private-Lines: N` (real or `\\n`-escaped breaks). */
+const PUTTY = /Private-Lines:[ \t]*\d+[ \t]*(?:\r?\n|\\n)([A-Za-z0-9+/=]{4,}(?:…|\.{3})?(?:(?:\r?\n|\\n)[A-Za-z0-9+/=]{4,}(?:…|\.{3})?(?=\r?\n|\\n|$))*)(?=\r?\n|\\n|$)/dg;
+
+/**
+ * Passwords given on a command line, by the flag each client takes one with: `curl -u user:pw`
+ * (also `--user`, `--proxy-user`, httpie's `-a`), `mysql -ppw` / `-p pw` (mysqldump, mariadb, …),
+ * `sshpass -p pw`, `docker login -p pw`, `redis-cli -a pw`, `mongosh -p pw`, `ldapsearch -w pw`,
+ * `smbclient -U user%pw`, `openssl … -passin pass:pw`. A flag without a value (`mysql -p`, which
+ * prompts) or followed by another flag is not one.
+ */
+const COMMAND_PASSWORDS: { re: RegExp; group: number; alt?: number }[] = [
+  // user:password, the password after the first colon
+  { re: /\b(?:curl|https?|httpie)\b[^\n|;&]{0,400}?[ \t](?:-u|-U|--user|--proxy-user|-a|--auth)(?:[ \t]+|=)?["']?[^\s:"'@]*:([^\s"']+)/dg, group: 1 },
+  { re: /\bsmbclient\b[^\n|;&]{0,400}?[ \t](?:-U|--user)(?:[ \t]+|=)["']?[^\s%"']*%([^\s"']+)/dg, group: 1 },
+  // a password flag, its value glued (`-ppw`) or after a space
+  {
+    re: /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb|mariadb-dump|sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|docker[ \t]+login|podman[ \t]+login|nerdctl[ \t]+login)\b[^\n|;&]{0,400}?[ \t](?:\\?["'])?-p(?:(?:\\?["'])?([^\s"'<>|&;,\\-][^\s"'\\]*)|(?:\\?["'])?(?:[ \t]+|,[ \t]*)(?:\\?["'])?([^\s"'<>|&;,\\-][^\s"'\\]*))/dg,
+    group: 1,
+    alt: 2,
+  },
+  { re: /\bredis-cli\b[^\n|;&]{0,400}?[ \t](?:-a|--pass)[ \t]+["']?([^\s"'-][^\s"']*)/dg, group: 1 },
+  { re: /\bldap(?:search|add|modify|delete|passwd|whoami)\b[^\n|;&]{0,400}?[ \t]-w[ \t]+["']?([^\s"'-][^\s"']*)/dg, group: 1 },
+  { re: /(?<![\w-])-pass(?:in|out)?[ \t]+["']?pass:([^\s"']+)/dg, group: 1 },
+];
+const COMMAND_WORDS = /curl|http|mysql|mariadb|sshpass|mongo|login|redis-cli|ldap|smbclient|-pass/;
+
+function commandPasswordHits(text: string, out: RawHit[]): void {
+  for (const { re, group, alt } of COMMAND_PASSWORDS) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const span = m.indices![group] ?? (alt !== undefined ? m.indices![alt] : undefined);
+      if (!span) continue;
+      const value = text.slice(span[0], span[1]);
+      if (isPlaceholder(value)) continue;
+      out.push({ rule: 'command-line-password', label: 'a password on a command line', start: span[0], end: span[1] });
+    }
+  }
+}
 
 /** Private key blocks, PGP too, also when an output tail cut off their end (then to the end of the text). */
-const PEM = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----((?:(?!-----END)[\s\S])*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$))/dg;
+// A block cut off before its END line (or inside it) ends where the next one begins, or with the text.
+const PEM = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----((?:(?!-----END|-----BEGIN)[\s\S])*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?=-----BEGIN|-----END)|$))/dg;
 
 /** A keyword in prose followed by a long, random-looking value: "using token 3f9a…", "api key is AbC…". */
 const PROSE = /\b(?:token|secret|password|passphrase|api[ _-]?key|access[ _-]?key|credential)s?\s+(?:is\s+|was\s+|of\s+|=\s*)?["'`]?([A-Za-z0-9_+/=.-]{20,})/dgi;
@@ -345,14 +473,16 @@ function privateKeyHits(text: string, out: RawHit[]): void {
     // Cut off before its END line: the key is the lines of key material only (headers such as
     // `Proc-Type: 4,ENCRYPTED` too), never the text after them.
     const end = body.includes('-----END') ? groupSpan(m, 2)[1] : start + pemMaterialLength(body);
-    if (looksLikePlaceholder(text.slice(start, end).replace(/-----END[^-]*-----/, ''))) continue;
+    // A cap's `…` at the end of a line of material marks a cut, not a stand-in.
+    if (looksLikePlaceholder(text.slice(start, end).replace(/-----END[^-]*-----/, '').replace(/(?:…|\.{3})(?=\r?\n|\\n|$)/g, ''))) continue;
     out.push({ rule: 'private-key', label: /PGP/.test(kind) ? 'a PGP private key' : 'a private key', start, end });
   }
 }
 
 /** How much of a cut-off PEM body is key material: its base64 lines (real or `\\n`-escaped line breaks). */
 function pemMaterialLength(body: string): number {
-  const re = /(?:\r?\n|\\n)?(?:[A-Za-z0-9+/=]{16,}|[A-Za-z0-9+/=]*[0-9+/=][A-Za-z0-9+/=]*|[A-Za-z-]+: [^\n\\]*)(?=\r?\n|\\n|$)/y;
+  // A key pasted on one line has its material after spaces; a cap's `…` may end the last piece.
+  const re = /(?:(?:\r?\n|\\n)?[A-Za-z-]+: [^\n\\]*(?=\r?\n|\\n|$)|(?:\r?\n|\\n|[ \t]+)?(?:[A-Za-z0-9+/=]{8,}(?:…|\.{3})|[A-Za-z0-9+/=]{16,}(?![A-Za-z0-9+/=])|[A-Za-z0-9+/=]*[0-9+/=][A-Za-z0-9+/=]*(?:…|\.{3})?(?=[ \t]|\r?\n|\\n|$)))/y;
   let at = 0;
   for (let m = re.exec(body); m && m[0].length > 0; m = re.exec(body)) at = re.lastIndex;
   return at;
@@ -388,15 +518,22 @@ export function ruleHits(text: string): RawHit[] {
   const mayKeyValue = KEY_WORDS.test(lower) && (spaced || /[=:,]/.test(text));
   const mayUrl = lower.includes(':/');
   const mayHeader = lower.includes('authorization');
-  const mayScheme = spaced && /bearer|basic|token|bot/.test(lower);
+  const mayScheme = spaced && /bearer|basic|token|bot|ssws|deepl-auth-key/.test(lower);
   const mayPem = lower.includes('private key');
+  const mayPutty = lower.includes('private-lines:');
+  const mayCommand = spaced && COMMAND_WORDS.test(lower);
   const mayProse = spaced && /token|secret|pass|key|credential/.test(lower);
   // Stryker restore LogicalOperator,StringLiteral,Regex
   if (mayKeyValue) keyValueHits(text, out);
-  if (mayUrl) regexHits(URL_CRED, text, 'url-credentials', 'a password in a URL', out, undefined, 2);
-  if (mayHeader) regexHits(AUTH_HEADER, text, 'authorization-header', 'an Authorization header credential', out);
+  if (mayUrl) {
+    urlCredentialHits(text, out);
+    regexHits(URL_TOKEN_USER, text, 'url-token', 'a token in a URL', out, tokenUser);
+  }
+  if (mayHeader) authorizationHits(text, out);
   if (mayScheme) regexHits(SCHEME, text, 'auth-scheme', 'a bearer token', out, hasLetter);
   if (mayPem) privateKeyHits(text, out);
+  if (mayPutty) regexHits(PUTTY, text, 'putty-private-key', 'a PuTTY private key', out);
+  if (mayCommand) commandPasswordHits(text, out);
   if (mayProse) regexHits(PROSE, text, 'keyword-entropy', 'a high-entropy secret', out, proseSecret);
   // Stryker restore ConditionalExpression
   return out;
@@ -407,8 +544,11 @@ export const OWN_RULE_IDS = [
   ...PROVIDERS.map((r) => r.id),
   'key-value',
   'url-credentials',
+  'url-token',
   'authorization-header',
   'auth-scheme',
   'private-key',
+  'putty-private-key',
+  'command-line-password',
   'keyword-entropy',
 ];

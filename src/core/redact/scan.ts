@@ -42,7 +42,29 @@ for (const c of '=:"\'\\') SEPARATOR[c.charCodeAt(0)] = 1;
 SEPARATOR[0x3d] = 2;
 SEPARATOR[0x3a] = 2;
 
-const KEYWORDS = ['password', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'token', 'key', 'credential', 'credentials', 'auth', 'apikey'].map((k) => Buffer.from(k));
+const KEYWORDS = ['password', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'token', 'key', 'credential', 'credentials', 'auth', 'apikey', 'authorization'].map((k) => Buffer.from(k));
+/**
+ * Commands that take a password on their command line (`curl -u user:pw`, `mysql -ppw`, `sshpass -p pw`,
+ * `docker login -p pw`, `openssl … -passin pass:pw`): a line running one is read whole, whatever the password looks like.
+ */
+const COMMANDS = ['curl', 'http', 'httpie', 'mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlcheck', 'mysqlsh', 'mariadb', 'mariadb-dump', 'sshpass', 'mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'login', 'redis-cli', 'ldapsearch', 'ldapadd', 'ldapmodify', 'ldapdelete', 'ldappasswd', 'ldapwhoami', 'smbclient', '-pass', '-passin', '-passout'].map((k) => Buffer.from(k));
+/** Length and first byte of the command names: most words are passed over after one lookup. */
+const COMMAND_START = new Uint8Array(32 * 256);
+for (const k of COMMANDS) COMMAND_START[k.length * 256 + k[0]!] = 1;
+
+/** Whether the run `b[start, end)` is one of {@link COMMANDS} (lower case as written). */
+function isCommand(b: Buffer, start: number, end: number): boolean {
+  const len = end - start;
+  if (len >= 32 || COMMAND_START[len * 256 + b[start]!] === 0) return false;
+  // A byte loop: a native compare costs more than these few bytes.
+  for (const k of COMMANDS) {
+    if (k.length !== len) continue;
+    let i = 0;
+    while (i < len && b[start + i] === k[i]) i++;
+    if (i === len) return true;
+  }
+  return false;
+}
 /** Ids the agents write on every line: never credentials, and too common to send to the detector. */
 const ID_PREFIXES = ['toolu_', 'srvtoolu_', 'msg_', 'req_', 'call_', 'fc_', 'resp_', 'rs_', 'ws_', 'ctc_', 'chatcmpl-', 'msg-', 'item_'].map((k) => Buffer.from(k));
 const PEM = Buffer.from('-----BEGIN');
@@ -91,9 +113,10 @@ function urlCredentialBefore(b: Buffer, at: number): boolean {
   for (let j = at - 1, stop = Math.max(0, at - 256); j >= stop; j--) {
     const c = b[j]!;
     if (c === 0x3a) colon = true;
-    // `//` after the scheme, or one `/` where a path normalisation collapsed them (`https:/user:pw@`).
-    else if (c === 0x2f) return colon && j > 0 && (b[j - 1] === 0x2f || b[j - 1] === 0x3a);
-    else if (c === 0x20 || c === 0x22 || c === 0x27 || c === 0x40 || c === 0x0a) return false;
+    // `//` after the scheme, or one `/` where a path normalisation collapsed them (`https:/user:pw@`);
+    // another `/` or `@` may be part of the password (`p@ss/w0rd`).
+    else if (c === 0x2f && j > 0 && (b[j - 1] === 0x2f || b[j - 1] === 0x3a)) return colon;
+    else if (c === 0x20 || c === 0x22 || c === 0x27 || c === 0x0a) return false;
   }
   return false;
 }
@@ -171,6 +194,7 @@ function mayHoldIn(b: Buffer, from: number, n: number): boolean {
     }
     if (i >= n || len < 3) continue;
     const c = b[i]!;
+    if ((c === 0x20 || c === 0x22 || c === 0x27 || c === 0x5c) && isCommand(b, start, i)) return true;
     // Most runs are short words ending in a space: passed over after a look at the next byte.
     // A keyword is looked for only where the run's last two letters end one.
     const sep = SEPARATOR[c] !== 0 || (c === 0x20 && (c0 === 0x2d || (i + 1 < n && SEPARATOR[b[i + 1]!] === 2)));

@@ -3,6 +3,7 @@ import { displayPath } from '../packet/secretRisks';
 import { orderRisks } from '../packet/severity';
 import type { Source } from '../source';
 import { asOfText, contextText, OPEN_QUESTIONS_TITLE, openQuestions, outcomeText, RECORD_NOTICE, sourcesText, sourceText } from './text';
+import { redact } from '../redact';
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
@@ -27,7 +28,7 @@ export function code(text: string): string {
  * code span — so text with spaces in it can never read as a sentence of ours.
  */
 export function ident(text: string): string {
-  return /^[\w.\/:@#+-]{1,100}$/.test(text) ? text : code(text.slice(0, 100));
+  return /^[\w.\/:@#+-]{1,100}$/.test(text) ? text : code(redact(text).slice(0, 100));
 }
 
 const escapeMarkup = (s: string): string => s.replace(/([\\`*[\]<>|])/g, '\\$1');

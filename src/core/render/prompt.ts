@@ -53,7 +53,8 @@ const clean = (s: string): string => stripControl(s).replace(/\r\n?/g, '\n');
 
 /** One line of record text: whitespace collapsed, at most `n` characters, cut at a space where one is near. */
 export const clip = (s: string, n: number): string => {
-  const one = clean(s).replace(/\s*\n\s*/g, ' ').trim();
+  // Redacted first: a cut never leaves part of a secret (nor a cut secret reading as a placeholder).
+  const one = clean(redact(s)).replace(/\s*\n\s*/g, ' ').trim();
   if (one.length <= n) return one;
   const cut = one.slice(0, n - 1);
   const space = cut.lastIndexOf(' ');
@@ -92,7 +93,8 @@ function quoteBlock(text: string): string[] {
 }
 
 /** An excerpt in the prompt: its lines quoted under its entry, at most `n` characters in all. */
-function excerptLines(excerpt: string, n: number): string[] {
+function excerptLines(text: string, n: number): string[] {
+  const excerpt: string = redact(text);
   // Past the budget, cut at the last space or line break when one is near: never inside a word.
   const head = excerpt.slice(0, n - 1);
   const at = Math.max(head.lastIndexOf(' '), head.lastIndexOf('\n'));

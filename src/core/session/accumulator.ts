@@ -298,7 +298,8 @@ export class SessionAccumulator {
     e.error = r.error ?? null;
     if (r.line !== undefined && r.line !== null) e.resultLine = r.line;
     if (r.rejectionReason) e.rejectionReason = r.rejectionReason.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN);
-    if (r.interpretation) e.interpretation = r.interpretation.slice(0, 500);
+    // Raw text is kept with a margin: the final cut comes after redaction, so it never splits a secret.
+    if (r.interpretation) e.interpretation = r.interpretation.slice(0, 500 + RAW_MARGIN);
     if (r.background) {
       e.background = { taskId: r.background.taskId, status: 'pending', resolvedLine: null };
       this.backgroundById.set(e.id, e);
@@ -368,7 +369,7 @@ export class SessionAccumulator {
       e.background.status = outcome.status;
     }
     // A failure's notice says how it ended; a success needs no error line.
-    if (outcome.summary && e.exit !== null && e.exit !== 0) e.error = outcome.summary.slice(0, 500);
+    if (outcome.summary && e.exit !== null && e.exit !== 0) e.error = outcome.summary.slice(0, 500 + RAW_MARGIN);
     e.version++;
     this.rev++;
     return true;
@@ -424,10 +425,12 @@ export class SessionAccumulator {
       this.awaitingNote = [];
     }
     const last = this.lastAssistant;
+    // Kept raw with a margin (redaction, then the cut, come when the facts are made): nothing is redacted per message.
+    const kept = t.length > MAX_TEXT_CHARS + RAW_MARGIN ? t.slice(0, MAX_TEXT_CHARS + RAW_MARGIN) : t;
     if (last && last.key === key) {
-      if (!last.parts.includes(t)) last.parts.push(cut(t, MAX_TEXT_CHARS));
+      if (!last.parts.includes(kept)) last.parts.push(kept);
     } else {
-      this.lastAssistant = { key, parts: [cut(t, MAX_TEXT_CHARS)] };
+      this.lastAssistant = { key, parts: [kept] };
     }
     this.addClosingPart(t, line);
     this.lastText = cut(t, MAX_INTENT_CHARS + RAW_MARGIN);
@@ -826,7 +829,7 @@ export class SessionAccumulator {
       result_line: e.resultLine,
       ...(e.tool ? { tool: e.tool } : {}),
       rejection_reason: e.rejectionReason ? cutAtWord(redact(e.rejectionReason), MAX_HUMAN_CHARS).text : null,
-      interpretation: e.interpretation ? redact(e.interpretation) : null,
+      interpretation: e.interpretation ? cut(e.interpretation, 500) : null,
       background: e.background ? { task_id: e.background.taskId, status: e.background.status, resolved_line: e.background.resolvedLine } : null,
       rolled_back: e.rolledBack,
       ...(e.description ? { description: redact(e.description) } : {}),

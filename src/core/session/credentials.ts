@@ -47,7 +47,8 @@ function unescapeJson(text: string): string {
 }
 
 export const shortCommand = (c: string): string => {
-  const one = c.replace(/\s+/g, ' ').trim();
+  // Redacted before the cut: a command holding a credential is never shown in part.
+  const one = redact(c).replace(/\s+/g, ' ').trim();
   return one.length > 120 ? `${one.slice(0, 117)}…` : one;
 };
 

@@ -1,4 +1,5 @@
 import { displayCommand } from '../artifacts/commands';
+import { redact } from '../redact';
 
 /** Raw output kept per command before redaction: larger than the excerpt by more than any secret. */
 export const RAW_TAIL_CHARS = 12_000;
@@ -31,8 +32,10 @@ export function firstSentence(text: string): string | null {
   return cut(line, 240);
 }
 
+/** At most `n` characters, `…` marking a cut. Redacted first: a cut never leaves part of a secret. */
 export function cut(text: string, n: number): string {
-  return text.length > n ? `${text.slice(0, n - 1)}…` : text;
+  const t = redact(text);
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 }
 
 /**
@@ -92,7 +95,9 @@ export function contentText(content: unknown): string {
  * A text whole up to `n` characters; past that, cut at the last space before the bound (never inside
  * a word, unless one word fills most of it) and marked with `…`. `omitted` counts what was left out.
  */
-export function cutAtWord(text: string, n: number): { text: string; omitted: number } {
+export function cutAtWord(whole: string, n: number): { text: string; omitted: number } {
+  // Redacted first: a cut never leaves part of a secret (nor a cut secret reading as a placeholder).
+  const text: string = redact(whole);
   if (text.length <= n) return { text, omitted: 0 };
   let end = n - 1;
   const space = text.slice(0, end + 1).search(/\s\S*$/);

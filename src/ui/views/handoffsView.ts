@@ -3,6 +3,7 @@ import { StateTreeProvider } from './stateTreeProvider';
 import type { PacketEntry } from '../state/types';
 import { groupPackets } from './grouping';
 import { escapeMarkdown } from '../markdownText';
+import { redact } from '../../core/redact';
 import { safeTooltip } from '../tooltip';
 import { compactionNotice } from '../statusView';
 import { humanTime, isoTime, parseTime, relativeTime } from '../format/when';
@@ -99,7 +100,8 @@ export class HandoffsProvider extends StateTreeProvider<HandoffNode> {
     const asOf = parseTime(packet.generated_at);
     const tip = [
       `**Next action:** ${escapeMarkdown(packet.next_action)}`,
-      escapeMarkdown(packet.summary.slice(0, 400)),
+      // Redacted before the cut (a packet from disk may predate a rule): never part of a secret.
+      escapeMarkdown(redact(packet.summary).slice(0, 400)),
       `*${packet.status}*${packet.superseded_by ? ` by ${escapeMarkdown(packet.superseded_by)}` : ''}`,
       stale ? `**Stale:** ${escapeMarkdown(freshness.reasons.join('; '))}` : '',
       written ? `*Written:* ${escapeMarkdown(`${humanTime(written, now)} — ${isoTime(written) ?? ''}`)}` : '',

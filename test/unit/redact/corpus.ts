@@ -46,6 +46,18 @@ const jwt = j(jwtPart({ alg: 'HS256', typ: 'JWT' }), '.', jwtPart({ sub: fake(90
 const pemBody = (seed: number, nl = '\n'): string => j(fake(seed, 64, B64), nl, fake(seed + 1, 64, B64), nl, fake(seed + 2, 20, B64));
 const pem = (kind: string, body: string, nl = '\n'): string => j('-----BEGIN ', kind, ' PRIVATE KEY-----', nl, body, nl, '-----END ', kind, ' PRIVATE KEY-----');
 
+/** A PuTTY key file (`.ppk`, version 3) around its private lines. */
+const ppk = (priv: string, nl = '\n'): string =>
+  ['PuTTY-User-Key-File-3: ssh-ed25519', 'Encryption: none', 'Comment: eddsa-key-20260101', 'Public-Lines: 2', fake(140, 64, B64), fake(141, 4, B64), 'Private-Lines: 1', priv, `Private-MAC: ${fake(142, 64, HEX)}`].join(nl);
+/** The base64 lines of a PuTTY key's private part. */
+const ppkPrivate = (seed: number, nl = '\n'): string => j(fake(seed, 64, B64), nl, fake(seed + 1, 24, B64));
+/** A Firebase Cloud Messaging legacy server key: `AAAA` and 7 characters, a colon, `APA91b` and 134. */
+const firebase = (seed: number): string => j('AA', 'AA', fake(seed, 7, URLSAFE), ':', 'APA', '91b', fake(seed + 50, 134, URLSAFE));
+/** A GUID-shaped id. */
+const guid = (seed: number): string => [fake(seed, 8, HEX), fake(seed + 1, 4, HEX), fake(seed + 2, 4, HEX), fake(seed + 3, 4, HEX), fake(seed + 4, 12, HEX)].join('-');
+/** The secret path of a Teams incoming webhook URL (after `webhookb2/`). */
+const teams = (seed: number): string => j(guid(seed), '@', guid(seed + 5), '/IncomingWebhook/', fake(seed + 10, 32, HEX), '/', guid(seed + 15));
+
 function c(name: string, text: (s: string) => string, secret: string, keep?: string): SecretCase {
   return { name, text: text(secret), secret, keep };
 }
@@ -133,6 +145,56 @@ export const SECRETS: SecretCase[] = [
   // Encoded and wrapped: `base64 .env` output (76 columns), and a key the terminal wrapped
   encoded(c('base64-encoded .env', (s) => `$ base64 .env\n${Buffer.from(`DB_HOST=db\nAPI_KEY=${s}\nDEBUG=0\n`).toString('base64').replace(/(.{76})/g, '$1\n')}\n$ ls`, j('sk_', 'live_', fake(82, 40)), '$ ls')),
   encoded(c('key wrapped across two lines', (s) => `the script printed its provider settings: PROVIDER_API_KEY=${s.slice(0, 20)}\n${s.slice(20)}\nBATCH=200`, j('sk_', 'live_', fake(83, 40)), 'BATCH=200')),
+  // Tokens as a URL's user name, and passwords holding `@` or `/`
+  c('token as a URL user name', (s) => `git clone https://${s}@github.com/o/r.git`, fake(100, 40, HEX), 'github.com/o/r.git'),
+  c('opaque token as a URL user name', (s) => `pip install git+https://${s}@git.example.com/team/pkg.git`, fake(101, 32, URLSAFE), 'git.example.com/team/pkg.git'),
+  c('token as the user of a remote in JSON', (s) => `{"url": "https://${s}@gitlab.example.com/o/r"}`, fake(102, 26), 'gitlab.example.com/o/r'),
+  c('URL password with @', (s) => `postgres://admin:${s}@db.example.com:5432/app`, j('p@', fake(103, 12)), 'db.example.com:5432/app'),
+  c('URL password with /', (s) => `git push https://deploy:${s}@git.example.com/r.git main`, j(fake(104, 6), '/', fake(105, 8)), 'git.example.com/r.git main'),
+  c('URL password with @ and /', (s) => `REDIS_URL=redis://:${s}@cache.internal:6379/0`, j(fake(106, 5), '@/', fake(107, 9)), 'cache.internal:6379/0'),
+  // Any Authorization scheme: the token after the scheme word
+  c('Authorization SSWS', (s) => `curl -H "Authorization: SSWS ${s}" https://dev.okta.example/api/v1/users`, j('00', fake(108, 40, URLSAFE)), 'https://dev.okta.example/api/v1/users'),
+  c('Authorization DeepL-Auth-Key', (s) => `curl -H 'Authorization: DeepL-Auth-Key ${s}' https://api.deepl.com/v2/translate`, j(fake(109, 8, HEX), '-', fake(110, 4, HEX), '-', fake(111, 4, HEX), '-', fake(112, 4, HEX), '-', fake(113, 12, HEX), ':fx'), 'api.deepl.com'),
+  c('Authorization with another scheme in JSON', (s) => `{"headers": {"Authorization": "ApiKey ${s}", "Accept": "json"}}`, fake(114, 32), '"Accept": "json"'),
+  c('bare SSWS token', (s) => `okta: sent SSWS ${s} to the admin API`, j('00', fake(115, 40, URLSAFE)), 'to the admin API'),
+  // PuTTY private keys: the Private-Lines block
+  c('PuTTY private key', (s) => `$ cat deploy.ppk\n${ppk(s)}`, ppkPrivate(116), 'Public-Lines: 2'),
+  c('PuTTY private key in JSON', (s) => `{"output": "${ppk(s, '\\n')}"}`, ppkPrivate(118, '\\n')),
+  // Firebase Cloud Messaging server keys
+  c('Firebase server key', (s) => `FCM: curl -H "Authorization: key=${s}" https://fcm.googleapis.com/fcm/send`, firebase(360), 'fcm.googleapis.com'),
+  c('Firebase server key in prose', (s) => `the legacy server key ${s} still works`, firebase(362), 'still works'),
+  c('Firebase server key in JSON', (s) => `{"serverKey": "${s}"}`, firebase(364)),
+  // Microsoft Teams incoming webhooks
+  c('Teams webhook', (s) => `curl -X POST https://contoso.webhook.office.com/webhookb2/${s} -d @card.json`, teams(300), '-d @card.json'),
+  c('Teams webhook (old host)', (s) => `TEAMS_URL = "https://outlook.office.com/webhook/${s}"`, teams(330)),
+  c('Teams workflow URL signature', (s) => `POST https://prod-12.westus.logic.azure.com:443/workflows/${fake(131, 32, HEX)}/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${s}`, fake(132, 43, URLSAFE)),
+  // Passwords given on a command line
+  c('curl -u user:password', (s) => `curl -u admin:${s} https://ci.example/api/json`, 'cUrl-pw-4242', 'https://ci.example/api/json'),
+  c('curl --user=user:password', (s) => `curl -s --user=deploy:${s} https://x.example`, 'Us3r-flag-pw', 'https://x.example'),
+  c('curl -u glued', (s) => `curl -uadmin:${s} -X GET https://x.example`, 'glued-u-pw-77', '-X GET'),
+  c('httpie -a user:password', (s) => `http -a admin:${s} GET https://api.example/me`, 'h77pie-pw', 'GET https://api.example/me'),
+  c('mysql -ppassword', (s) => `mysql -h db -u root -p${s} app < schema.sql`, 'My5ql-glued', 'app < schema.sql'),
+  c('mysql -p password', (s) => `mysql -u root -p ${s} -e "show tables"`, 'My5ql-spaced', 'show tables'),
+  c('mysqldump -p quoted', (s) => `mysqldump -uroot -p'${s}' app > app.sql`, 'dump-quoted-pw', 'app > app.sql'),
+  c('sshpass -p password', (s) => `sshpass -p ${s} ssh deploy@host uptime`, 'ssh-pass-word1', 'uptime'),
+  c('sshpass -ppassword', (s) => `sshpass -p"${s}" scp f host:`, 'ssh-glued-pw2', 'scp f host:'),
+  c('PGPASSWORD=password psql', (s) => `PGPASSWORD=${s} psql -h db -U app`, 'pg-env-pass1', 'psql -h db -U app'),
+  c('MYSQL_PWD=password mysql', (s) => `MYSQL_PWD='${s}' mysql -u root`, 'my-env-pwd22', 'mysql -u root'),
+  c('SSHPASS=password sshpass -e', (s) => `SSHPASS=${s} sshpass -e ssh host`, 'sshpass-env3', 'sshpass -e ssh host'),
+  c('docker login -p', (s) => `docker login -u ci -p ${s} registry.example.com`, 'dock3r-login-pw', 'registry.example.com'),
+  c('redis-cli -a', (s) => `redis-cli -h cache -a ${s} ping`, 'red1s-auth-pw', 'ping'),
+  c('openssl -passin pass:', (s) => `openssl rsa -in key.pem -passin pass:${s} -out plain.pem`, 'ssl-pass-in9', '-out plain.pem'),
+  c('smbclient -U user%password', (s) => `smbclient //fs/share -U admin%${s}`, 'smb-pass-55', '//fs/share'),
+  c('ldapsearch -w', (s) => `ldapsearch -x -D cn=admin -w ${s} -b dc=example`, 'ldap-bind-pw6', '-b dc=example'),
+  c('command line in an argv array', (s) => `["sshpass", "-p", "${s}", "ssh", "host"]`, 'argv-sshpass-7'),
+  // Values a length cap cut (an ellipsis appended) before they were masked
+  c('password cut by a cap', (s) => `DB_PASSWORD=${s}…`, 'hunter2hunter'),
+  c('header token cut by a cap', (s) => `X-Goog-Token: ${s}…`, j('ya29.', fake(133, 40, URLSAFE))),
+  c('session token cut by a cap', (s) => `{"SessionToken": "${s}…`, fake(134, 60, B64)),
+  c('private key cut by a cap', (s) => `-----BEGIN RSA PRIVATE KEY-----\n${s}…`, j(fake(135, 64, B64), '\n', fake(136, 30, B64))),
+  c('one-line private key cut by a cap', (s) => `KEY="-----BEGIN OPENSSH PRIVATE KEY----- ${s}…`, fake(137, 90, B64)),
+  c('JWT cut after its payload', (s) => `risk: the response carried ${s}…`, jwt.slice(0, 100)),
+  encoded(c('base64 block before an error line', (s) => `$ base64 -w 76 .env\n${Buffer.from(`APP=web\nSTRIPE_KEY=${s}\n`).toString('base64').replace(/(.{76})/g, '$1\n')}\nerror: write failed`, j('sk_', 'live_', fake(138, 30)), 'error: write failed')),
   c('key in a masked-looking command, backticks after', (s) => `#14 \`aws s3 ls --access-key ${s}\` failed\n#15 \`npm run lint\` stopped`, j('AK', 'IA', fake(84, 16, UP)), '#15 `npm run lint` stopped'),
 ];
 
@@ -222,6 +284,37 @@ export const LOOKALIKES: string[] = [
   'Secret: handled by the vault team',
   '{"id": "secrets", "detail": "a block risk names the leaked credential"}',
   'export DB_PASSWORD=${DB_PASSWORD}',
+  // Look-alikes of the URL, Authorization, key-file, webhook and command-line families
+  'curl -u "$USER:$TOKEN" https://api.example.com',
+  'curl -u "${CI_USER}:${CI_TOKEN}" https://ci.example/api',
+  'curl -u admin: https://x.example',
+  'curl -u admin https://x.example',
+  'mysql -u root -p',
+  'mysql -u root -p -h db app',
+  'mysql -u root -p < dump.sql',
+  'mysql -P 3306 -h db',
+  'mkdir -p build/out',
+  'git push -u origin main',
+  'sshpass -f ~/.ssh/pw ssh host',
+  'sshpass -e ssh host',
+  'docker login -u ci --password-stdin registry.example.com',
+  'redis-cli -a "$REDIS_PASSWORD" ping',
+  'openssl rsa -in key.pem -passin env:KEY_PASS',
+  'PGPASSFILE=~/.pgpass psql -h db',
+  'https://user@github.com/org/repo.git',
+  'ssh://git@github.com/org/repo.git',
+  'https://jane.doe@gitlab.example.com/group/project',
+  'Authorization: SSWS followed by the API token',
+  'The Authorization: DeepL-Auth-Key header takes the key',
+  'curl -H "Authorization: SSWS ${OKTA_TOKEN}" https://dev.okta.example',
+  'Authorization: Bearer $TOKEN',
+  'PuTTY key files have Public-Lines and Private-Lines sections',
+  'AAAA record for api.example.com points to 2001:db8::1',
+  'add the webhook.office.com/webhookb2/ URL in the Teams connector settings',
+  'OPENAI_API_KEY=sk-…',
+  'token: ghp_…',
+  'password=…',
+  'see the docs…',
 ];
 
 /**

@@ -5,6 +5,7 @@ import { runCli } from '../../../src/cli/run';
 import { handoff } from '../helpers/workbenchRepo';
 import { makeRepo, tempRepos } from '../helpers/gitRepo';
 import { fragmentsIn, SECRETS, type SecretCase } from './corpus';
+import { claudeHome } from './transcript';
 
 /** Every file under `dir`, recursively, with its text. */
 async function filesUnder(dir: string): Promise<{ file: string; text: string }[]> {
@@ -112,5 +113,47 @@ describe('no corpus secret leaves through any command or written file', () => {
       assert.deepEqual(fragmentsIn(gen.stdout + gen.stderr + status.stdout + status.stderr, c.secret), [], c.name);
     }
     assert.ok(JSON.parse(gen.stdout).packetId);
+  });
+});
+
+describe('no corpus secret leaves through any command when it comes from the agent session', () => {
+  const make = tempRepos(() => makeRepo({ branch: 'feat/x', files: { 'README.md': 'x\n' } }));
+  // The same shapes in a Claude Code transcript: a request, a command, its failing output, the closing words.
+  const groups: SecretCase[][] = [];
+  for (let i = 0; i < SECRETS.length; i += 16) groups.push(SECRETS.slice(i, i + 16));
+
+  groups.forEach((cases, g) => {
+    it(`group ${g + 1}/${groups.length}: ${cases.map((c) => c.name).join(', ')}`, async () => {
+      const r = make();
+      const text = cases.map((c) => c.text).join('\n');
+      const home = await claudeHome(r.dir, text, cases.map((c) => c.text).join(' && '));
+      const env = { ...process.env, CLAUDE_CONFIG_DIR: home, CODEX_HOME: path.join(home, 'no-codex') };
+      const runIn = async (args: string[], stdin = ''): Promise<string> => {
+        let out = '';
+        await runCli(args, { stdout: (t) => (out += t), stderr: (t) => (out += t), cwd: r.dir, env, readStdin: async () => stdin });
+        return out;
+      };
+      const outputs: Record<string, string> = {};
+      for (const args of [['generate', '--allow-dirty'], ['generate', '--allow-dirty', '--json'], ['prompt'], ['show'], ['show', '--json'], ['status'], ['status', '--json'], ['check'], ['secrets', '--dir', r.dir], ['secrets', '--dir', r.dir, '--json']]) {
+        outputs[args.join(' ')] = await runIn(args);
+      }
+      outputs['SessionStart'] = await runIn(['hook'], JSON.stringify({ session_id: 'next-1', cwd: r.dir, hook_event_name: 'SessionStart', source: 'startup' }));
+      for (const f of await filesUnder(path.join(r.dir, 'outputs'))) outputs[path.relative(r.dir, f.file)] = f.text;
+
+      // The session was read: a packet from it, its credentials flagged.
+      assert.ok(Object.keys(outputs).some((k) => k.endsWith('handoff.json')), Object.keys(outputs).join(', '));
+      assert.match(outputs['show --json'] ?? '', /"id": "leak:/, 'the credentials are block risks');
+      assert.match(outputs['secrets --dir ' + r.dir] ?? '', /\[REDACTED\]|credential/i);
+
+      const leaks: string[] = [];
+      for (const c of cases) {
+        for (const [where, out] of Object.entries(outputs)) {
+          const found = fragmentsIn(out, c.secret);
+          const at = found.length ? out.indexOf(found[0]!) : -1;
+          if (found.length) leaks.push(`${c.name} in ${where}: ${found[0]} ${at === -1 ? '(across lines)' : JSON.stringify(out.slice(Math.max(0, at - 100), at + 20))}`);
+        }
+      }
+      assert.deepEqual(leaks, []);
+    });
   });
 });

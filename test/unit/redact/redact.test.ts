@@ -83,6 +83,11 @@ const RULE_CASES: Record<string, [positive: string, negative: string]> = {
   'auth-scheme': [`Bearer ${fake(43, 30)}`, 'Bearer of bad news'],
   'private-key': [`-----BEGIN RSA PRIVATE KEY-----\n${fake(44, 64, B64)}`, '-----BEGIN RSA PRIVATE KEY-----\n-----END RSA PRIVATE KEY-----'],
   'keyword-entropy': [`using token ${fake(45, 32)}`, 'using token tests/unit/token_refresh.py'],
+  firebase: [`key=${'AA'}AA${fake(46, 7)}:${'APA'}91b${fake(47, 134)}`, `AAAA${fake(46, 7)}:short`],
+  'teams-webhook': [`https://x.webhook.office.com/webhookb2/${fake(48, 36)}@${fake(49, 36)}/IncomingWebhook/${fake(50, 32)}`, 'https://x.webhook.office.com/webhookb2/'],
+  'url-token': [`https://${fake(51, 40)}@github.com/o/r`, 'https://user@github.com/o/r'],
+  'putty-private-key': [`Private-Lines: 1\n${fake(52, 64, B64)}`, 'Private-Lines: 1'],
+  'command-line-password': ['sshpass -p hunter2 ssh host', 'mysql -u root -p'],
 };
 
 describe('redaction rules', () => {

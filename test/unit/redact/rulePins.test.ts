@@ -742,6 +742,11 @@ describe('the rule list', () => {
       'sent Bearer abcdef12 up',
       j('-----BEGIN RSA PRIVATE KEY-----\n', fake(40, 64, B64)),
       j('the api key is ', fake(50, 24)),
+      j('AA', 'AA', fake(51, 7, URLSAFE), ':', 'APA', '91b', fake(52, 134, URLSAFE)),
+      j('https://x.webhook.office.com/webhookb2/', fake(53, 40, HEX), '@', fake(54, 36, HEX)),
+      j('https://', fake(55, 40, HEX), '@github.com/o/r'),
+      j('Private-Lines: 1\n', fake(56, 64, B64), '\n'),
+      'curl -u admin:hunter2 https://x',
     ];
     const seen = new Set(texts.flatMap((t) => ruleHits(`see ${t} here`).map((h) => h.rule)));
     assert.deepEqual([...seen].filter((id) => !OWN_RULE_IDS.includes(id)), []);
