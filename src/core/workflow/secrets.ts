@@ -7,7 +7,7 @@ import type { Stats } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { SecretFinding } from '../artifacts/snapshot';
-import { claudeProjectSlug, defaultClaudeConfigDir, SessionDiscovery } from '../context/discovery';
+import { claudeHostDirName, claudeProjectDirName, claudeProjectSlug, defaultClaudeConfigDir, SessionDiscovery } from '../context/discovery';
 import { isJson } from '../context/tailReader';
 import type { GitClient, LineOrigin } from '../gitPort';
 import type { HandoffOptions } from '../options';
@@ -85,8 +85,10 @@ async function folderSessions(args: SecretsArgs): Promise<{ file: string; agent:
   const out: { file: string; agent: SessionAgent }[] = [];
   const projects = path.join(args.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
   const slug = claudeProjectSlug(args.workspaceDir);
+  // The folder's own name (a long path's is cut and hashed) and the one a host chose.
+  const names = [claudeProjectDirName(args.workspaceDir), claudeHostDirName()];
   const dirs = await fs.readdir(projects).catch(() => [] as string[]);
-  for (const d of dirs.filter((x) => x === slug || x.startsWith(`${slug}-`))) {
+  for (const d of dirs.filter((x) => names.includes(x) || x === slug || x.startsWith(`${slug}-`))) {
     const project = path.join(projects, d);
     const entries = await fs.readdir(project, { withFileTypes: true }).catch(() => []);
     for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
