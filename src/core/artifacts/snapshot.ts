@@ -124,4 +124,6 @@ export interface SessionSummary {
   lastTestCommand?: string | null;
   /** The session has a task tool (a task list, even an empty one). */
   hasTaskList?: boolean;
+  /** The goal the user set with `/goal` and did not clear (Claude Code): the standing task, verbatim. */
+  goal?: SessionText | null;
 }

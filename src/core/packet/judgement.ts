@@ -233,6 +233,8 @@ export function collectHumanWords(snapshot: WorkbenchSnapshot): HumanWords[] {
   };
   const first = s.firstRequest ?? (s.firstUserRequest ? { text: s.firstUserRequest, line: null } : null);
   const latest = s.latestRequest ?? (s.latestUserRequest ? { text: s.latestUserRequest, line: null } : null);
+  // The goal set with /goal is the standing task: first, verbatim.
+  push('goal', s.goal?.text, s.goal?.line, '/goal');
   push('first-request', first?.text, first?.line, 'first request');
   if (latest && latest.text.trim() !== first?.text.trim()) push('latest-request', latest.text, latest.line, 'latest request');
   for (const r of s.rejectionReasons ?? []) push('rejection-reason', r.reason, r.line, 'rejection reason', r.command);

@@ -96,7 +96,7 @@ export const QuestionSchema = z.object({
 
 /** The human's own words, kept whole up to about 2 000 characters (never cut inside a word). */
 export const HumanWordsSchema = z.object({
-  kind: z.enum(['first-request', 'latest-request', 'rejection-reason', 'answer', 'unanswered-request']),
+  kind: z.enum(['goal', 'first-request', 'latest-request', 'rejection-reason', 'answer', 'unanswered-request']),
   text: z.string(),
   source: SourceSchema.nullable(),
   /** For an answer: the question it answers; for a rejection reason: the declined command. */

@@ -75,6 +75,7 @@ const NEXT_KIND: Record<string, string> = {
   done: 'the session reported the task done',
 };
 const HUMAN_KIND: Record<string, string> = {
+  goal: 'Goal (set with /goal)',
   'first-request': 'First request',
   'latest-request': 'Latest request',
   'rejection-reason': 'Reason given for declining',

@@ -203,7 +203,7 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
   const human = L.human ? (p.human_words ?? []).filter((w) => w.kind !== 'unanswered-request') : [];
   if (human.length) {
     lines.push('', "The human's words (verbatim):");
-    const label: Record<string, string> = { 'first-request': 'first request', 'latest-request': 'latest request', 'rejection-reason': 'reason given for declining', answer: 'answer' };
+    const label: Record<string, string> = { goal: 'goal (set with /goal)', 'first-request': 'first request', 'latest-request': 'latest request', 'rejection-reason': 'reason given for declining', answer: 'answer' };
     for (const w of human) {
       const about = w.about ? ` to ${code(clip(w.about, 120))}` : '';
       // Whole when it fits; past the budget cut at a word, never inside one, and said so.

@@ -36,6 +36,12 @@ export function recordOf(c: SessionCommand): FeedbackRecord {
   };
 }
 
+/** "3 lines of unknown types skipped (agent-mode, …)": what `sources.skipped_lines` says. */
+export function skippedLinesNote(u: { count: number; types: string[] }): string {
+  const names = u.types.slice(0, 5).join(', ');
+  return `${u.count} line${u.count === 1 ? '' : 's'} of unknown type${u.types.length === 1 ? '' : 's'} skipped${names ? ` (${names}${u.types.length > 5 ? ', …' : ''})` : ''}`;
+}
+
 /** Files edited after each command and before the next (command ordinal → workbench-relative paths). */
 function editsAfter(facts: SessionFacts, rel: (abs: string) => string | null): Record<number, string[]> {
   const out: Record<number, string[]> = {};
@@ -151,7 +157,9 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     merged.branch = facts.branch;
     origins['branch'] = label;
   }
-  if (!base.summary && !base.active_task_id && facts.firstUserRequest) origins['task'] = label;
+  if (!base.summary && !base.active_task_id && (facts.firstUserRequest || facts.goal)) origins['task'] = label;
+  // Lines of types the reader does not know were skipped: said where the sources are, not as errors.
+  if (facts.unknownLines?.count) origins['skipped_lines'] = skippedLinesNote(facts.unknownLines);
   out.agentState = merged;
   out.origins = origins;
   out.session = {
@@ -177,6 +185,7 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
       .map((c) => ({ command: c.command, reason: (c.rejection_reason ?? '').trim(), line: typeof c.line === 'number' ? c.line : null })),
     lastTestCommand: [...facts.commands].reverse().find((c) => !c.rejected && isTestRun(recordOf(c)))?.command ?? null,
     hasTaskList: facts.todos !== null,
+    ...(facts.goal ? { goal: facts.goal } : {}),
   };
   if (facts.badLines.length) {
     out.diagnostics = [
