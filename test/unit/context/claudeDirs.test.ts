@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { claudeProjectDirName, claudeProjectSlug, SessionDiscovery } from '../../../src/core/context/discovery';
+import { DEFAULT_OPTIONS } from '../../../src/core/options';
+import { findSecrets } from '../../../src/core/workflow/secrets';
 import { sessionWatchPlan } from '../../../src/ui/state/sessionWatchPlan';
 import { claudeCall } from '../helpers/agentLines';
 import { makeTempDir } from '../helpers/fixtures';
@@ -99,5 +101,22 @@ describe('Claude Code transcript folder names (FORMATS L1.1)', () => {
     fs.mkdirSync(path.join(claudeDir, 'outside'), { recursive: true });
     const escaped = sessionWatchPlan({ folder, sources: ['claude'], claudeConfigDir: claudeDir, isDir, list: (d) => fs.readdirSync(d), env: { CLAUDE_CODE_PROJECT_DIR_NAME: '../outside' } });
     assert.ok(escaped.every((w) => !w.base.includes('outside')), JSON.stringify(escaped));
+  });
+
+  it('handoff secrets reads the transcripts of a long folder\'s hashed name and of the host\'s folder', async () => {
+    const { root, folder, claudeDir, projects } = await folderOfSlugLength(230);
+    const hashed = await put(path.join(projects, claudeProjectDirName(folder), 'a.jsonl'), claudeCall({ cwd: folder, sessionId: 'a' }));
+    const hosted = await put(path.join(projects, 'box', 'b.jsonl'), claudeCall({ cwd: folder, sessionId: 'b' }));
+    const none = path.join(root, 'none');
+    const tasks = { globalStorageRoots: [none], clineSessionsDir: none };
+    const before = process.env['CLAUDE_CODE_PROJECT_DIR_NAME'];
+    process.env['CLAUDE_CODE_PROJECT_DIR_NAME'] = 'box';
+    try {
+      const report = await findSecrets({ workspaceDir: folder, options: DEFAULT_OPTIONS, claudeConfigDir: claudeDir, codexHome: none, tasks, git: null });
+      assert.deepEqual(report.sessions.filter((s) => s.agent === 'claude-code').map((s) => s.file).sort(), [hashed, hosted].sort());
+    } finally {
+      if (before === undefined) delete process.env['CLAUDE_CODE_PROJECT_DIR_NAME'];
+      else process.env['CLAUDE_CODE_PROJECT_DIR_NAME'] = before;
+    }
   });
 });
