@@ -62,11 +62,12 @@ async function plan(agent: string, flags: FlagValues, io: CliIO): Promise<PlanRe
 /**
  * `--check`: whether each hook set-up writes is there, and for Codex whether Codex trusts it as it is now
  * (Codex runs a hook only while `[hooks.state]` in config.toml holds its current hash). Reads only.
- * Exit 0 when every hook is present (and trusted), 1 otherwise.
+ * `ok`: every hook present (and trusted); `any`: at least one of ours is there.
  */
-async function check(agent: 'claude' | 'codex', flags: FlagValues, io: CliIO): Promise<number> {
+async function check(agent: 'claude' | 'codex', flags: FlagValues, io: CliIO): Promise<{ ok: boolean; any: boolean }> {
   const lines: string[] = [];
   let ok = true;
+  let any = false;
   if (agent === 'claude') {
     const project = flags['project'] === true ? path.resolve(io.cwd, str(flags, 'dir') ?? '.') : undefined;
     const configDir = str(flags, 'claude-config-dir');
@@ -74,6 +75,7 @@ async function check(agent: 'claude' | 'codex', flags: FlagValues, io: CliIO): P
     const parsed = parseObjectFile(file, (await readIfExists(file)) ?? '');
     if (!parsed.ok) throw new UsageError(parsed.message.replace(/; nothing was written$/, ''));
     const present = ourEvents(parsed.value['hooks']);
+    any = present.length > 0;
     lines.push(`Claude Code hooks in ${file}:`);
     for (const { event } of CLAUDE_HOOK_EVENTS) {
       ok &&= present.includes(event);
@@ -88,6 +90,7 @@ async function check(agent: 'claude' | 'codex', flags: FlagValues, io: CliIO): P
     const hooks = parseObjectFile(hooksFile, (await readIfExists(hooksFile)) ?? '');
     if (!hooks.ok) throw new UsageError(hooks.message.replace(/; nothing was written$/, ''));
     const statuses = codexHookTrust(hooksFile, hooks.value, config.value);
+    any = statuses.length > 0;
     const events = [...new Set([...codexHookEvents(statuses.some((s) => s.event === 'SessionEnd')).map((s) => s.event), ...statuses.map((s) => s.event)])];
     lines.push(`Codex hooks in ${hooksFile} (trust recorded in ${configFile}):`);
     lines.push(...codexTrustReport(statuses, events).map((l) => `  ${l}`));
@@ -99,7 +102,7 @@ async function check(agent: 'claude' | 'codex', flags: FlagValues, io: CliIO): P
     }
   }
   io.stdout(redact(`${lines.join('\n')}\n`));
-  return ok ? EXIT_OK : EXIT_REFUSED;
+  return { ok, any };
 }
 
 /**
@@ -112,8 +115,8 @@ async function check(agent: 'claude' | 'codex', flags: FlagValues, io: CliIO): P
 export const setupCommand: CommandSpec = {
   name: 'setup',
   summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129; prints the diff; --remove undoes)",
-  usage: 'setup claude|codex [--project] [--remove] [--dry-run] [--check] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
-  positionals: { min: 1, max: 1, names: 'the agent: claude or codex' },
+  usage: 'setup [claude|codex] [--project] [--remove] [--dry-run] [--check] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
+  positionals: { min: 0, max: 1, names: 'the agent: claude or codex (both for --check alone)' },
   flags: [
     { name: 'project', type: 'boolean', help: "Claude Code: the project's .claude/settings.json (in --dir) instead of your user settings" },
     { name: 'remove', type: 'boolean', help: 'take Session Handoff out again, restoring the settings as they were' },
@@ -127,8 +130,13 @@ export const setupCommand: CommandSpec = {
   ],
   async run({ flags, positionals, io }) {
     const agent = positionals[0];
-    if (agent !== 'claude' && agent !== 'codex') throw new UsageError(`unknown agent "${agent}": use claude or codex`);
-    if (flags['check'] === true) return check(agent, flags, io);
+    if (agent === undefined && flags['check'] === true) {
+      // Both agents: fine when each one that has any hook of ours has them all, trusted.
+      const results = [await check('claude', flags, io), await check('codex', flags, io)];
+      return results.some((r) => r.any) && results.every((r) => r.ok || !r.any) ? EXIT_OK : EXIT_REFUSED;
+    }
+    if (agent !== 'claude' && agent !== 'codex') throw new UsageError(agent === undefined ? 'name the agent: claude or codex' : `unknown agent "${agent}": use claude or codex`);
+    if (flags['check'] === true) return (await check(agent, flags, io)).ok ? EXIT_OK : EXIT_REFUSED;
     const result = await plan(agent, flags, io);
     if (!result.ok) {
       io.stderr(`handoff setup: ${redact(result.message)}\n`);

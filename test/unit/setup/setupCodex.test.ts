@@ -225,6 +225,21 @@ describe('handoff setup codex: the hooks flag, SessionEnd and trust (real proces
     assert.match(c.stdout, /\[features\] turns hooks off/);
   });
 
+  it('setup --check alone looks at both agents: fine when each one connected has all its hooks, trusted', async () => {
+    const t = await codexEnv('0.146.0');
+    const env = { ...t.env, CLAUDE_CONFIG_DIR: await makeTempDir('claude-cfg-') };
+    const check = () => handoff(['setup', '--check'], { env });
+    const nothing = check();
+    assert.equal(nothing.code, 1, 'nothing connected');
+    assert.match(nothing.stdout, /^Claude Code hooks in .*settings\.json:$/m);
+    assert.match(nothing.stdout, /^Codex hooks in .*hooks\.json/m);
+    assert.equal(t.run().code, 0);
+    assert.equal(check().code, 1, 'Codex connected but not trusted yet');
+    await approveAll(t);
+    assert.equal(check().code, 0, 'Codex complete and trusted; Claude Code not used');
+    assert.equal(handoff(['setup'], { env }).code, 2, 'without --check the agent must be named');
+  });
+
   it('a Codex before 0.145 gets no SessionEnd hook', async () => {
     const t = await codexEnv('0.144.0');
     assert.equal(t.run().code, 0);
