@@ -37,7 +37,10 @@ describe('Connect / Disconnect Codex CLI (in the extension host)', () => {
     assert.match(asked[0] ?? '', /Codex version unknown/);
     assert.match(asked[0] ?? '', /open \/hooks in Codex and trust/);
     const hooks = JSON.parse(await fs.readFile(hooksFile, 'utf8')) as { hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> };
-    assert.deepEqual(Object.keys(hooks.hooks), ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']);
+    // An unknown version is taken as a current Codex: SessionEnd too, within its 3 s cap.
+    assert.deepEqual(Object.keys(hooks.hooks), ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SessionEnd']);
+    assert.equal(hooks.hooks['SessionEnd']![0]!.hooks[0]!.timeout, 3);
+    assert.equal(await fs.readFile(path.join(inHostEnv().codexHome, 'config.toml'), 'utf8'), '[features]\nhooks = true\n');
     assert.match(hooks.hooks['Stop']![0]!.hooks[0]!.command, /globalStorage.*[/\\]bin[/\\]handoff'? hook$/);
     assert.equal((await api.agentSetup.refreshConnected()).codex, true, 'connected');
 
@@ -47,6 +50,7 @@ describe('Connect / Disconnect Codex CLI (in the extension host)', () => {
     const off = await vscode.commands.executeCommand<ConnectResult>('sessionHandoff.disconnectCodex');
     assert.equal(off.kind, 'written');
     await assert.rejects(fs.stat(hooksFile), 'the file set-up created is gone again');
+    await assert.rejects(fs.stat(path.join(inHostEnv().codexHome, 'config.toml')), 'and so is the config.toml it created');
     assert.equal((await api.agentSetup.refreshConnected()).codex, false);
   });
 });

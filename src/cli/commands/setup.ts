@@ -2,14 +2,17 @@ import * as path from 'node:path';
 import { readIfExists } from '../../core/fsx';
 import { redact } from '../../core/redact';
 import { applyPlans, writeRefusal } from '../../core/setup/apply';
-import { planClaudeRemove, planClaudeSetup } from '../../core/setup/claude';
-import { planCodexFullRemove, planCodexHooksSetup, planCodexSetup } from '../../core/setup/codex';
+import { CLAUDE_HOOK_EVENTS, planClaudeRemove, planClaudeSetup } from '../../core/setup/claude';
+import { codexHookEvents, planCodexFullRemove, planCodexHooksSetup, planCodexSetup } from '../../core/setup/codex';
+import { codexHookTrust, codexTrustReport } from '../../core/setup/codexTrust';
+import { ourEvents } from '../../core/setup/hookEntries';
+import { parseTomlFile } from '../../core/setup/toml';
 import type { CodexVersion } from '../../core/setup/codexVersion';
-import { codexHasHooks, detectCodexVersion, versionNote } from '../../core/setup/codexVersion';
+import { codexHasHooks, codexHasSessionEnd, detectCodexVersion, versionNote } from '../../core/setup/codexVersion';
 import { unifiedDiff } from '../../core/setup/diff';
 import { claudeSettingsFile, codexConfigFile, findOnPath, NO_NODE_MESSAGE } from '../../core/setup/launcher';
 import type { PlanResult } from '../../core/setup/plan';
-import { backupFileOf, isNoop, plansOf } from '../../core/setup/plan';
+import { backupFileOf, isNoop, isObject, parseObjectFile, plansOf } from '../../core/setup/plan';
 import { shellQuote } from '../../core/setup/shell';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK, EXIT_REFUSED, EXIT_USAGE, UsageError } from '../types';
@@ -50,10 +53,56 @@ async function plan(agent: string, flags: FlagValues, io: CliIO): Promise<PlanRe
   const version: CodexVersion = given ? { version: given, from: 'the --codex-version flag' } : await detectCodexVersion(io.env, path.dirname(file));
   const launcher = await launcherOf(flags, io);
   const result = codexHasHooks(version)
-    ? planCodexHooksSetup({ hooksFile, hooksText, hooksBackupExists: hooksBackup !== null, configFile: file, configText: text, configBackup: backup, launcher: shellQuote(launcher) })
+    ? planCodexHooksSetup({ hooksFile, hooksText, hooksBackupExists: hooksBackup !== null, configFile: file, configText: text, configBackup: backup, launcher: shellQuote(launcher), sessionEnd: codexHasSessionEnd(version) })
     : planCodexSetup({ file, text, argv: [launcher, 'notify'], backupExists: backup !== null });
   if (result.ok) result.plan.notes.unshift(versionNote(version));
   return result;
+}
+
+/**
+ * `--check`: whether each hook set-up writes is there, and for Codex whether Codex trusts it as it is now
+ * (Codex runs a hook only while `[hooks.state]` in config.toml holds its current hash). Reads only.
+ * `ok`: every hook present (and trusted); `any`: at least one of ours is there.
+ */
+async function check(agent: 'claude' | 'codex', flags: FlagValues, io: CliIO): Promise<{ ok: boolean; any: boolean }> {
+  const lines: string[] = [];
+  let ok = true;
+  let any = false;
+  if (agent === 'claude') {
+    const project = flags['project'] === true ? path.resolve(io.cwd, str(flags, 'dir') ?? '.') : undefined;
+    const configDir = str(flags, 'claude-config-dir');
+    const file = claudeSettingsFile({ project, configDir: configDir && path.resolve(io.cwd, configDir), env: io.env });
+    const parsed = parseObjectFile(file, (await readIfExists(file)) ?? '');
+    if (!parsed.ok) throw new UsageError(parsed.message.replace(/; nothing was written$/, ''));
+    const present = ourEvents(parsed.value['hooks']);
+    any = present.length > 0;
+    lines.push(`Claude Code hooks in ${file}:`);
+    for (const { event } of CLAUDE_HOOK_EVENTS) {
+      ok &&= present.includes(event);
+      lines.push(`  ${event}: ${present.includes(event) ? 'present (Claude Code runs it)' : 'absent'}`);
+    }
+  } else {
+    const home = str(flags, 'codex-home');
+    const configFile = codexConfigFile({ codexHome: home && path.resolve(io.cwd, home), env: io.env });
+    const hooksFile = path.join(path.dirname(configFile), 'hooks.json');
+    const config = parseTomlFile(configFile, await readIfExists(configFile));
+    if (!config.ok) throw new UsageError(config.message.replace(/; nothing was written$/, ''));
+    const hooks = parseObjectFile(hooksFile, (await readIfExists(hooksFile)) ?? '');
+    if (!hooks.ok) throw new UsageError(hooks.message.replace(/; nothing was written$/, ''));
+    const statuses = codexHookTrust(hooksFile, hooks.value, config.value);
+    any = statuses.length > 0;
+    const events = [...new Set([...codexHookEvents(statuses.some((s) => s.event === 'SessionEnd')).map((s) => s.event), ...statuses.map((s) => s.event)])];
+    lines.push(`Codex hooks in ${hooksFile} (trust recorded in ${configFile}):`);
+    lines.push(...codexTrustReport(statuses, events).map((l) => `  ${l}`));
+    ok = events.every((e) => statuses.some((s) => s.event === e)) && statuses.every((s) => s.trust === 'trusted');
+    const features = config.value['features'];
+    if (isObject(features) && (features['hooks'] === false || features['codex_hooks'] === false)) {
+      ok = false;
+      lines.push(`  [features] turns hooks off in ${configFile}: none of them runs.`);
+    }
+  }
+  io.stdout(redact(`${lines.join('\n')}\n`));
+  return { ok, any };
 }
 
 /**
@@ -66,12 +115,13 @@ async function plan(agent: string, flags: FlagValues, io: CliIO): Promise<PlanRe
 export const setupCommand: CommandSpec = {
   name: 'setup',
   summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129; prints the diff; --remove undoes)",
-  usage: 'setup claude|codex [--project] [--remove] [--dry-run] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
-  positionals: { min: 1, max: 1, names: 'the agent: claude or codex' },
+  usage: 'setup [claude|codex] [--project] [--remove] [--dry-run] [--check] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
+  positionals: { min: 0, max: 1, names: 'the agent: claude or codex (both for --check alone)' },
   flags: [
     { name: 'project', type: 'boolean', help: "Claude Code: the project's .claude/settings.json (in --dir) instead of your user settings" },
     { name: 'remove', type: 'boolean', help: 'take Session Handoff out again, restoring the settings as they were' },
     { name: 'dry-run', type: 'boolean', help: 'print the diff only; write nothing' },
+    { name: 'check', type: 'boolean', help: 'say whether each hook is in place (Codex: and trusted in /hooks); write nothing' },
     { name: 'launcher', type: 'string', placeholder: 'PATH', help: 'the handoff executable the agent runs (default: handoff on PATH)' },
     { name: 'dir', type: 'string', placeholder: 'DIR', help: 'the project folder for --project (default: the current directory)' },
     { name: 'claude-config-dir', type: 'string', placeholder: 'DIR', help: 'Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)' },
@@ -80,7 +130,13 @@ export const setupCommand: CommandSpec = {
   ],
   async run({ flags, positionals, io }) {
     const agent = positionals[0];
-    if (agent !== 'claude' && agent !== 'codex') throw new UsageError(`unknown agent "${agent}": use claude or codex`);
+    if (agent === undefined && flags['check'] === true) {
+      // Both agents: fine when each one that has any hook of ours has them all, trusted.
+      const results = [await check('claude', flags, io), await check('codex', flags, io)];
+      return results.some((r) => r.any) && results.every((r) => r.ok || !r.any) ? EXIT_OK : EXIT_REFUSED;
+    }
+    if (agent !== 'claude' && agent !== 'codex') throw new UsageError(agent === undefined ? 'name the agent: claude or codex' : `unknown agent "${agent}": use claude or codex`);
+    if (flags['check'] === true) return (await check(agent, flags, io)).ok ? EXIT_OK : EXIT_REFUSED;
     const result = await plan(agent, flags, io);
     if (!result.ok) {
       io.stderr(`handoff setup: ${redact(result.message)}\n`);

@@ -132,4 +132,6 @@ export interface SessionSummary {
   skills?: { name: string; line: number | null }[];
   /** The commands after the last human message (the final exchange), in order, rejected ones included. */
   finalCommands?: SessionCommand[];
+  /** The goal the user set with `/goal` and did not clear (Claude Code): the standing task, verbatim. */
+  goal?: SessionText | null;
 }

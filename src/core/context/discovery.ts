@@ -29,6 +29,11 @@ export interface DiscoveryOptions extends VscodeAgentOptions {
   workbenchDir?: string;
   /** Claude Code's config dir; default `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
   claudeConfigDir?: string;
+  /**
+   * The transcript folder name a host chose for its sessions (`CLAUDE_CODE_PROJECT_DIR_NAME`, Claude
+   * Code 2.1.234+): looked in besides the name Claude Code derives from the folder. Default: the variable.
+   */
+  claudeProjectDirName?: string;
   /** Codex's home; default `$CODEX_HOME`, else `~/.codex`. */
   codexHome?: string;
   /**
@@ -66,9 +71,40 @@ export function isInsideFolder(folder: string, cwd: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
-/** Claude Code's project folder name for a cwd: every non-alphanumeric character becomes `-`. */
+/** Claude Code's project folder name for a cwd, before shortening: every non-alphanumeric character becomes `-`. */
 export function claudeProjectSlug(cwd: string): string {
   return path.resolve(cwd).replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/** Past this many characters Claude Code cuts the slug and appends a hash of the cwd. */
+const CLAUDE_SLUG_MAX = 200;
+
+/**
+ * The transcript folder name Claude Code gives a session started in `cwd`: the slug, or for a slug
+ * longer than 200 characters its first 200 and `-` + a base-36 hash of the path (a 31-multiplier
+ * string hash over its UTF-16 code units, as Claude Code computes it).
+ */
+export function claudeProjectDirName(cwd: string): string {
+  const abs = path.resolve(cwd);
+  const slug = claudeProjectSlug(abs);
+  if (slug.length <= CLAUDE_SLUG_MAX) return slug;
+  let h = 0;
+  for (let i = 0; i < abs.length; i++) h = ((h << 5) - h + abs.charCodeAt(i)) | 0;
+  return `${slug.slice(0, CLAUDE_SLUG_MAX)}-${Math.abs(h).toString(36)}`;
+}
+
+/**
+ * The loose prefix every transcript folder of `folder` (or of a folder inside it) starts with: its slug,
+ * cut where Claude Code cuts long ones (folders sharing that prefix are told apart by their cwd).
+ */
+export function claudeDirPrefix(folder: string): string {
+  return looseSlug(claudeProjectSlug(folder).slice(0, CLAUDE_SLUG_MAX));
+}
+
+/** `CLAUDE_CODE_PROJECT_DIR_NAME` when it names one folder (no path), else undefined. */
+export function claudeHostDirName(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const name = env['CLAUDE_CODE_PROJECT_DIR_NAME']?.trim();
+  return name && !/[\\/]/.test(name) && name !== '.' && name !== '..' ? name : undefined;
 }
 
 /**
@@ -161,7 +197,11 @@ export class SessionDiscovery {
   places(): string[] {
     const sources = this.options.sources ?? DEFAULT_SOURCES;
     const out: string[] = [];
-    if (sources.includes('claude')) out.push(`Claude Code: ${path.join(this.options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects', claudeProjectSlug(this.options.folder))}* (and sessions that moved into the folder)`);
+    if (sources.includes('claude')) {
+      const host = this.hostDirName();
+      const projects = path.join(this.options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
+      out.push(`Claude Code: ${path.join(projects, claudeProjectDirName(this.options.folder))}*${host ? `, ${path.join(projects, host)} (CLAUDE_CODE_PROJECT_DIR_NAME)` : ''} (and sessions that moved into the folder)`);
+    }
     if (sources.includes('codex')) out.push(`Codex CLI: ${path.join(this.options.codexHome ?? defaultCodexHome(), 'sessions')} (every date folder, newest first)`);
     if (sources.includes('generic')) out.push(`${path.join(this.options.workbenchDir ?? this.options.folder, GENERIC_USAGE_FILE)}`);
     out.push(...this.tasks.places(sources.filter(isVscodeAgent)));
@@ -237,19 +277,24 @@ export class SessionDiscovery {
     }
   }
 
+  /** The folder name a host chose for Claude Code's transcripts, if any. */
+  private hostDirName(): string | undefined {
+    return this.options.claudeProjectDirName !== undefined ? claudeHostDirName({ CLAUDE_CODE_PROJECT_DIR_NAME: this.options.claudeProjectDirName }) : claudeHostDirName();
+  }
+
   private async findClaude(): Promise<SessionCandidate | undefined> {
     const projects = path.join(this.options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
     // The folder as Claude Code may have spelt it: composed, or decomposed as macOS paths can be.
     const spellings = [...new Set([this.options.folder, this.options.folder.normalize('NFC'), this.options.folder.normalize('NFD')])];
-    const slugs = spellings.map((f) => looseSlug(claudeProjectSlug(f)));
+    const prefixes = spellings.map(claudeDirPrefix);
     const dirs = await listDir(projects);
     // A transcript lives in the project dir of the cwd its session started in: one whose name starts
-    // with the folder's (a session in the folder or inside it), or one of a folder above it (a session
-    // that started there and cd'd in). Claude Code shortens names longer than 200 characters, so those
-    // fall back to every project dir.
-    const above = new Set(spellings.flatMap((f) => withAncestors(f).map((d) => looseSlug(claudeProjectSlug(d)))));
-    const long = slugs.some((slug) => slug.length > 200);
-    const wanted = long ? dirs : dirs.filter((d) => slugs.some((slug) => looseSlug(d).startsWith(slug)) || above.has(looseSlug(d)));
+    // with the folder's (a session in the folder or inside it; a long name is cut at 200 characters and
+    // hashed, so several folders can share that prefix and the cwd in the transcript decides), one of a
+    // folder above it (a session that started there and cd'd in), or the name a host chose.
+    const above = new Set(spellings.flatMap((f) => withAncestors(f).flatMap((d) => [looseSlug(claudeProjectSlug(d)), looseSlug(claudeProjectDirName(d))])));
+    const host = this.hostDirName();
+    const wanted = dirs.filter((d) => d === host || prefixes.some((p) => looseSlug(d).startsWith(p)) || above.has(looseSlug(d)));
     const files = (
       await Promise.all(wanted.map(async (d) => (await listDir(path.join(projects, d))).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(projects, d, f))))
     ).flat();

@@ -235,6 +235,8 @@ export function collectHumanWords(snapshot: WorkbenchSnapshot): HumanWords[] {
   };
   const first = s.firstRequest ?? (s.firstUserRequest ? { text: s.firstUserRequest, line: null } : null);
   const latest = s.latestRequest ?? (s.latestUserRequest ? { text: s.latestUserRequest, line: null } : null);
+  // The goal set with /goal is the standing task: first, verbatim.
+  push('goal', s.goal?.text, s.goal?.line, '/goal');
   push('first-request', first?.text, first?.line, 'first request');
   // Every other message the human typed, in order: the corrections and constraints given on the way.
   for (const m of s.humanMessages ?? []) {

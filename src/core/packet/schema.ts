@@ -96,8 +96,8 @@ export const QuestionSchema = z.object({
 
 /** The human's own words, kept whole up to about 2 000 characters (never cut inside a word). */
 export const HumanWordsSchema = z.object({
-  /** `message`: any other message the human typed (a correction, a constraint, an approval). */
-  kind: z.enum(['first-request', 'latest-request', 'rejection-reason', 'answer', 'unanswered-request', 'message', 'approved-plan']),
+  /** `message`: any other message the human typed (a correction, a constraint, an approval); `goal`: the /goal set. */
+  kind: z.enum(['goal', 'first-request', 'latest-request', 'rejection-reason', 'answer', 'unanswered-request', 'message', 'approved-plan']),
   text: z.string(),
   source: SourceSchema.nullable(),
   /** For an answer: the question it answers; for a rejection reason: the declined command. */

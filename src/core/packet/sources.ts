@@ -4,6 +4,9 @@
  */
 const kindName = (kind: string): string => (kind === 'decisions' ? 'declined commands' : kind.replace(/_/g, ' '));
 
+/** The sources entry that counts the session lines of unknown types the reader skipped (a note, not a source). */
+export const SKIPPED_LINES = 'skipped_lines';
+
 const SESSION_NAMES: Record<string, string> = { claude: 'Claude Code session', codex: 'Codex session', cline: 'Cline task', roo: 'Roo Code task', kilo: 'Kilo Code task' };
 
 /** `claude:<id>` → "Claude Code session 7f3e2a91", `roo:<id>` → "Roo Code task 0190a3b4"; other labels stay as they are. */
@@ -21,7 +24,7 @@ export function sourceName(label: string): string {
 export function describeSources(sources: Record<string, string>): string {
   const byOrigin = new Map<string, string[]>();
   for (const [kind, label] of Object.entries(sources)) {
-    if (kind === 'next_action' || kind === 'session' || kind === 'branch') continue;
+    if (kind === 'next_action' || kind === 'session' || kind === 'branch' || kind === SKIPPED_LINES) continue;
     for (const part of label.split(' + ')) {
       const name = sourceName(part.trim());
       byOrigin.set(name, [...(byOrigin.get(name) ?? []), kindName(kind)]);
@@ -32,6 +35,7 @@ export function describeSources(sources: Record<string, string>): string {
   const next = sources['next_action'];
   const ours = ['task list', 'newest failure', 'latest request', 'closing words', 'recap', 'unanswered request', 'questions'];
   const nextText = next ? `next action from ${ours.includes(next) ? `the ${next}` : sourceName(next)}` : '';
-  if (!parts.length) return nextText ? `${nextText.charAt(0).toUpperCase()}${nextText.slice(1)}.` : '';
-  return `From ${parts.join('; ')}${nextText ? `; ${nextText}` : ''}.`;
+  const skipped = sources[SKIPPED_LINES] ? ` ${sources[SKIPPED_LINES]}.` : '';
+  if (!parts.length) return nextText ? `${nextText.charAt(0).toUpperCase()}${nextText.slice(1)}.${skipped}` : skipped.trim();
+  return `From ${parts.join('; ')}${nextText ? `; ${nextText}` : ''}.${skipped}`;
 }

@@ -26,9 +26,12 @@ export function composeSummary(snapshot: WorkbenchSnapshot, failed: FailedAttemp
   const taskId = activeTaskId(snapshot);
   const feature = taskId ? snapshot.featureList?.features.find((f) => f.id === taskId) : undefined;
   const session = snapshot.session;
-  if (!taskId && session?.firstUserRequest) {
-    // Without a task id, the task is what the user asked the agent for.
-    parts.push(`Task from the ${session.displayName}${branch ? ` on branch ${branch}` : ''}: "${clip(session.firstUserRequest, 300)}".`);
+  const goal = session?.goal?.text.trim();
+  if (!taskId && session && (session.firstUserRequest || goal)) {
+    // Without a task id, the task is the goal the user set with /goal, else what the user asked the agent for.
+    const on = branch ? ` on branch ${branch}` : '';
+    if (goal) parts.push(`Goal set with /goal in the ${session.displayName}${on}: "${clip(goal, 300)}".`);
+    if (session.firstUserRequest) parts.push(goal ? `First request: "${clip(session.firstUserRequest, 300)}".` : `Task from the ${session.displayName}${on}: "${clip(session.firstUserRequest, 300)}".`);
     if (session.latestUserRequest && session.latestUserRequest !== session.firstUserRequest) {
       parts.push(`Latest request: "${clip(session.latestUserRequest, 300)}".`);
     }

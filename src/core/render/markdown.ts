@@ -78,6 +78,7 @@ const NEXT_KIND: Record<string, string> = {
   waiting: 'the answer the session ended waiting for',
 };
 const HUMAN_KIND: Record<string, string> = {
+  goal: 'Goal (set with /goal)',
   'first-request': 'First request',
   'latest-request': 'Latest request',
   'rejection-reason': 'Reason given for declining',

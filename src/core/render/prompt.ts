@@ -209,7 +209,7 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
   const human = L.human ? (p.human_words ?? []).filter((w) => w.kind !== 'unanswered-request' && w.kind !== 'message') : [];
   if (human.length) {
     lines.push('', "The human's words (verbatim):");
-    const label: Record<string, string> = { 'first-request': 'first request', 'latest-request': 'latest request', 'rejection-reason': 'reason given for declining', answer: 'answer', 'approved-plan': 'plan the human approved' };
+    const label: Record<string, string> = { goal: 'goal (set with /goal)', 'first-request': 'first request', 'latest-request': 'latest request', 'rejection-reason': 'reason given for declining', answer: 'answer', 'approved-plan': 'plan the human approved' };
     for (const w of human) {
       const about = w.about ? ` to ${code(clip(w.about, 120))}` : '';
       // Whole when it fits; past the budget cut at a word, never inside one, and said so.

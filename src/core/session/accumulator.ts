@@ -21,6 +21,8 @@ const MAX_PLAN_CHARS = 8_000;
 const MAX_FILES = 500;
 const MAX_TODOS = 100;
 const MAX_BAD_LINES = 20;
+/** Distinct unknown line types named (the count covers them all). */
+const MAX_UNKNOWN_TYPES = 10;
 const MAX_PENDING = 500;
 /** Human words (requests, reasons, answers) are kept whole up to this (after redaction). */
 export const MAX_HUMAN_CHARS = 2_000;
@@ -695,6 +697,31 @@ export class SessionAccumulator {
     this.rev++;
   }
 
+  /** True when the task list holds tasks and every one is completed (a finished list). */
+  get todosAllCompleted(): boolean {
+    return !!this.todos?.length && this.todos.every((t) => t.status === 'completed');
+  }
+
+  // --- Facts recorded as they are (no judgement): the standing goal, lines of unknown types. ---
+
+  private goalText: { text: string; line: number | null } | null = null;
+  private readonly unknownTypes = new Map<string, number>();
+  private unknownTotal = 0;
+
+  /** The goal the user set (Claude Code `/goal <condition>`), verbatim; null clears it. */
+  setGoal(text: string | null, line: number | null): void {
+    const t = text?.trim();
+    this.goalText = t ? { text: t.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN), line } : null;
+    this.rev++;
+  }
+
+  /** A line whose type the reader does not know: skipped, and counted by type. */
+  unknownLine(type: string): void {
+    this.unknownTotal++;
+    if (this.unknownTypes.has(type) || this.unknownTypes.size < MAX_UNKNOWN_TYPES) this.unknownTypes.set(type, (this.unknownTypes.get(type) ?? 0) + 1);
+    this.rev++;
+  }
+
   badLine(line: number): void {
     if (this.bad.length < MAX_BAD_LINES) this.bad.push(line);
     this.rev++;
@@ -804,6 +831,8 @@ export class SessionAccumulator {
       apiErrorLines: this.apiErrors,
       revision: this.rev,
       badLines: [...this.bad],
+      goal: this.goalText ? humanText(this.goalText) : null,
+      ...(this.unknownTotal ? { unknownLines: { count: this.unknownTotal, types: [...this.unknownTypes.keys()].map((t) => cut(redact(t), 60)) } } : {}),
     };
   }
 

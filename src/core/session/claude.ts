@@ -33,6 +33,17 @@ const TOOL_KINDS: Record<string, ToolKind> = {
   TaskOutput: 'poll',
 };
 const SHELL_TOOLS = new Set(['Bash', 'PowerShell', 'Monitor']);
+/**
+ * Line types the reader knows (FORMATS §1 table, L5): the ones that carry facts, and bookkeeping lines
+ * that carry none. Any other type is skipped and counted, never an error.
+ */
+const KNOWN_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'queue-operation', 'last-prompt', 'ai-title', 'permission-mode', 'summary', 'file-history-snapshot', 'progress', 'custom-title', 'agent-name', 'bridge-session']);
+const KNOWN_AT_EDGES = [...KNOWN_TYPES].map((t) => `"type":"${t}"`);
+/** `/goal <condition>` (Claude Code 2.1.139+): the condition is only in `<command-args>`. */
+const GOAL_COMMAND = /<command-name>\/goal<\/command-name>/;
+const GOAL_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
+/** `/goal clear` and its aliases end the goal. */
+const GOAL_CLEAR = /^(?:clear|stop|off|reset|none|cancel)$/i;
 const RECAP_SUFFIX = /\s*\(disable recaps in \/config\)\s*$/i;
 const MAX_TOOLS = 500;
 
@@ -66,7 +77,7 @@ export class ClaudeHandler implements LineHandler {
     const user = hasAtEdges(bytes, '"type":"user"');
     const assistant = !user && hasAtEdges(bytes, '"type":"assistant"');
     if (!user && !assistant) {
-      if (!otherLineMatters(bytes)) return;
+      if (!otherLineMatters(bytes)) return this.skipped(bytes);
     } else if (user && hasInHead(bytes, '"tool_use_id":"')) {
       // A tool result: only worth parsing when it answers a call we follow.
       if (!this.acc.pendingCount && !this.edits.size && !this.tools.size) return;
@@ -137,6 +148,23 @@ export class ClaudeHandler implements LineHandler {
     if (text && !NOT_A_REQUEST.test(text) && !text.includes('<task-notification>')) this.acc.humanRequest(text, lineNo || null);
   }
 
+  /** A line that carries no fact: counted when its type is not one the reader knows (parsed only then). */
+  private skipped(bytes: Buffer): void {
+    if (KNOWN_AT_EDGES.some((k) => hasAtEdges(bytes, k))) return;
+    let o: Obj | undefined;
+    try {
+      o = obj(JSON.parse(bytes.toString('utf8')));
+    } catch {
+      return; // not a line of any type (a torn or foreign line is not a line type)
+    }
+    if (o && o['isSidechain'] !== true) this.noteType(o['type']);
+  }
+
+  private noteType(type: unknown): void {
+    if (typeof type === 'string' && KNOWN_TYPES.has(type)) return;
+    this.acc.unknownLine(typeof type === 'string' && type ? type : '(no type)');
+  }
+
   private editResult(id: string, failed: boolean): void {
     const edit = this.edits.get(id);
     this.edits.delete(id);
@@ -167,9 +195,11 @@ export class ClaudeHandler implements LineHandler {
     if (type === 'system') {
       const content = str(o['content']);
       if (o['subtype'] === 'away_summary' && content) acc.setRecap(content.replace(RECAP_SUFFIX, ''), lineNo);
+      // The goal was met: it is no longer the standing task.
+      if (o['subtype'] === 'goal_status' && o['met'] === true) acc.setGoal(null, lineNo);
       return;
     }
-    if (type !== 'assistant' && type !== 'user') return;
+    if (type !== 'assistant' && type !== 'user') return this.noteType(type);
     const message = obj(o['message']);
     if (!message) return;
     if (type === 'assistant') this.assistant(o, message, at, lineNo, cwd ?? null);
@@ -261,9 +291,11 @@ export class ClaudeHandler implements LineHandler {
       }
       return;
     }
-    // Compaction summaries and meta lines are written by the tool, not typed by the human.
-    if (o['isCompactSummary'] === true || o['isMeta'] === true || o['isVisibleInTranscriptOnly'] === true) return;
+    if (o['isCompactSummary'] === true) return;
     const text = contentText(content).trim();
+    if (GOAL_COMMAND.test(text)) return this.goal(text, lineNo);
+    // Compaction summaries and meta lines are written by the tool, not typed by the human.
+    if (o['isMeta'] === true || o['isVisibleInTranscriptOnly'] === true) return;
     if (!text) return;
     if (obj(o['origin'])?.['kind'] === 'task-notification' || text.includes('<task-notification>')) return this.notifications(text, lineNo);
     if (/^\s*\[Request interrupted by user/.test(text)) return this.acc.interrupted();
@@ -275,6 +307,14 @@ export class ClaudeHandler implements LineHandler {
     }
     this.lastQueuedPrompt = null;
     this.acc.humanRequest(text, lineNo);
+  }
+
+  /** `/goal <condition>` sets the standing goal (not a request); `/goal clear` (or an alias) ends it. */
+  private goal(text: string, lineNo: number): void {
+    const args = GOAL_ARGS.exec(text)?.[1]?.trim() ?? '';
+    // A bare `/goal` shows the goal; it changes nothing.
+    if (!args) return;
+    this.acc.setGoal(GOAL_CLEAR.test(args) ? null : args, lineNo);
   }
 
   private attachment(a: Obj | undefined, lineNo: number): void {
@@ -296,6 +336,9 @@ export class ClaudeHandler implements LineHandler {
         const items = Array.isArray(a['content']) ? a['content'].map((t) => obj(t)).filter((t): t is Obj => !!t) : [];
         // An empty reminder in a session that never made a list is a nudge, not a task list.
         if (!items.length && !acc.hasTodos && !this.usedTaskTools) return;
+        // Claude Code empties a list once every task is completed (often after a compaction): the
+        // finished list stays the session's record, not an empty one.
+        if (!items.length && acc.todosAllCompleted) return;
         const task = a['type'] === 'task_reminder';
         const list = items
           .map((t) => ({ content: str(task ? t['subject'] : t['content']) ?? str(t['subject']) ?? str(t['content']) ?? '', status: str(t['status']) ?? 'pending', ...(t['id'] !== undefined ? { id: String(t['id']) } : {}) }))
@@ -439,7 +482,7 @@ function answersOf(tur: Obj | undefined, text: string): Record<string, string> {
 function otherLineMatters(bytes: Buffer): boolean {
   if (hasAtEdges(bytes, '"type":"queue-operation"')) return has(bytes, '<task-notification>');
   if (hasAtEdges(bytes, '"type":"attachment"')) return hasInHead(bytes, '"queued_command"') || hasInHead(bytes, '"task_reminder"') || hasInHead(bytes, '"todo_reminder"');
-  if (hasAtEdges(bytes, '"type":"system"')) return hasAtEdges(bytes, '"away_summary"');
+  if (hasAtEdges(bytes, '"type":"system"')) return hasAtEdges(bytes, '"away_summary"') || hasAtEdges(bytes, '"goal_status"');
   // Another line type (summary, snapshots…), unless the keys are laid out unusually.
   return !hasAtEdges(bytes, '"type":"') && bytes.length <= 64 * 1024;
 }

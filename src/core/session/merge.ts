@@ -45,6 +45,12 @@ function finalCommands(facts: SessionFacts): SessionCommand[] {
     .slice(-200);
 }
 
+/** "3 lines of unknown types skipped (agent-mode, …)": what `sources.skipped_lines` says. */
+export function skippedLinesNote(u: { count: number; types: string[] }): string {
+  const names = u.types.slice(0, 5).join(', ');
+  return `${u.count} line${u.count === 1 ? '' : 's'} of unknown type${u.types.length === 1 ? '' : 's'} skipped${names ? ` (${names}${u.types.length > 5 ? ', …' : ''})` : ''}`;
+}
+
 /** Files edited after each command and before the next (command ordinal → workbench-relative paths). */
 function editsAfter(facts: SessionFacts, rel: (abs: string) => string | null): Record<number, string[]> {
   const out: Record<number, string[]> = {};
@@ -169,7 +175,9 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     merged.branch = facts.branch;
     origins['branch'] = label;
   }
-  if (!base.summary && !base.active_task_id && facts.firstUserRequest) origins['task'] = label;
+  if (!base.summary && !base.active_task_id && (facts.firstUserRequest || facts.goal)) origins['task'] = label;
+  // Lines of types the reader does not know were skipped: said where the sources are, not as errors.
+  if (facts.unknownLines?.count) origins['skipped_lines'] = skippedLinesNote(facts.unknownLines);
   out.agentState = merged;
   out.origins = origins;
   out.session = {
@@ -201,6 +209,7 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     ...(facts.skills?.length ? { skills: facts.skills } : {}),
     ...(facts.approvedPlan ? { approvedPlan: facts.approvedPlan } : {}),
     finalCommands: finalCommands(facts),
+    ...(facts.goal ? { goal: facts.goal } : {}),
   };
   if (facts.badLines.length) {
     out.diagnostics = [

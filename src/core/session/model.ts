@@ -212,6 +212,10 @@ export interface SessionFacts {
   apiErrorLines: number;
   /** Changes whenever a fact changes: a cheap way to tell whether a refresh is needed. */
   revision: number;
+  /** The goal the user set with Claude Code's `/goal` and did not clear, verbatim (redacted): the standing task. */
+  goal?: SessionText | null;
+  /** Lines of a type the reader does not know: skipped, counted (and their types, bounded). */
+  unknownLines?: { count: number; types: string[] };
   /** Lines that were not JSON (not the torn last line), with their 1-based line numbers (bounded). */
   badLines: number[];
 }

@@ -1,7 +1,7 @@
 import type { JsonObject, PlanResult } from './plan';
 import { backupFileOf, connectPlan, isObject, jsonRemoval, parseObjectFile, stringifyLike } from './plan';
 import type { HookSpec } from './hookEntries';
-import { mergeHooks, removeOurHooks } from './hookEntries';
+import { mergeHooks, removeOurHooks, SESSION_END_TIMEOUT_S } from './hookEntries';
 import { chainedCommand, isHandoffCommand, shellQuote } from './shell';
 
 /**
@@ -13,7 +13,7 @@ export const CLAUDE_HOOK_EVENTS: HookSpec[] = [
   { event: 'SessionStart', matcher: 'startup|resume|clear|compact', timeout: 10 },
   { event: 'UserPromptSubmit', timeout: 5 },
   { event: 'PreCompact', timeout: 30 },
-  { event: 'SessionEnd', timeout: 30 },
+  { event: 'SessionEnd', timeout: SESSION_END_TIMEOUT_S },
 ];
 
 export interface ClaudeSetupInput {

@@ -4,6 +4,8 @@ import type { HookSpec } from './hookEntries';
 import { mergeHooks, removeOurHooks } from './hookEntries';
 import type { JsonObject, PlanResult, SetupPlan } from './plan';
 import { backupFileOf, connectPlan, isNoop, isObject, jsonRemoval, parseObjectFile, stringifyLike } from './plan';
+import { CODEX_SESSION_END_MAX_S, codexHookTrust } from './codexTrust';
+import { SESSION_END_TIMEOUT_S } from './hookEntries';
 import { parseTomlFile, patchToml } from './toml';
 
 /** The launcher's file name: `handoff` on PATH, or the one the editor keeps (`handoff`, `handoff.cmd`). */
@@ -104,6 +106,16 @@ export function planCodexRemove(input: { file: string; text: string | null; back
   return removalPlan(input, withoutOurNotify(parsed.value));
 }
 
+/** config.toml without what set-up put there: our notify, and `[features] hooks` as it was before set-up. */
+function planCodexConfigRemove(input: { file: string; text: string | null; backup: string | null }): PlanResult {
+  if (input.text === null) return planCodexRemove(input);
+  const parsed = parseTomlFile(input.file, input.text);
+  if (!parsed.ok) return parsed;
+  const rest = withoutHooksFeature(isOurNotify(parsed.value['notify']) ? withoutOurNotify(parsed.value) : parsed.value, input.backup, input.file);
+  if (isDeepStrictEqual(rest, parsed.value)) return planCodexRemove(input);
+  return removalPlan(input, rest);
+}
+
 /** The plan that leaves `rest` in a TOML file: the backup's bytes when they hold it, none when empty and set-up made the file. */
 export function removalPlan(input: { file: string; text: string | null; backup: string | null }, rest: JsonObject): PlanResult {
   const backupFile = backupFileOf(input.file);
@@ -137,7 +149,17 @@ export const CODEX_HOOK_EVENTS: HookSpec[] = [
   { event: 'Stop', timeout: 30 },
 ];
 
-export const CODEX_TRUST_NOTE = 'Codex runs new hooks only once they are trusted: open /hooks in Codex and trust the Session Handoff hooks.';
+/**
+ * SessionEnd (Codex 0.145+) writes the packet when the session ends: it answers at once and finishes in
+ * a detached process, so Codex's cap (3 s; it clamps anything longer with a warning) is plenty.
+ */
+export const CODEX_SESSION_END: HookSpec = { event: 'SessionEnd', timeout: Math.min(SESSION_END_TIMEOUT_S, CODEX_SESSION_END_MAX_S) };
+
+/** The events set-up writes for a Codex with (`sessionEnd`) or without SessionEnd hooks. */
+export const codexHookEvents = (sessionEnd: boolean): HookSpec[] => (sessionEnd ? [...CODEX_HOOK_EVENTS, CODEX_SESSION_END] : CODEX_HOOK_EVENTS);
+
+/** Said when set-up added or changed a hook Codex has not trusted as it now is (trust goes by a hash of command, matcher and timeout). */
+export const CODEX_TRUST_NOTE = 'Codex will ask you to approve the new or changed Session Handoff hooks: open /hooks in Codex and trust them (until then Codex does not run them).';
 
 export interface CodexHooksInput {
   /** `$CODEX_HOME/hooks.json`. */
@@ -149,6 +171,52 @@ export interface CodexHooksInput {
   configBackup: string | null;
   /** The command that runs the CLI, already quoted for the shell. */
   launcher: string;
+  /** The installed Codex has SessionEnd hooks (0.145+, or a version that could not be told). */
+  sessionEnd?: boolean;
+}
+
+/** True when the config turns Codex's hooks off (`[features] hooks = false`, or the legacy `codex_hooks`). */
+const hooksOff = (config: JsonObject): boolean => {
+  const features = config['features'];
+  return isObject(features) && (features['hooks'] === false || features['codex_hooks'] === false);
+};
+
+/**
+ * The config with `[features] hooks = true`, the canonical flag (Stable; `codex_hooks` is its legacy
+ * alias, kept where the user wrote it: older Codex versions read only that one). A config that turns
+ * hooks off is left as the user chose (a note says so).
+ */
+function withHooksFeature(config: JsonObject): JsonObject {
+  if (hooksOff(config)) return config;
+  const features = isObject(config['features']) ? config['features'] : {};
+  if (features['hooks'] === true) return config;
+  return { ...config, features: { ...features, hooks: true } };
+}
+
+/**
+ * The config as `--remove` leaves it: `[features] hooks` as it was before set-up (from the backup), or,
+ * without a backup, gone when it is all that is left of a file set-up created.
+ */
+function withoutHooksFeature(config: JsonObject, backup: string | null, file: string): JsonObject {
+  const features = config['features'];
+  if (!isObject(features) || features['hooks'] !== true) return config;
+  const before = backup === null ? null : parseTomlFile(file, backup);
+  let keep: unknown;
+  if (before?.ok) {
+    const f = before.value['features'];
+    keep = isObject(f) ? f['hooks'] : undefined;
+  } else {
+    const rest = { ...config, features: { ...features } } as JsonObject;
+    delete (rest['features'] as JsonObject)['hooks'];
+    const empty = Object.keys(rest['features'] as JsonObject).length === 0 && Object.keys(rest).length === 1;
+    if (!empty) return config;
+  }
+  const next: JsonObject = { ...features };
+  if (keep === undefined) delete next['hooks'];
+  else next['hooks'] = keep;
+  const out: JsonObject = { ...config, features: next };
+  if (Object.keys(next).length === 0) delete out['features'];
+  return out;
 }
 
 /** Sentences about a config that turned Codex's hooks off (`[features] hooks = false`, or the old `codex_hooks`). */
@@ -173,22 +241,35 @@ export function planCodexHooksSetup(input: CodexHooksInput): PlanResult {
   const settings: JsonObject = structuredClone(parsed.value);
   const hooks = settings['hooks'] ?? {};
   if (!isObject(hooks)) return { ok: false, message: `${input.hooksFile}: "hooks" is not an object; nothing was written`, invalid: true };
-  const bad = mergeHooks(hooks, CODEX_HOOK_EVENTS, `${input.launcher} hook`, input.hooksFile);
+  const bad = mergeHooks(hooks, codexHookEvents(input.sessionEnd === true), `${input.launcher} hook`, input.hooksFile);
   if (bad) return { ok: false, message: bad };
   settings['hooks'] = hooks;
   const theirNotify = config.value['notify'] !== undefined && !isOurNotify(config.value['notify']);
+  // Codex runs a hook only while its trust hash (command, matcher, timeout) matches what the user approved.
+  const untrusted = codexHookTrust(input.hooksFile, settings, config.value).some((s) => s.trust !== 'trusted');
   const notes = [
-    CODEX_TRUST_NOTE,
+    ...(untrusted ? [CODEX_TRUST_NOTE] : []),
     ...hooksOffNote(config.value, input.configFile),
     ...(theirNotify ? ['Your notify program in config.toml is kept as it is.'] : []),
   ];
   const main = connectPlan({ file: input.hooksFile, text: input.hooksText, backupExists: input.hooksBackupExists }, stringifyLike(settings, input.hooksText), notes, 'Codex CLI is already connected through its hooks; nothing to change.');
   if (!main.ok) return main;
-  if (!isOurNotify(config.value['notify'])) return main;
-  const dropNotify = removalPlan({ file: input.configFile, text: input.configText, backup: input.configBackup }, withoutOurNotify(config.value));
+  const ourNotify = isOurNotify(config.value['notify']);
+  const wanted = withHooksFeature(ourNotify ? withoutOurNotify(config.value) : config.value);
+  if (isDeepStrictEqual(wanted, config.value)) return main;
+  const featureNote = 'config.toml: [features] hooks = true, so Codex runs hooks whatever its defaults.';
+  if (!ourNotify) {
+    const edited = patchToml(input.configFile, input.configText, wanted);
+    if (!edited.ok) return edited;
+    const more = connectPlan({ file: input.configFile, text: input.configText, backupExists: input.configBackup !== null }, edited.text, [featureNote], '');
+    if (!more.ok) return more;
+    return { ok: true, plan: main.plan, more: [more.plan] };
+  }
+  const dropNotify = removalPlan({ file: input.configFile, text: input.configText, backup: input.configBackup }, wanted);
   if (!dropNotify.ok) return dropNotify;
   dropNotify.plan.notes = [
     `The notify program an earlier set-up wrote is taken out: the Stop hook does its work now${chainedNotify(config.value['notify']) ? '; your own notify program is back in its place' : ''}.`,
+    ...(wanted['features'] !== config.value['features'] ? [featureNote] : []),
   ];
   return { ok: true, plan: main.plan, more: [dropNotify.plan] };
 }
@@ -199,7 +280,7 @@ export function planCodexHooksSetup(input: CodexHooksInput): PlanResult {
  * nothing of ours is not touched.
  */
 export function planCodexFullRemove(input: { hooksFile: string; hooksText: string | null; hooksBackup: string | null; configFile: string; configText: string | null; configBackup: string | null }): PlanResult {
-  const config = planCodexRemove({ file: input.configFile, text: input.configText, backup: input.configBackup });
+  const config = planCodexConfigRemove({ file: input.configFile, text: input.configText, backup: input.configBackup });
   if (!config.ok) return config;
   const configChanges = !isNoop(config.plan);
   const none = (file: string, text: string | null): SetupPlan => ({ file, before: text, after: text, backupFile: backupFileOf(file), writeBackup: null, removeBackup: false, notes: [] });

@@ -27,6 +27,12 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** SessionEnd hooks came in Codex 0.145.0 (capped at 3 s). */
+export const CODEX_SESSION_END_SINCE = '0.145.0';
+
+/** Whether this Codex has SessionEnd hooks; an unknown version is taken as a current Codex. */
+export const codexHasSessionEnd = (v: CodexVersion): boolean => v.version === null || compareVersions(v.version, CODEX_SESSION_END_SINCE) >= 0;
+
 /** Whether this Codex gets hooks; an unknown version is taken as a current Codex (it has them). */
 export const codexHasHooks = (v: CodexVersion): boolean => v.version === null || compareVersions(v.version, CODEX_HOOKS_SINCE) >= 0;
 

@@ -17,6 +17,14 @@ export interface HookSpec {
   statusMessage?: string;
 }
 
+/**
+ * SessionEnd's timeout, in seconds, for both agents: the hook answers in about 70 ms and writes the
+ * packet in a detached process, so it needs only room for a cold start of Node. Claude Code gives
+ * SessionEnd hooks 1.5 s unless a hook asks for more (up to 60 s, and a session's exit waits that
+ * long); Codex cuts SessionEnd at 3 s.
+ */
+export const SESSION_END_TIMEOUT_S = 3;
+
 /** Our entry for an event, exactly as set-up writes it. */
 const entryOf = (spec: HookSpec, command: string): JsonObject => ({
   type: 'command',

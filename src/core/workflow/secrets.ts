@@ -6,7 +6,7 @@
 import type { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { SecretFinding } from '../artifacts/snapshot';
-import { claudeProjectSlug, defaultClaudeConfigDir, isInsideFolder, SessionDiscovery } from '../context/discovery';
+import { claudeHostDirName, claudeProjectDirName, claudeProjectSlug, defaultClaudeConfigDir, isInsideFolder, SessionDiscovery } from '../context/discovery';
 import type { Head } from '../context/heads';
 import { claudeHead } from '../context/heads';
 import { listDir, statOrNull } from '../fsx';
@@ -102,19 +102,21 @@ async function folderSessions(args: SecretsArgs): Promise<{ file: string; agent:
   const out: { file: string; agent: SessionAgent }[] = [];
   const projects = path.join(args.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
   const slug = claudeProjectSlug(args.workspaceDir);
+  // The folder's own name (a long path's is cut and hashed) and the one a host chose.
+  const names = [claudeProjectDirName(args.workspaceDir), claudeHostDirName()];
   const dirs = await listDir(projects);
   const add = async (file: string, exact: boolean): Promise<void> => {
     if (await transcriptOfFolder(file, args.workspaceDir, exact)) out.push({ file, agent: 'claude-code' });
   };
-  for (const d of dirs.filter((x) => x === slug || x.startsWith(`${slug}-`))) {
+  for (const d of dirs.filter((x) => names.includes(x) || x === slug || x.startsWith(`${slug}-`))) {
     const project = path.join(projects, d);
     for (const name of (await listDir(project)).sort((a, b) => a.localeCompare(b))) {
       const st = await statOrNull(path.join(project, name));
-      if (st?.isFile() && name.endsWith('.jsonl')) await add(path.join(project, name), d === slug);
+      if (st?.isFile() && name.endsWith('.jsonl')) await add(path.join(project, name), d === slug || names.includes(d));
       // A session's sub-agents write their own transcripts beside it: `<session>/subagents/*.jsonl`.
       if (st?.isDirectory()) {
         const sub = path.join(project, name, 'subagents');
-        for (const f of (await listDir(sub)).filter((x) => x.endsWith('.jsonl')).sort()) if ((await statOrNull(path.join(sub, f)))?.isFile()) await add(path.join(sub, f), d === slug);
+        for (const f of (await listDir(sub)).filter((x) => x.endsWith('.jsonl')).sort()) if ((await statOrNull(path.join(sub, f)))?.isFile()) await add(path.join(sub, f), d === slug || names.includes(d));
       }
     }
   }

@@ -5,7 +5,7 @@ import { redact } from '../../core/redact';
 import { applyPlans, writeRefusal } from '../../core/setup/apply';
 import { planClaudeRemove, planClaudeSetup } from '../../core/setup/claude';
 import { isOurNotify, planCodexFullRemove, planCodexHooksSetup, planCodexSetup } from '../../core/setup/codex';
-import { codexHasHooks, detectCodexVersion, versionNote } from '../../core/setup/codexVersion';
+import { codexHasHooks, codexHasSessionEnd, detectCodexVersion, versionNote } from '../../core/setup/codexVersion';
 import { ourEvents } from '../../core/setup/hookEntries';
 import { claudeSettingsFile, codexConfigFile, ensureLauncher, findOnPath, NO_NODE_MESSAGE } from '../../core/setup/launcher';
 import type { PlanResult, SetupPlan } from '../../core/setup/plan';
@@ -198,7 +198,7 @@ export class AgentSetup implements vscode.Disposable {
     this.services.log.info('setup', versionNote(version));
     const launcher = await this.launcher();
     const result = codexHasHooks(version)
-      ? planCodexHooksSetup({ hooksFile, hooksText, hooksBackupExists: hooksBackup !== null, configFile: file, configText: text, configBackup: backup, launcher: shellQuote(launcher) })
+      ? planCodexHooksSetup({ hooksFile, hooksText, hooksBackupExists: hooksBackup !== null, configFile: file, configText: text, configBackup: backup, launcher: shellQuote(launcher), sessionEnd: codexHasSessionEnd(version) })
       : planCodexSetup({ file, text, argv: [launcher, 'notify'], backupExists: backup !== null });
     if (result.ok) result.plan.notes.unshift(versionNote(version));
     return result;

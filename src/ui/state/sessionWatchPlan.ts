@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { claudeProjectSlug, defaultClaudeConfigDir, defaultCodexHome, looseSlug } from '../../core/context/discovery';
+import { claudeDirPrefix, claudeHostDirName, claudeProjectDirName, defaultClaudeConfigDir, defaultCodexHome, looseSlug } from '../../core/context/discovery';
 import type { ContextSource } from '../../core/context/types';
 
 /**
@@ -47,11 +47,13 @@ export function sessionWatchPlan(input: SessionWatchInput): SessionWatch[] {
     const config = input.claudeConfigDir || defaultClaudeConfigDir(env);
     const projects = path.join(config, 'projects');
     if (input.isDir(projects)) {
-      const slug = claudeProjectSlug(input.folder);
+      // The name Claude Code gives the folder (a long one cut and hashed), and the one a host chose.
+      const slug = claudeProjectDirName(input.folder);
       const loose = looseSlug(slug);
-      out.push({ base: projects, pattern: '*', kind: 'appears', prefix: loose });
+      const host = claudeHostDirName(env);
+      out.push({ base: projects, pattern: '*', kind: 'appears', prefix: claudeDirPrefix(input.folder) });
       // The folder name may spell the slug differently (a character outside ASCII is one or two dashes).
-      const dirs = [slug, ...input.list(projects).filter((d) => d !== slug && looseSlug(d) === loose)].slice(0, MAX_SLUG_DIRS);
+      const dirs = [...new Set([slug, ...(host ? [host] : []), ...input.list(projects).filter((d) => d !== slug && looseSlug(d) === loose)])].slice(0, MAX_SLUG_DIRS);
       for (const d of dirs) {
         const dir = path.join(projects, d);
         if (input.isDir(dir)) out.push({ base: dir, pattern: '*.jsonl', kind: 'session' });

@@ -31,7 +31,7 @@ describe('handoff setup claude (real process, real files)', () => {
         SessionStart: [{ matcher: 'startup|resume|clear|compact', hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 10 }] }],
         UserPromptSubmit: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 5 }] }],
         PreCompact: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 30 }] }],
-        SessionEnd: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 30 }] }],
+        SessionEnd: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 3 }] }],
       },
     });
     assert.equal(await t.exists(t.backup), false, 'nothing to back up');
@@ -64,7 +64,7 @@ describe('handoff setup claude (real process, real files)', () => {
         ],
         UserPromptSubmit: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 5 }] }],
         PreCompact: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 30 }] }],
-        SessionEnd: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 30 }] }],
+        SessionEnd: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 3 }] }],
       },
       permissions: { allow: ['Bash(npm test)'] },
     });
@@ -113,6 +113,21 @@ describe('handoff setup claude (real process, real files)', () => {
     await fs.writeFile(notObject.file, '[1]');
     assert.equal(notObject.run().code, 2);
     assert.equal(await notObject.read(notObject.file), '[1]');
+  });
+
+  it('SessionEnd gets an explicit short timeout (the hook answers at once), also where an older set-up wrote 30 s; --check says which hooks are there', async () => {
+    const t = await setupEnv();
+    const absent = t.run('--check');
+    assert.equal(absent.code, 1);
+    assert.match(absent.stdout, /^ {2}SessionEnd: absent$/m);
+    await fs.writeFile(t.file, JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 30 }] }] } }));
+    assert.equal(t.run().code, 0);
+    const hooks = JSON.parse(await t.read(t.file)).hooks;
+    assert.deepEqual(hooks.SessionEnd, [{ hooks: [{ type: 'command', command: `${t.q} hook`, timeout: 3 }] }]);
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'PreCompact']) assert.equal(typeof hooks[event][0].hooks[0].timeout, 'number', event);
+    const present = t.run('--check');
+    assert.equal(present.code, 0, present.stdout);
+    assert.equal(present.stdout, `Claude Code hooks in ${t.file}:\n${['SessionStart', 'UserPromptSubmit', 'PreCompact', 'SessionEnd'].map((e) => `  ${e}: present (Claude Code runs it)\n`).join('')}`);
   });
 
   it('--project writes the workspace .claude/settings.json; --dry-run writes nothing', async () => {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseToml } from '@decimalturn/toml-patch';
+import { codexHookTrust } from '../../../src/core/setup/codexTrust';
 import { makeTempDir } from '../helpers/fixtures';
 import { handoff } from '../helpers/workbenchRepo';
 
@@ -48,9 +49,9 @@ describe('handoff setup codex, a Codex with hooks (real process, real files)', (
     const r = t.run();
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Codex 0\.142\.4 \(from codex --version \(.*codex\)\) has hooks: connecting through hooks\.json/);
-    assert.match(r.stdout, /open \/hooks in Codex and trust/);
+    assert.match(r.stdout, /^Codex will ask you to approve the new or changed Session Handoff hooks: open \/hooks in Codex and trust them/m);
     assert.equal(await read(t.hooks), `${JSON.stringify({ hooks: { SessionStart: [OURS.SessionStart], UserPromptSubmit: [OURS.UserPromptSubmit], PreCompact: [OURS.PreCompact], Stop: [OURS.Stop] } }, null, 2)}\n`);
-    assert.equal(await exists(t.config), false, 'config.toml is not created');
+    assert.equal(await read(t.config), '[features]\nhooks = true\n', 'the canonical flag, and nothing else');
     assert.equal(await exists(`${t.hooks}.handoff-backup`), false, 'nothing to back up');
     const removed = t.run('--remove');
     assert.equal(removed.code, 0, removed.stderr);
@@ -77,8 +78,8 @@ describe('handoff setup codex, a Codex with hooks (real process, real files)', (
     });
     assert.match(after, /^\{\n {4}"hooks"/, "the file's indent is kept");
     assert.equal(await read(`${t.hooks}.handoff-backup`), hooksBefore);
-    assert.equal(await read(t.config), configBefore, 'config.toml (their notify) untouched');
-    assert.equal(await exists(`${t.config}.handoff-backup`), false);
+    assert.equal(await read(t.config), `${configBefore}hooks = true\n`, 'config.toml: their notify untouched, the hooks flag added to their [features]');
+    assert.equal(await read(`${t.config}.handoff-backup`), configBefore);
 
     const again = t.run();
     assert.equal(again.code, 0, again.stderr);
@@ -89,7 +90,8 @@ describe('handoff setup codex, a Codex with hooks (real process, real files)', (
     assert.equal(removed.code, 0, removed.stderr);
     assert.equal(await read(t.hooks), hooksBefore, 'exactly the previous bytes');
     assert.equal(await exists(`${t.hooks}.handoff-backup`), false);
-    assert.equal(await read(t.config), configBefore);
+    assert.equal(await read(t.config), configBefore, 'config.toml: exactly the previous bytes');
+    assert.equal(await exists(`${t.config}.handoff-backup`), false);
     const nothing = t.run('--remove');
     assert.match(nothing.stdout, /not in Codex's hooks\.json or config\.toml; nothing to remove/);
     assert.equal(await read(t.hooks), hooksBefore);
@@ -116,7 +118,7 @@ describe('handoff setup codex, a Codex with hooks (real process, real files)', (
     assert.deepEqual((await fs.readdir(u.home)).sort(), ['hooks.json']);
   });
 
-  it('an earlier notify set-up is replaced by the hooks when Codex gained them (config.toml back to its bytes)', async () => {
+  it('an earlier notify set-up is replaced by the hooks when Codex gained them (config.toml back to its bytes, plus the hooks flag)', async () => {
     const t = await codexEnv('0.100.0');
     const configBefore = 'model = "gpt-5"\n\n[tui]\nnotifications = true\n';
     await fs.writeFile(t.config, configBefore);
@@ -130,9 +132,11 @@ describe('handoff setup codex, a Codex with hooks (real process, real files)', (
     const upgraded = t.run();
     assert.equal(upgraded.code, 0, upgraded.stderr);
     assert.match(upgraded.stdout, /notify program an earlier set-up wrote is taken out/);
-    assert.equal(await read(t.config), configBefore, 'config.toml as before the first set-up');
-    assert.equal(await exists(`${t.config}.handoff-backup`), false);
+    assert.equal(await read(t.config), `${configBefore}\n[features]\nhooks = true\n`, 'config.toml as before the first set-up, with the hooks flag');
     assert.ok(JSON.parse(await read(t.hooks)).hooks.Stop);
+    assert.equal(t.run('--remove').code, 0);
+    assert.equal(await read(t.config), configBefore, '--remove: the bytes before the first set-up');
+    assert.equal(await exists(`${t.config}.handoff-backup`), false);
   });
 
   it('a notify of their own that an old set-up chained is back in its place when Codex gains hooks', async () => {
@@ -145,7 +149,7 @@ describe('handoff setup codex, a Codex with hooks (real process, real files)', (
     const upgraded = t.run();
     assert.equal(upgraded.code, 0, upgraded.stderr);
     assert.match(upgraded.stdout, /your own notify program is back in its place/);
-    assert.equal(await read(t.config), configBefore);
+    assert.equal(await read(t.config), `${configBefore}\n[features]\nhooks = true\n`);
     assert.ok(JSON.parse(await read(t.hooks)).hooks.SessionStart);
   });
 
@@ -164,6 +168,83 @@ describe('handoff setup codex, a Codex with hooks (real process, real files)', (
     const n = u.run('--dry-run');
     assert.match(n.stdout, /Codex 0\.142\.5 \(from the newest rollout .*\) has hooks/);
     assert.match(n.stdout, /^\+\+\+ .*hooks\.json$/m);
+  });
+});
+
+describe('handoff setup codex: the hooks flag, SessionEnd and trust (real process, real files)', () => {
+  /** Records the trust of every hook of ours as Codex's /hooks does when the user approves them. */
+  async function approveAll(t: Awaited<ReturnType<typeof codexEnv>>): Promise<void> {
+    const statuses = codexHookTrust(t.hooks, JSON.parse(await read(t.hooks)), parseToml(await read(t.config)) as Record<string, unknown>);
+    const state = statuses.map((s) => `[hooks.state.${JSON.stringify(s.key)}]\nenabled = true\ntrusted_hash = "${s.hash}"\n`).join('\n');
+    await fs.appendFile(t.config, `\n${state}`);
+  }
+
+  it('--check: present but not trusted until approved in /hooks, then trusted; a changed hook is no longer trusted, and set-up says Codex will ask again', async () => {
+    const t = await codexEnv('0.146.0');
+    const first = t.run();
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(JSON.parse(await read(t.hooks)).hooks.SessionEnd, [{ hooks: [{ type: 'command', command: `${LAUNCHER} hook`, timeout: 3 }] }], 'SessionEnd within Codex\'s 3 s');
+    const before = t.run('--check');
+    assert.equal(before.code, 1);
+    assert.match(before.stdout, /^ {2}SessionStart: present, not trusted yet: Codex does not run it until you approve it in \/hooks$/m);
+    assert.match(before.stdout, /^ {2}SessionEnd: present, not trusted yet/m);
+
+    await approveAll(t);
+    const trusted = t.run('--check');
+    assert.equal(trusted.code, 0, trusted.stdout);
+    assert.equal((trusted.stdout.match(/present, trusted \(Codex runs it\)/g) ?? []).length, 5, trusted.stdout);
+    const again = t.run();
+    assert.doesNotMatch(again.stdout, /Codex will ask you to approve/, 'nothing changed: no approval needed');
+
+    // Another launcher changes every command, so every hash: Codex stops running them until approved again.
+    const moved = handoff(['setup', 'codex', '--launcher', '/usr/local/bin/handoff'], { env: t.env });
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.equal((moved.stdout.match(/Codex will ask you to approve/g) ?? []).length, 1, 'said once');
+    const after = t.run('--check');
+    assert.equal(after.code, 1);
+    assert.match(after.stdout, /^ {2}Stop: present, changed since you trusted it: Codex does not run it until you approve it again in \/hooks$/m);
+  });
+
+  it('[features]: hooks = true is added beside a legacy codex_hooks = true (kept: older Codex reads only it); hooks turned off are left off, said and checked', async () => {
+    const t = await codexEnv('0.146.0');
+    await fs.writeFile(t.config, '[features]\ncodex_hooks = true\n');
+    assert.equal(t.run().code, 0);
+    assert.equal(await read(t.config), '[features]\ncodex_hooks = true\nhooks = true\n');
+    assert.equal(t.run('--remove').code, 0);
+    assert.equal(await read(t.config), '[features]\ncodex_hooks = true\n', '--remove: as before');
+
+    const u = await codexEnv('0.146.0');
+    const off = '[features]\nhooks = false\n';
+    await fs.writeFile(u.config, off);
+    const r = u.run();
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Codex hooks are turned off in .*config\.toml \(\[features\] hooks = false\)/);
+    assert.equal(await read(u.config), off, 'their choice is kept');
+    const c = u.run('--check');
+    assert.equal(c.code, 1);
+    assert.match(c.stdout, /\[features\] turns hooks off/);
+  });
+
+  it('setup --check alone looks at both agents: fine when each one connected has all its hooks, trusted', async () => {
+    const t = await codexEnv('0.146.0');
+    const env = { ...t.env, CLAUDE_CONFIG_DIR: await makeTempDir('claude-cfg-') };
+    const check = () => handoff(['setup', '--check'], { env });
+    const nothing = check();
+    assert.equal(nothing.code, 1, 'nothing connected');
+    assert.match(nothing.stdout, /^Claude Code hooks in .*settings\.json:$/m);
+    assert.match(nothing.stdout, /^Codex hooks in .*hooks\.json/m);
+    assert.equal(t.run().code, 0);
+    assert.equal(check().code, 1, 'Codex connected but not trusted yet');
+    await approveAll(t);
+    assert.equal(check().code, 0, 'Codex complete and trusted; Claude Code not used');
+    assert.equal(handoff(['setup'], { env }).code, 2, 'without --check the agent must be named');
+  });
+
+  it('a Codex before 0.145 gets no SessionEnd hook', async () => {
+    const t = await codexEnv('0.144.0');
+    assert.equal(t.run().code, 0);
+    assert.deepEqual(Object.keys(JSON.parse(await read(t.hooks)).hooks), ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']);
+    assert.doesNotMatch(t.run('--check').stdout, /SessionEnd/);
   });
 });
 
