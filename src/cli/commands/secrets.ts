@@ -44,7 +44,7 @@ export const secretsCommand: CommandSpec = {
   flags: [
     ...DIR_FLAGS,
     ...SESSION_FLAGS,
-    { name: 'session', type: 'string', placeholder: 'FILE', help: 'a session file to read as well (Claude Code .jsonl, or a Codex rollout-*.jsonl)' },
+    { name: 'session', type: 'string', placeholder: 'FILE', help: 'a session file to read as well (Claude Code .jsonl, or a Codex rollout-*.jsonl or .jsonl.zst)' },
     { name: 'scrub', type: 'boolean', help: "rewrite the session and task files in place with each credential masked (atomic; JSON kept valid; close a task in its agent first)" },
     { name: 'force', type: 'boolean', help: 'with --scrub: also rewrite a session written to in the last minute' },
     JSON_FLAG,
