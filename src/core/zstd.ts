@@ -45,9 +45,10 @@ export async function streamZst(file: string, onData: (piece: Buffer) => boolean
     }
   });
   try {
-    const buf = Buffer.allocUnsafe(STEP);
     let pos = 0;
     for (;;) {
+      // A fresh buffer each step: the decoder keeps the unfinished end of a block it was given.
+      const buf = Buffer.allocUnsafe(STEP);
       const { bytesRead } = await handle.read(buf, 0, STEP, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
