@@ -218,8 +218,13 @@ export class SessionDiscovery {
    */
   private async newestMatching(files: string[], source: 'claude' | 'codex', read: (f: string) => Promise<Head>): Promise<SessionCandidate | undefined> {
     const stats = await Promise.all(files.map(async (f) => ({ f, st: await statOrNull(f) })));
-    const sorted = stats.filter((s): s is { f: string; st: Stats } => !!s.st?.isFile())// Equal times (a copy, a restore): the later name first — a Codex page written after a revert sorts after its predecessor.
-      .sort((a, b) => b.st.mtimeMs - a.st.mtimeMs || (path.basename(b.f) > path.basename(a.f) ? 1 : path.basename(b.f) < path.basename(a.f) ? -1 : 0));
+    // Of a rollout that exists both plain and compressed (Codex is converting it), the plain one.
+    const kept = new Set(plainWins(stats.filter((s) => s.st?.isFile()).map((s) => s.f)));
+    const name = (f: string) => path.basename(f);
+    const sorted = stats
+      .filter((s): s is { f: string; st: Stats } => !!s.st?.isFile() && kept.has(s.f))
+      // Equal times (a copy, a restore): the later name first — a Codex page written after a revert sorts after its predecessor.
+      .sort((a, b) => b.st.mtimeMs - a.st.mtimeMs || (name(b.f) > name(a.f) ? 1 : name(b.f) < name(a.f) ? -1 : 0));
     let deep = DEEP_SCANS;
     let budget: number = DEEP_BYTES[source];
     for (const { f, st } of sorted) {
@@ -289,7 +294,9 @@ export class SessionDiscovery {
     ).flat();
     // Threads updated lately by name (session_index.jsonl): their rollouts may be in any date folder.
     const named = (await this.recentThreads(home)).flatMap((id) => this.codexFiles.filter((f) => path.basename(f).includes(id)));
-    return this.newestMatching(plainWins([...new Set([...this.codexHot, ...fresh, ...named])]), 'codex', codexHead);
+    // A hot rollout Codex compressed or made plain again since the listing is looked for under its other name.
+    const flipped = this.codexHot.map((f) => (f.endsWith('.zst') ? f.slice(0, -'.zst'.length) : `${f}.zst`));
+    return this.newestMatching([...new Set([...this.codexHot, ...flipped, ...fresh, ...named])], 'codex', codexHead);
   }
 
   private indexState: { mtimeMs: number; size: number; ids: string[] } | null = null;

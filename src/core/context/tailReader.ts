@@ -172,7 +172,7 @@ export class TailReader<S> {
     const restarted = this.size >= 0;
     this.reset();
     const parser = this.parser;
-    let head = '';
+    let first = true;
     let base = parser.initial();
     let state = base;
     let since: string[] = [];
@@ -203,9 +203,10 @@ export class TailReader<S> {
     let done;
     try {
       done = await streamZst(this.file, (piece) => {
-        if (head.length < HEAD_BYTES) {
-          head += piece.subarray(0, HEAD_BYTES - head.length).toString('utf8');
-          if (parser.head) state = base = parser.head(base, head);
+        // The first decoded piece holds the head (a zstd block is up to 128 KiB; a shorter one is the whole file).
+        if (first) {
+          first = false;
+          if (parser.head) state = base = parser.head(base, piece.subarray(0, HEAD_BYTES).toString('utf8'));
         }
         splitter.push(piece);
       });

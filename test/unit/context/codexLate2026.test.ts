@@ -82,11 +82,12 @@ describe('Codex compressed rollouts: discovery and the meter', () => {
     const both = await new SessionDiscovery({ folder, codexHome: home, sources: ['codex'] }).find();
     assert.deepEqual(both.map((c) => c.file), [plain]);
     await fs.rm(plain);
-    const after = (await new ContextMeter({ folder, codexHome: home, sources: ['codex'] }).read()).current;
+    // The same meter, seconds later (before its next full listing of the date folders): it looks for the other name.
+    const after = (await meter.read()).current;
     // Resumed: plain again, appended to.
     await writeAt(plain, text + codexTokens(52_000), new Date());
     await fs.rm(`${plain}.zst`);
-    const resumed = (await new ContextMeter({ folder, codexHome: home, sources: ['codex'] }).read()).current;
+    const resumed = (await meter.read()).current;
     assert.ok(before.known && after.known && resumed.known);
     assert.deepEqual([before.sessionId, after.sessionId, resumed.sessionId], [THREAD, THREAD, THREAD]);
     assert.deepEqual([before.usedTokens, after.usedTokens, resumed.usedTokens], [40_000, 40_000, 52_000]);
