@@ -308,13 +308,14 @@ export class CwdScanner {
     this.size = st.size;
     if (st.size <= this.offset) return this.cwds;
     if (isZst(file)) {
-      // A compressed rollout does not grow (Codex makes it plain again to append): decoded once, whole.
+      // A compressed rollout does not grow (Codex makes it plain again to append): searched once, from
+      // its start, as far as the budget of decoded bytes goes (decoding cannot resume where it stopped).
       let carry: Buffer = Buffer.alloc(0);
-      const done = await streamZst(file, (piece) => {
+      await streamZst(file, (piece) => {
+        this.lastBytes += piece.length;
         carry = this.search(carry.length ? Buffer.concat([carry, piece]) : piece);
-        return this.seen.size >= 64;
+        return this.seen.size >= 64 || this.lastBytes >= budget;
       });
-      this.lastBytes = done?.bytesRead ?? 0;
       this.offset = st.size;
       return this.cwds;
     }

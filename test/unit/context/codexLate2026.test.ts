@@ -67,6 +67,18 @@ describe('Codex compressed rollouts: discovery and the meter', () => {
     assert.deepEqual([meter.current.file, meter.current.sessionId, meter.current.usedTokens], [archived, THREAD, 40_000]);
   });
 
+  it('a compressed rollout that started elsewhere and moved into the folder is found by its later cwd', async () => {
+    const root = await makeTempDir('zst-moved-');
+    const folder = path.join(root, 'app');
+    await fs.mkdir(folder, { recursive: true });
+    const home = path.join(root, 'codex');
+    const later = JSON.stringify({ timestamp: '2026-11-20T16:01:00.000Z', type: 'turn_context', payload: { cwd: folder, model: 'gpt-5.5' } });
+    const text = `${codexMeta({ id: THREAD, cwd: root })}${later}\n${codexTokens(30_000)}`;
+    const file = await writeAt(path.join(home, 'sessions', '2026', '11', '20', `${NAME}.zst`), storedZstd(Buffer.from(text)), weekAgo);
+    const found = await new SessionDiscovery({ folder, codexHome: home, sources: ['codex'] }).find();
+    assert.deepEqual(found.map((c) => [c.file, c.cwd]), [[file, folder]]);
+  });
+
   it('a rollout that flips between .jsonl and .jsonl.zst is the same session; while both exist the plain one wins', async () => {
     const root = await makeTempDir('zst-flip-');
     const folder = path.join(root, 'app');
