@@ -3,8 +3,13 @@ import { codexRolloutIdFromFile } from '../context/codex';
 import { isRollout, listCodexRollouts, plainWins } from '../context/discovery';
 import type { Head } from '../context/heads';
 import { codexHead } from '../context/heads';
-import { listDir } from '../fsx';
+import { readAt } from '../context/lineScan';
+import { listDir, openRegular } from '../fsx';
+import { isZst, streamZst } from '../zstd';
 import type { LineHandler } from './lines';
+import { LineSplitter } from './lines';
+
+const PAGE_CHUNK = 4 * 1024 * 1024;
 
 /** An older file of a paginated Codex thread and where its part of the thread ends. */
 export interface CodexPage {
@@ -84,4 +89,39 @@ export function cutAt(handler: LineHandler, endOrdinal: number): LineHandler & {
       if (!past(head.slice(0, 256))) handler.oversized(head, tail, lineNo);
     },
   };
+}
+
+/**
+ * Streams a predecessor page (plain or compressed) to `handler` up to its cut, reading no further than
+ * needed. Returns the bytes read from disk; a page that stops decoding gives what was read of it.
+ */
+export async function readPage(page: CodexPage, handler: LineHandler): Promise<number> {
+  const cut = cutAt(handler, page.endOrdinal);
+  const splitter = new LineSplitter(cut);
+  const push = (piece: Buffer): boolean => {
+    splitter.push(piece);
+    return cut.done;
+  };
+  try {
+    return isZst(page.file) ? ((await streamZst(page.file, push))?.bytesRead ?? 0) : await readPlain(page.file, push);
+  } catch {
+    return 0;
+  }
+}
+
+/** Streams a plain file's bytes to `onChunk` until it returns true or the file ends; returns the bytes read. */
+async function readPlain(file: string, onChunk: (chunk: Buffer) => boolean): Promise<number> {
+  const opened = await openRegular(file);
+  if (!opened.ok) return 0;
+  const { handle } = opened.file;
+  try {
+    let pos = 0;
+    for (;;) {
+      const chunk = await readAt(handle, pos, PAGE_CHUNK);
+      if (chunk.length === 0 || onChunk(chunk)) return pos + chunk.length;
+      pos += chunk.length;
+    }
+  } finally {
+    await handle.close();
+  }
 }

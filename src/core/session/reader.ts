@@ -3,10 +3,9 @@ import * as path from 'node:path';
 import { readAt } from '../context/lineScan';
 import { ClaudeHandler } from './claude';
 import { codexSessionIdFromFile } from '../context/codex';
-import { openRegular } from '../fsx';
 import { isZst, streamZst } from '../zstd';
 import { CodexHandler } from './codex';
-import { codexPredecessors, cutAt } from './codexPages';
+import { codexPredecessors, readPage } from './codexPages';
 import { CredentialScanner } from './credentials';
 import type { LineHandler } from './lines';
 import { LineSplitter } from './lines';
@@ -198,19 +197,7 @@ export class SessionReader {
     if (this.agent !== 'codex') return 0;
     let bytes = 0;
     const { pages } = await codexPredecessors(this.file);
-    for (const page of pages) {
-      const cut = cutAt(this.handler, page.endOrdinal);
-      const splitter = new LineSplitter(cut);
-      const push = (piece: Buffer): boolean => {
-        splitter.push(piece);
-        return cut.done;
-      };
-      try {
-        bytes += isZst(page.file) ? ((await streamZst(page.file, push))?.bytesRead ?? 0) : await readPlain(page.file, push);
-      } catch {
-        // A page that cannot be decoded gives what was read of it.
-      }
-    }
+    for (const page of pages) bytes += await readPage(page, this.handler);
     return bytes;
   }
 
@@ -245,23 +232,6 @@ function fallbackSessionId(file: string, agent: SessionAgent): string {
   const base = path.basename(file, '.jsonl');
   const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(base);
   return m?.[1] ?? base;
-}
-
-/** Streams a plain file's bytes to `onChunk` until it returns true or the file ends; returns the bytes read. */
-async function readPlain(file: string, onChunk: (chunk: Buffer) => boolean): Promise<number> {
-  const opened = await openRegular(file);
-  if (!opened.ok) return 0;
-  const { handle } = opened.file;
-  try {
-    let pos = 0;
-    for (;;) {
-      const chunk = await readAt(handle, pos, CHUNK);
-      if (chunk.length === 0 || onChunk(chunk)) return pos + chunk.length;
-      pos += chunk.length;
-    }
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Reads one session log once (the CLI's way). */

@@ -148,4 +148,26 @@ describe('Codex paginated history: discovery and the meter', () => {
     const t = expected.tokens_last_turn;
     assert.deepEqual([r.usedTokens, r.windowTokens, Math.round(r.percent)], [t.last_token_usage_total_tokens, t.model_context_window, t.codex_footer_pct_used]);
   });
+
+  it('a page Codex just started, with no usage yet, reads the thread\'s last usage before the cut, never the reverted turn\'s', async () => {
+    const folder = await makeTempDir('paginated-fresh-');
+    const home = path.join(folder, '.codex-home');
+    execFileSync('python3', [fixturePath('transcripts', 'codex-paginated', 'make-codex-paginated.py'), '--cwd', folder, '--out', home]);
+    const day = path.join(home, 'sessions', '2026', '11', '21');
+    const [page1, page2] = (await fs.readdir(day)).sort().map((f) => path.join(day, f)) as [string, string];
+    // Page 2 as it is right after the revert: its session_meta only.
+    const first = (await fs.readFile(page2, 'utf8')).split('\n')[0]!;
+    await fs.writeFile(page2, `${first}\n`);
+    const cut = (JSON.parse(first) as { payload: { history_base: { end_ordinal_exclusive: number } } }).payload.history_base.end_ordinal_exclusive;
+    type Line = { ordinal: number; payload: { type?: string; info?: { last_token_usage: { total_tokens: number } } | null } };
+    const usage = (lines: Line[]) => lines.filter((l) => l.payload.type === 'token_count' && l.payload.info).map((l) => l.payload.info!.last_token_usage.total_tokens);
+    const all = (await fs.readFile(page1, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+    const before = usage(all.filter((l) => l.ordinal < cut));
+    const reverted = usage(all.filter((l) => l.ordinal >= cut));
+    assert.ok(before.length && reverted.length);
+    const r = (await new ContextMeter({ folder, codexHome: home, sources: ['codex'] }).read()).current;
+    assert.ok(r.known, r.known ? '' : r.reason);
+    assert.deepEqual([r.usedTokens, r.file, r.sessionId], [before[before.length - 1], page1, '019fa1c0-2a4e-7c31-9d5b-6e8f1a2b3c4d']);
+    assert.ok(!reverted.includes(r.usedTokens));
+  });
 });
