@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { ZST_SCRUB_REFUSAL } from '../../../src/core/workflow/secrets';
 import { fixturePath, makeTempDir } from '../helpers/fixtures';
 import { tempRepos } from '../helpers/gitRepo';
 import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
+import { writePaginated } from '../helpers/codexPaginated';
 import { storedZstd } from '../helpers/zstdFrame';
 
 describe('handoff secrets on Codex rollouts of late 2026', () => {
@@ -35,12 +35,10 @@ describe('handoff secrets on Codex rollouts of late 2026', () => {
   it("lists each page of a paginated thread on its own: the reverted turn's page too", async () => {
     const r = make();
     const home = await makeTempDir('handoff-codex-');
-    execFileSync('python3', [fixturePath('transcripts', 'codex-paginated', 'make-codex-paginated.py'), '--cwd', r.dir, '--out', home]);
+    const { page1, page2 } = await writePaginated(r.dir, home);
     const json = handoff(['secrets', '--dir', r.dir, '--codex-home', home, '--claude-config-dir', await makeTempDir('handoff-claude-'), '--json']);
     assert.equal(json.code, 0, json.stderr);
     const out = JSON.parse(json.stdout) as { sessions: { file: string; agent: string }[] };
-    const day = path.join(home, 'sessions', '2026', '11', '21');
-    const pages = (await fs.readdir(day)).sort().map((f) => path.join(day, f));
-    assert.deepEqual(out.sessions.filter((s) => s.agent === 'codex').map((s) => s.file), pages);
+    assert.deepEqual(out.sessions.filter((s) => s.agent === 'codex').map((s) => s.file), [page1, page2]);
   });
 });

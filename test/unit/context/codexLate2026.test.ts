@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { codexRolloutReader, codexSessionIdFromFile, codexRolloutIdFromFile } from '../../../src/core/context/codex';
@@ -8,6 +7,7 @@ import { ContextMeter } from '../../../src/core/context/meter';
 import { streamZst } from '../../../src/core/zstd';
 import { codexMeta, codexTokens } from '../helpers/agentLines';
 import { fixturePath, makeTempDir } from '../helpers/fixtures';
+import { writePaginated } from '../helpers/codexPaginated';
 import { storedZstd } from '../helpers/zstdFrame';
 
 const THREAD = '019f8a3c-5d21-7e40-b9a7-3c5e1f0d2b68';
@@ -132,12 +132,7 @@ describe('Codex paginated history: discovery and the meter', () => {
   it('the thread\'s newest page is the session, and its token events give the reading', async () => {
     const folder = await makeTempDir('paginated-meter-');
     const home = path.join(folder, '.codex-home');
-    execFileSync('python3', [fixturePath('transcripts', 'codex-paginated', 'make-codex-paginated.py'), '--cwd', folder, '--out', home]);
-    const expected = JSON.parse(await fs.readFile(fixturePath('transcripts', 'codex-paginated', 'codex-paginated.expected.json'), 'utf8')) as {
-      files_head_first: { path: string }[];
-      thread_id: string;
-      tokens_last_turn: { last_token_usage_total_tokens: number; model_context_window: number; codex_footer_pct_used: number };
-    };
+    const { expected } = await writePaginated(folder, home);
     // Written in the same instant: the page written after the revert still comes first.
     const same = new Date();
     for (const f of expected.files_head_first) await fs.utimes(path.join(home, f.path.replace(/^codex-home\//, '')), same, same);
@@ -152,9 +147,7 @@ describe('Codex paginated history: discovery and the meter', () => {
   it('a page Codex just started, with no usage yet, reads the thread\'s last usage before the cut, never the reverted turn\'s', async () => {
     const folder = await makeTempDir('paginated-fresh-');
     const home = path.join(folder, '.codex-home');
-    execFileSync('python3', [fixturePath('transcripts', 'codex-paginated', 'make-codex-paginated.py'), '--cwd', folder, '--out', home]);
-    const day = path.join(home, 'sessions', '2026', '11', '21');
-    const [page1, page2] = (await fs.readdir(day)).sort().map((f) => path.join(day, f)) as [string, string];
+    const { page1, page2, expected } = await writePaginated(folder, home);
     // Page 2 as it is right after the revert: its session_meta only.
     const first = (await fs.readFile(page2, 'utf8')).split('\n')[0]!;
     await fs.writeFile(page2, `${first}\n`);
@@ -167,7 +160,7 @@ describe('Codex paginated history: discovery and the meter', () => {
     assert.ok(before.length && reverted.length);
     const r = (await new ContextMeter({ folder, codexHome: home, sources: ['codex'] }).read()).current;
     assert.ok(r.known, r.known ? '' : r.reason);
-    assert.deepEqual([r.usedTokens, r.file, r.sessionId], [before[before.length - 1], page1, '019fa1c0-2a4e-7c31-9d5b-6e8f1a2b3c4d']);
+    assert.deepEqual([r.usedTokens, r.file, r.sessionId], [before[before.length - 1], page1, expected.thread_id]);
     assert.ok(!reverted.includes(r.usedTokens));
   });
 });

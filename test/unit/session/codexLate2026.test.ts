@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { SessionFacts } from '../../../src/core/session/model';
 import { readSessionFile, SessionReader } from '../../../src/core/session/reader';
 import { fixturePath, makeTempDir } from '../helpers/fixtures';
+import type { PaginatedExpected } from '../helpers/codexPaginated';
+import { writePaginated } from '../helpers/codexPaginated';
 import { storedZstd } from '../helpers/zstdFrame';
 import { assertMatchesExpected } from './expectedFacts';
 import { fixtureText } from './sessionFixture';
@@ -74,29 +75,10 @@ describe('Codex compressed rollouts (.jsonl.zst)', () => {
   });
 });
 
-interface PaginatedExpected {
-  thread_id: string;
-  branch: string;
-  requests: { text: string; line: number; file: string }[];
-  reverted_requests: { text: string }[];
-  commands: { command: string; call_id: string; exit_code: number; duration_ms: number; line: number; file: string; output_contains?: string }[];
-  commands_in_reverted_turn: { call_id: string }[];
-  edits: { files_absolute: string[] }[];
-  edits_in_reverted_turn: { files: string[] }[];
-  closing_message: { text: string; line: number };
-  must_not_be_closing_message: string;
-  files_head_first: { path: string }[];
-}
-
-/** The codex-paginated fixture written by its script for a real folder (its byte offsets count bytes). */
-async function paginated(): Promise<{ cwd: string; home: string; page1: string; page2: string; expected: PaginatedExpected }> {
+/** The codex-paginated fixture written by its script for a real folder. */
+async function paginated(): Promise<{ page1: string; page2: string; expected: PaginatedExpected }> {
   const cwd = await makeTempDir('handoff-paginated-');
-  const home = path.join(cwd, '.codex-home');
-  execFileSync('python3', [fixturePath('transcripts', 'codex-paginated', 'make-codex-paginated.py'), '--cwd', cwd, '--out', home]);
-  const raw = await fs.readFile(fixturePath('transcripts', 'codex-paginated', 'codex-paginated.expected.json'), 'utf8');
-  const expected = JSON.parse(raw.split('__CWD__').join(cwd)) as PaginatedExpected;
-  const at = (i: number) => path.join(home, expected.files_head_first[i]!.path.replace(/^codex-home\//, ''));
-  return { cwd, home, page1: at(1), page2: at(0), expected };
+  return writePaginated(cwd, path.join(cwd, '.codex-home'));
 }
 
 describe('Codex paginated history (item_completed, pages joined by history_base)', () => {
