@@ -46,7 +46,7 @@ export const secretsCommand: CommandSpec = {
   flags: [
     ...DIR_FLAGS,
     ...SESSION_FLAGS,
-    { name: 'session', type: 'string', placeholder: 'FILE', help: 'a session file to read as well (Claude Code .jsonl, or a Codex rollout-*.jsonl)' },
+    { name: 'session', type: 'string', placeholder: 'FILE', help: 'a session file to read as well (Claude Code .jsonl, or a Codex rollout-*.jsonl or .jsonl.zst)' },
     { name: 'scrub', type: 'boolean', help: 'mask each credential in the session and task files in place, byte for byte (the same file, the same size, JSON kept valid; a compressed file is refused; close a task in its agent first)' },
     { name: 'force', type: 'boolean', help: 'with --scrub: also mask a session written to in the last minute' },
     JSON_FLAG,

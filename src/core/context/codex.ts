@@ -52,11 +52,29 @@ export function codexPercent(used: number, window: number): number {
   return round1(Math.max(0, Math.min(100, p)));
 }
 
-/** The session id from a rollout file name (`rollout-<time>-<uuid>.jsonl`), else the base name. */
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** `…-<thread uuid>` or, for a page Codex started on a revert or a fork, `…-<thread uuid>_<rollout uuid>`. */
+const ROLLOUT_IDS = new RegExp(`(${UUID})(?:_(${UUID}))?$`, 'i');
+
+/** A rollout's name without `.jsonl` / `.jsonl.zst`. */
+function rolloutBase(file: string): string {
+  return path.basename(file).replace(/\.zst$/, '').replace(/\.jsonl$/, '');
+}
+
+/**
+ * The session (thread) id from a rollout file name (`rollout-<time>-<uuid>.jsonl`, also compressed
+ * `.jsonl.zst` and a later page's `…-<uuid>_<rollout uuid>.jsonl`), else the base name.
+ */
 export function codexSessionIdFromFile(file: string): string {
-  const base = path.basename(file, '.jsonl');
-  const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(base);
-  return m?.[1] ?? base;
+  const base = rolloutBase(file);
+  return ROLLOUT_IDS.exec(base)?.[1] ?? base;
+}
+
+/** The id of the rollout file itself: the `_` suffix of a later page, else the thread id (FORMATS.md Late 2026 L2.7). */
+export function codexRolloutIdFromFile(file: string): string {
+  const base = rolloutBase(file);
+  const m = ROLLOUT_IDS.exec(base);
+  return m?.[2] ?? m?.[1] ?? base;
 }
 
 /**

@@ -140,7 +140,14 @@ const CODEX_HOT = 32;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-const isRollout = (f: string): boolean => f.startsWith('rollout-') && f.endsWith('.jsonl');
+/** A Codex rollout file name: plain, or compressed in place by Codex (`.jsonl.zst`, FORMATS.md Late 2026 L3). */
+export const isRollout = (f: string): boolean => f.startsWith('rollout-') && (f.endsWith('.jsonl') || f.endsWith('.jsonl.zst'));
+
+/** One rollout per name: when Codex is making a compressed rollout plain again both exist a moment, and the plain one wins. */
+export function plainWins(files: readonly string[]): string[] {
+  const all = new Set(files);
+  return files.filter((f) => !(f.endsWith('.zst') && all.has(f.slice(0, -'.zst'.length))));
+}
 
 /**
  * Every rollout under `sessions/` (`YYYY/MM/DD/rollout-….jsonl`, any depth up to the day), and the
@@ -160,6 +167,13 @@ async function listRollouts(sessions: string): Promise<string[]> {
   };
   await walk(sessions, 0);
   return out;
+}
+
+/** Every rollout of a Codex home: `sessions/` by date and the flat `archived_sessions/`, plain or compressed (plain wins). */
+export async function listCodexRollouts(home: string): Promise<string[]> {
+  const archived = path.join(home, 'archived_sessions');
+  const [live, old] = await Promise.all([listRollouts(path.join(home, 'sessions')), listDir(archived)]);
+  return plainWins([...live, ...old.filter(isRollout).map((n) => path.join(archived, n))]);
 }
 
 /** The `YYYY/MM/DD` folders of the last `days` days, in local time and UTC (Codex uses local time). */
@@ -202,7 +216,7 @@ export class SessionDiscovery {
       const projects = path.join(this.options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
       out.push(`Claude Code: ${path.join(projects, claudeProjectDirName(this.options.folder))}*${host ? `, ${path.join(projects, host)} (CLAUDE_CODE_PROJECT_DIR_NAME)` : ''} (and sessions that moved into the folder)`);
     }
-    if (sources.includes('codex')) out.push(`Codex CLI: ${path.join(this.options.codexHome ?? defaultCodexHome(), 'sessions')} (every date folder, newest first)`);
+    if (sources.includes('codex')) out.push(`Codex CLI: ${path.join(this.options.codexHome ?? defaultCodexHome(), 'sessions')} (every date folder, newest first, .jsonl and .jsonl.zst) and archived_sessions`);
     if (sources.includes('generic')) out.push(`${path.join(this.options.workbenchDir ?? this.options.folder, GENERIC_USAGE_FILE)}`);
     out.push(...this.tasks.places(sources.filter(isVscodeAgent)));
     return out;
@@ -244,7 +258,13 @@ export class SessionDiscovery {
    */
   private async newestMatching(files: string[], source: 'claude' | 'codex', read: (f: string) => Promise<Head>): Promise<SessionCandidate | undefined> {
     const stats = await Promise.all(files.map(async (f) => ({ f, st: await statOrNull(f) })));
-    const sorted = stats.filter((s): s is { f: string; st: Stats } => !!s.st?.isFile()).sort((a, b) => b.st.mtimeMs - a.st.mtimeMs);
+    // Of a rollout that exists both plain and compressed (Codex is converting it), the plain one.
+    const kept = new Set(plainWins(stats.filter((s) => s.st?.isFile()).map((s) => s.f)));
+    const name = (f: string) => path.basename(f);
+    const sorted = stats
+      .filter((s): s is { f: string; st: Stats } => !!s.st?.isFile() && kept.has(s.f))
+      // Equal times (a copy, a restore): the later name first — a Codex page written after a revert sorts after its predecessor.
+      .sort((a, b) => b.st.mtimeMs - a.st.mtimeMs || (name(b.f) > name(a.f) ? 1 : name(b.f) < name(a.f) ? -1 : 0));
     let deep = DEEP_SCANS;
     let budget: number = DEEP_BYTES[source];
     for (const { f, st } of sorted) {
@@ -305,7 +325,7 @@ export class SessionDiscovery {
     const home = this.options.codexHome ?? defaultCodexHome();
     const now = Date.now();
     if (now - this.codexListedAt >= CODEX_RESCAN_MS) {
-      this.codexFiles = await listRollouts(path.join(home, 'sessions'));
+      this.codexFiles = await listCodexRollouts(home);
       this.codexListedAt = now;
       const found = await this.newestMatching(this.codexFiles, 'codex', codexHead);
       // Between two listings, the newest rollouts and today's folders are enough to follow a session.
@@ -319,7 +339,9 @@ export class SessionDiscovery {
     ).flat();
     // Threads updated lately by name (session_index.jsonl): their rollouts may be in any date folder.
     const named = (await this.recentThreads(home)).flatMap((id) => this.codexFiles.filter((f) => path.basename(f).includes(id)));
-    return this.newestMatching([...new Set([...this.codexHot, ...fresh, ...named])], 'codex', codexHead);
+    // A hot rollout Codex compressed or made plain again since the listing is looked for under its other name.
+    const flipped = this.codexHot.map((f) => (f.endsWith('.zst') ? f.slice(0, -'.zst'.length) : `${f}.zst`));
+    return this.newestMatching([...new Set([...this.codexHot, ...flipped, ...fresh, ...named])], 'codex', codexHead);
   }
 
   private indexState: { mtimeMs: number; size: number; ids: string[] } | null = null;

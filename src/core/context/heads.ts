@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { openRegular } from '../fsx';
+import { isZst, streamZst } from '../zstd';
 
 /** What discovery needs from the top of an agent log. */
 export interface Head {
@@ -15,6 +16,27 @@ export interface Head {
    * (or while its first line was half-written) is found on the next look.
    */
   settled?: boolean;
+  /**
+   * Codex paginated history: the page this rollout continues — the predecessor's rollout id and the
+   * ordinal (and byte offset) where its part of the thread ends (`session_meta.history_base`).
+   */
+  historyBase?: HistoryBase;
+}
+
+/** Where a Codex page's thread goes on in an older file (FORMATS.md, Late 2026, L2.6). */
+export interface HistoryBase {
+  rolloutId: string;
+  endOrdinal: number;
+  endByte: number | null;
+}
+
+/** `session_meta.history_base` as read, undefined when absent or malformed. */
+export function historyBaseOf(payload: Record<string, unknown>): HistoryBase | undefined {
+  const b = payload['history_base'];
+  if (!b || typeof b !== 'object') return undefined;
+  const { thread_id: id, end_ordinal_exclusive: end, end_byte_offset: byte } = b as Record<string, unknown>;
+  if (typeof id !== 'string' || typeof end !== 'number' || !Number.isInteger(end) || end < 0) return undefined;
+  return { rolloutId: id, endOrdinal: end, endByte: typeof byte === 'number' ? byte : null };
 }
 
 /**
@@ -22,14 +44,38 @@ export interface Head {
  * `maxBytes` — enough for the cwd and session id without reading a transcript of hundreds of MB.
  */
 export async function scanHead<T>(file: string, accept: (line: string) => T | undefined, maxBytes = 256 * 1024): Promise<T | undefined> {
+  // A character cut between two steps is decoded whole once its last bytes are read.
+  const decoder = new StringDecoder(); // UTF-8
+  let pending = '';
+  let found: T | undefined;
+  /** Takes the next bytes; true once a line was accepted. */
+  const take = (bytes: Buffer): boolean => {
+    const lines = (pending + decoder.write(bytes)).split('\n');
+    pending = lines.pop() as string; // split gives at least one piece; the last may be cut
+    for (const line of lines) {
+      const v = line.trim() ? accept(line) : undefined;
+      if (v !== undefined) {
+        found = v;
+        return true;
+      }
+    }
+    return false;
+  };
+  if (isZst(file)) {
+    // A compressed rollout: its first decoded bytes, decoding no further than needed.
+    let seen = 0;
+    await streamZst(file, (piece) => {
+      const part = piece.subarray(0, Math.max(0, maxBytes - seen));
+      seen += part.length;
+      return take(part) || seen >= maxBytes;
+    });
+    return found;
+  }
   // Never `open` a FIFO or a device that sits where a log should be: it would block or never end.
   const opened = await openRegular(file);
   if (!opened.ok) return undefined;
   const { handle } = opened.file;
   try {
-    // A character cut between two steps is decoded whole once its last bytes are read.
-    const decoder = new StringDecoder(); // UTF-8
-    let pending = '';
     let pos = 0;
     // Stryker disable next-line EqualityOperator: at maxBytes the next step asks for 0 bytes, reads none and ends the loop alike
     while (pos < maxBytes) {
@@ -37,12 +83,7 @@ export async function scanHead<T>(file: string, accept: (line: string) => T | un
       const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
-      const lines = (pending + decoder.write(buf.subarray(0, bytesRead))).split('\n');
-      pending = lines.pop() as string; // split gives at least one piece; the last may be cut
-      for (const line of lines) {
-        const v = line.trim() ? accept(line) : undefined;
-        if (v !== undefined) return v;
-      }
+      if (take(buf.subarray(0, bytesRead))) return found;
     }
     return undefined;
   } finally {
@@ -266,6 +307,18 @@ export class CwdScanner {
     this.ino = st.ino;
     this.size = st.size;
     if (st.size <= this.offset) return this.cwds;
+    if (isZst(file)) {
+      // A compressed rollout does not grow (Codex makes it plain again to append): searched once, from
+      // its start, as far as the budget of decoded bytes goes (decoding cannot resume where it stopped).
+      let carry: Buffer = Buffer.alloc(0);
+      await streamZst(file, (piece) => {
+        this.lastBytes += piece.length;
+        carry = this.search(carry.length ? Buffer.concat([carry, piece]) : piece);
+        return this.seen.size >= 64 || this.lastBytes >= budget;
+      });
+      this.offset = st.size;
+      return this.cwds;
+    }
     const opened = await openRegular(file);
     if (!opened.ok) return this.cwds;
     const { handle } = opened.file;
@@ -280,33 +333,38 @@ export class CwdScanner {
         const data = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
         const base = pos - carry.length;
         pos += bytesRead;
-        let at = data.indexOf(CWD_KEY);
-        let keepFrom = Math.max(0, data.length - CWD_KEY.length);
-        while (at !== -1) {
-          const end = valueEnd(data, at + CWD_KEY.length);
-          if (end === -1) {
-            keepFrom = data.length - at <= MAX_VALUE + CWD_KEY.length ? at : keepFrom;
-            break;
-          }
-          const v = decodeValue(data, at + CWD_KEY.length, end);
-          if (v && this.seen.size < 64) this.seen.add(v);
-          // One cwd a line: the rest of the line is not searched.
-          const nl = data.indexOf(NEWLINE, end);
-          if (nl === -1) {
-            keepFrom = data.length;
-            break;
-          }
-          at = data.indexOf(CWD_KEY, nl);
-        }
+        carry = this.search(data);
         // Only complete lines count as read: a torn last line is searched again next time.
         const lastNl = data.lastIndexOf(NEWLINE);
         if (lastNl !== -1) this.offset = base + lastNl + 1;
-        carry = Buffer.from(data.subarray(Math.min(keepFrom, data.length)));
       }
     } finally {
       await handle.close();
     }
     return this.cwds;
+  }
+
+  /** Adds the cwds of `data`'s lines; returns what to keep for the next bytes (a key whose value goes on). */
+  private search(data: Buffer): Buffer {
+    let at = data.indexOf(CWD_KEY);
+    let keepFrom = Math.max(0, data.length - CWD_KEY.length);
+    while (at !== -1) {
+      const end = valueEnd(data, at + CWD_KEY.length);
+      if (end === -1) {
+        keepFrom = data.length - at <= MAX_VALUE + CWD_KEY.length ? at : keepFrom;
+        break;
+      }
+      const v = decodeValue(data, at + CWD_KEY.length, end);
+      if (v && this.seen.size < 64) this.seen.add(v);
+      // One cwd a line: the rest of the line is not searched.
+      const nl = data.indexOf(NEWLINE, end);
+      if (nl === -1) {
+        keepFrom = data.length;
+        break;
+      }
+      at = data.indexOf(CWD_KEY, nl);
+    }
+    return Buffer.from(data.subarray(Math.min(keepFrom, data.length)));
   }
 }
 
@@ -319,7 +377,9 @@ export async function codexHead(file: string): Promise<Head> {
       const o = parseObject(line);
       const payload = o?.['payload'] as Record<string, unknown> | undefined;
       if (o?.['type'] !== 'session_meta' || !payload) return { settled: true };
+      const base = historyBaseOf(payload);
       return {
+        ...(base ? { historyBase: base } : {}),
         settled: true,
         ...(typeof payload['cwd'] === 'string' ? { cwd: payload['cwd'] } : {}),
         ...(typeof payload['id'] === 'string' ? { sessionId: payload['id'] } : {}),

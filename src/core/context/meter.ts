@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { claudeCompactAtPercent, claudeTranscriptReader, round1 } from './claude';
-import { codexRolloutReader } from './codex';
+import { codexParser, codexRolloutReader } from './codex';
 import type { DiscoveryOptions, SessionCandidate } from './discovery';
 import { SessionDiscovery } from './discovery';
 import { readGenericUsage } from './generic';
@@ -8,6 +8,8 @@ import type { TailReader, TailReadStats } from './tailReader';
 import type { ContextResult } from './types';
 import { isSdkMessagesFile } from '../session/clineSdk';
 import { VscodeTaskReader } from '../session/taskReader';
+import { codexPredecessors, readPage } from '../session/codexPages';
+import { statOrNull } from '../fsx';
 import type { VscodeAgent } from './vscodeAgents';
 import { isVscodeAgent } from './vscodeAgents';
 
@@ -101,8 +103,43 @@ export class ContextMeter {
         : codexRolloutReader(c.file)) as TailReader<unknown>;
       this.readers.set(c.file, reader);
     }
-    const result = await reader.read();
+    let result = await reader.read();
+    // A page Codex just started (after a revert or a fork) has no usage yet: the thread's is on the page before, up to its cut.
+    if (c.source === 'codex' && !result.known) {
+      const earlier = await this.earlierPage(c.file);
+      if (earlier?.known) result = { ...earlier, sessionId: result.sessionId ?? earlier.sessionId };
+    }
     return result.known || !c.sessionId || result.sessionId ? result : { ...result, sessionId: c.sessionId };
+  }
+
+  /** Earlier readings of paginated Codex threads, by predecessor file, kept while the file stays as it was. */
+  private readonly pages = new Map<string, { mtimeMs: number; size: number; endOrdinal: number; result: ContextResult }>();
+
+  /** The last usage of a paginated Codex thread before `file`'s page: the newest earlier page that has one, up to its cut. */
+  private async earlierPage(file: string): Promise<ContextResult | undefined> {
+    const { pages } = await codexPredecessors(file).catch(() => ({ pages: [] }));
+    for (const page of [...pages].reverse()) {
+      const st = await statOrNull(page.file);
+      if (!st) continue;
+      let cached = this.pages.get(page.file);
+      if (!cached || cached.mtimeMs !== st.mtimeMs || cached.size !== st.size || cached.endOrdinal !== page.endOrdinal) {
+        const parser = codexParser();
+        let state = parser.initial();
+        // Only the lines the reading depends on are parsed: usage and the model.
+        await readPage(page, {
+          line: (bytes) => {
+            const text = bytes.toString('utf8');
+            if (parser.decisive(text) || text.includes('"turn_context"')) state = parser.apply(state, text);
+          },
+          oversized: () => undefined,
+        });
+        cached = { mtimeMs: st.mtimeMs, size: st.size, endOrdinal: page.endOrdinal, result: parser.result(state, page.file) };
+        this.pages.set(page.file, cached);
+        if (this.pages.size > 16) this.pages.delete(this.pages.keys().next().value as string);
+      }
+      if (cached.result.known) return cached.result;
+    }
+    return undefined;
   }
 }
 

@@ -2,6 +2,8 @@ import type { FileHandle } from '../fsx';
 import { files, openRegular } from '../fsx';
 import type { BackLine } from './lineScan';
 import { backwardLines, forwardLines, readAt } from './lineScan';
+import { LineSplitter, MAX_LINE_BYTES } from '../session/lines';
+import { isZst, streamZst } from '../zstd';
 import type { ContextResult } from './types';
 
 /**
@@ -122,6 +124,7 @@ export class TailReader<S> {
       this.lastStats = { bytesRead: 0, mode: 'unchanged', restarted: false };
       return this.current();
     }
+    if (isZst(this.file)) return this.readCompressed(st);
     // A FIFO or a device in place of the log would block or stream forever: refused, never read.
     const opened = await openRegular(this.file);
     if (!opened.ok) {
@@ -157,6 +160,72 @@ export class TailReader<S> {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * A compressed rollout (`.jsonl.zst`) cannot be read from its end: it is decoded whole as a stream,
+   * keeping only what applying needs — the lines since the newest decisive line, up to RETAIN_BYTES
+   * (past that they are applied as they come). Codex never appends to a compressed file, so any change
+   * reads it again. Bytes counted are compressed bytes.
+   */
+  private async readCompressed(st: { size: number; mtimeMs: number; ino: number }): Promise<ContextResult> {
+    const restarted = this.size >= 0;
+    this.reset();
+    const parser = this.parser;
+    let first = true;
+    let base = parser.initial();
+    let state = base;
+    let since: string[] = [];
+    let sinceBytes = 0;
+    const splitter = new LineSplitter({
+      line: (bytes) => {
+        const text = bytes.toString('utf8');
+        if (parser.decisive(text)) {
+          let s = base;
+          if (parser.skipped) for (const older of since) s = parser.skipped(s, older);
+          state = parser.apply(s, text);
+          since = [];
+          sinceBytes = 0;
+          return;
+        }
+        since.push(text);
+        sinceBytes += bytes.length;
+        if (sinceBytes <= RETAIN_BYTES) return;
+        for (const l of since) state = parser.apply(state, l);
+        since = [];
+        sinceBytes = 0;
+      },
+      oversized: (_head, _tail, lineNo) => {
+        if (this.skipped.length >= MAX_WARNINGS) this.skippedMore++;
+        else this.skipped.push(`${this.file}: line ${lineNo} of the decompressed rollout is over ${mib(MAX_LINE_BYTES)}; line too long, skipped`);
+      },
+    });
+    let done;
+    try {
+      done = await streamZst(this.file, (piece) => {
+        // The first decoded piece holds the head (a zstd block is up to 128 KiB; a shorter one is the whole file).
+        if (first) {
+          first = false;
+          if (parser.head) state = base = parser.head(base, piece.subarray(0, HEAD_BYTES).toString('utf8'));
+        }
+        splitter.push(piece);
+      });
+    } catch (err) {
+      this.lastStats = { bytesRead: 0, mode: 'missing', restarted };
+      return { known: false, reason: (err as Error).message, file: this.file };
+    }
+    if (!done) {
+      this.lastStats = { bytesRead: 0, mode: 'missing', restarted: false };
+      return { known: false, reason: `cannot read ${this.file}: it no longer exists`, file: this.file };
+    }
+    for (const l of since) state = parser.apply(state, l);
+    this.state = state;
+    this.size = st.size;
+    this.mtimeMs = st.mtimeMs;
+    this.ino = st.ino;
+    this.total += done.bytesRead;
+    this.lastStats = { bytesRead: done.bytesRead, mode: restarted ? 'append' : 'initial', restarted };
+    return this.current();
   }
 
   private reset(): void {

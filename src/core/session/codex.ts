@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CommandMeta, CommandResult } from './accumulator';
 import { SessionAccumulator } from './accumulator';
 import type { LineHandler } from './lines';
@@ -96,7 +97,7 @@ export class CodexHandler implements LineHandler {
       if (model) this.acc.model = model;
       return;
     }
-    if (type === 'event_msg') return this.event(p, lineNo);
+    if (type === 'event_msg') return this.event(p, lineNo, o);
     if (type === 'response_item') return this.item(p, at, lineNo);
   }
 
@@ -115,20 +116,20 @@ export class CodexHandler implements LineHandler {
     if (version) acc.version = version;
   }
 
-  private event(p: Obj, lineNo: number): void {
+  private event(p: Obj, lineNo: number, o: Obj): void {
     const acc = this.acc;
     switch (p['type']) {
-      case 'user_message': {
-        const text = str(p['message'])?.trim() ?? '';
-        const echo = !this.sawUserEvent && text === this.lastFallbackRequest;
-        this.sawUserEvent = true;
-        if (echo) acc.relineLatestRequest(lineNo);
-        else if (text && !INJECTED.test(text)) acc.humanRequest(text, lineNo);
-        return;
-      }
+      case 'user_message':
+        return this.userEvent(str(p['message']) ?? '', lineNo);
       case 'agent_message':
         return this.assistantText(str(p['message']) ?? '', lineNo);
-      case 'task_complete': {
+      case 'item_completed': {
+        const item = obj(p['item']);
+        if (item) this.turnItem(item, str(o['timestamp']) ?? null, lineNo);
+        return;
+      }
+      case 'task_complete':
+      case 'turn_complete': {
         // The turn's last words as Codex itself records them: the closing words.
         const last = str(p['last_agent_message']);
         if (last?.trim()) acc.setClosing(last, lineNo);
@@ -166,6 +167,97 @@ export class CodexHandler implements LineHandler {
       default:
         return;
     }
+  }
+
+  /** The user's own message (`user_message` event, or a paginated `UserMessage` item): the request, counted once. */
+  private userEvent(raw: string, lineNo: number): void {
+    const text = raw.trim();
+    const echo = !this.sawUserEvent && text === this.lastFallbackRequest;
+    this.sawUserEvent = true;
+    if (echo) this.acc.relineLatestRequest(lineNo);
+    else if (text && !INJECTED.test(text)) this.acc.humanRequest(text, lineNo);
+  }
+
+  /**
+   * A completed TurnItem (`event_msg item_completed`, FORMATS.md Late 2026 L2.4): in a paginated
+   * rollout the only record of requests, answers, command results and edits. The same call may also
+   * be a response item (same id): it is counted once, and the item's status and exit code win.
+   */
+  private turnItem(item: Obj, at: string | null, lineNo: number): void {
+    const id = str(item['id']);
+    switch (item['type']) {
+      case 'UserMessage':
+        // Images, skills and mentions the user attached carry no request text.
+        return this.userEvent(itemText(item['content']), lineNo);
+      case 'AgentMessage':
+        return this.assistantText(itemText(item['content']), lineNo);
+      case 'CommandExecution':
+        if (id) this.commandItem(id, item, at, lineNo);
+        return;
+      case 'FileChange':
+        if (id) this.fileChangeItem(id, item, lineNo);
+        return;
+      case 'McpToolCall':
+      case 'DynamicToolCall':
+      case 'CollabAgentToolCall':
+      case 'WebSearch':
+      case 'ImageView':
+      case 'ImageGeneration':
+      case 'Extension':
+        // A tool call of its own (never a shell command); counted once with its response item.
+        if (id && this.acc.firstSight(`call:${id}`)) this.acc.toolUse();
+        return;
+      default:
+        // Reasoning, plans, hook prompts, compaction and sleep markers, and variants not known yet.
+        return;
+    }
+  }
+
+  /**
+   * A finished command: the end of a pending shell call with this id, or — a command with no call of
+   * its own (Codex's code mode runs nested commands with `exec-…` ids, the user's `!cmd`) — a new one.
+   * A `write_stdin` interaction is a poll of a running command, not a command.
+   */
+  private commandItem(id: string, item: Obj, at: string | null, lineNo: number): void {
+    const acc = this.acc;
+    if (item['source'] === 'unified_exec_interaction') return;
+    if (!acc.isPending(id)) {
+      if (!acc.firstSight(`call:${id}`)) return;
+      const argv = Array.isArray(item['command']) ? item['command'].filter((a): a is string => typeof a === 'string') : [];
+      const raw: string[] | string = argv.length ? argv : (str(item['command']) ?? '');
+      if (!raw.length) return;
+      acc.toolUse();
+      const cwd = str(item['cwd']);
+      this.command(id, raw, at, { line: lineNo, tool: item['source'] === 'user_shell' ? 'user_shell' : 'exec', cwd: cwd ? fileUriPath(cwd) : this.turnCwd });
+      if (!acc.isPending(id)) return; // apply_patch through the shell: an edit, settled by its FileChange
+    }
+    const status = str(item['status']);
+    const code = typeof item['exit_code'] === 'number' ? item['exit_code'] : null;
+    const d = obj(item['duration']);
+    const durationMs = typeof d?.['secs'] === 'number' ? Math.round(d['secs'] * 1000 + (typeof d['nanos'] === 'number' ? d['nanos'] / 1e6 : 0)) : null;
+    const stdout = str(item['aggregated_output']) ?? str(item['stdout']) ?? '';
+    const stderr = str(item['stderr']) ?? '';
+    if (status === 'declined') return acc.finishCommand(id, { exit: null, rejected: true, rejectionReason: stderr.trim() || null, at, line: lineNo });
+    if (code === null || code < 0) {
+      // Failed to start (sandbox, spawn), or no exit code written.
+      const why = stderr.trim().split('\n')[0] || `the command ${status === 'failed' ? 'failed to run' : 'ended'} without an exit code`;
+      return acc.finishCommand(id, { exit: null, unfinished: 'error', error: why, stdout, at, durationMs, line: lineNo });
+    }
+    acc.finishCommand(id, { exit: code, stdout, ...(stderr && stderr !== stdout ? { stderr } : {}), at, durationMs, line: lineNo });
+  }
+
+  /** A finished edit: its files (absolute keys of `changes`, a move's target too) count once it did not fail. */
+  private fileChangeItem(id: string, item: Obj, lineNo: number): void {
+    const pending = this.patches.get(id);
+    this.patches.delete(id);
+    if (!pending && !this.acc.firstSight(`call:${id}`)) return;
+    const status = str(item['status']);
+    if (status === 'failed' || status === 'declined') return;
+    const changes = obj(item['changes']) ?? {};
+    const base = this.acc.cwd;
+    const files = Object.entries(changes).flatMap(([f, c]) => [f, str(obj(c)?.['move_path'])].filter((x): x is string => !!x));
+    const abs = files.map((f) => (path.isAbsolute(f) || !base ? f : path.resolve(base, f)));
+    this.applied({ files: abs.length ? abs : (pending?.files ?? []), line: pending?.line ?? lineNo, before: pending?.before ?? this.acc.nextOrdinal });
   }
 
   private assistantText(text: string, lineNo: number): void {
@@ -307,6 +399,26 @@ interface ParsedOutput {
   body: string;
   runningSession: string | null;
   result: CommandResult;
+}
+
+/** The text parts of a TurnItem's content (`{"type":"text"}` in a UserMessage, `{"type":"Text"}` in an AgentMessage). */
+function itemText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((c) => obj(c))
+    .filter((c): c is Obj => (c?.['type'] === 'text' || c?.['type'] === 'Text') && typeof c['text'] === 'string')
+    .map((c) => c['text'] as string)
+    .join('\n');
+}
+
+/** A `file://` URI (how newer Codex writes a command's cwd) as a path; a plain path as it is. */
+function fileUriPath(cwd: string): string {
+  if (!cwd.startsWith('file://')) return cwd;
+  try {
+    return fileURLToPath(cwd);
+  } catch {
+    return cwd;
+  }
 }
 
 /** Exit status, duration and output of any shell tool's output (structured JSON or header text). */

@@ -2,7 +2,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readAt } from '../context/lineScan';
 import { ClaudeHandler } from './claude';
+import { codexSessionIdFromFile } from '../context/codex';
+import { isZst, streamZst } from '../zstd';
 import { CodexHandler } from './codex';
+import { codexPredecessors, readPage } from './codexPages';
 import { CredentialScanner } from './credentials';
 import type { LineHandler } from './lines';
 import { LineSplitter } from './lines';
@@ -110,6 +113,7 @@ export class SessionReader {
       this.lastStats = { bytesRead: 0, mode: 'unchanged', restarted: false };
       return this.facts();
     }
+    if (isZst(this.file)) return this.readCompressed(st);
     let handle;
     try {
       handle = await fs.open(this.file, 'r');
@@ -130,6 +134,7 @@ export class SessionReader {
       if (this.size < 0) {
         this.head = await readAt(handle, 0, Math.min(HEAD_BYTES, st.size));
         bytes += this.head.length;
+        bytes += await this.readPages();
       }
       // The next chunk is read while the current one is split and parsed.
       let pos = this.offset;
@@ -156,10 +161,50 @@ export class SessionReader {
     }
   }
 
+  /**
+   * A compressed Codex rollout (`.jsonl.zst`): Codex never appends to one (it makes it plain again
+   * first), so any change is read again whole, decoded as a stream (memory bounded like a plain read).
+   * Data that stops decoding keeps the lines before it and counts as a bad line where it stopped.
+   */
+  private async readCompressed(st: { size: number; mtimeMs: number; ino: number }): Promise<SessionFacts | null> {
+    const restarted = this.size >= 0;
+    this.reset();
+    let bytes = await this.readPages();
+    try {
+      const done = await streamZst(this.file, (piece) => this.splitter.push(piece));
+      if (!done) {
+        this.lastStats = { bytesRead: bytes, mode: 'missing', restarted: false };
+        return null;
+      }
+      bytes += done.bytesRead;
+    } catch {
+      this.handler.acc.badLine(this.splitter.lineNo);
+    }
+    this.splitter.discardPending();
+    this.size = st.size;
+    this.mtimeMs = st.mtimeMs;
+    this.ino = st.ino;
+    this.lastStats = { bytesRead: bytes, mode: restarted ? 'append' : 'initial', restarted };
+    return this.facts();
+  }
+
+  /**
+   * The older pages of a paginated Codex thread (FORMATS.md, Late 2026, L2.7), oldest first, up to
+   * each one's cut: their lines go to the session facts before this file's own (the credential scan
+   * stays with this file: each page is listed by `handoff secrets` on its own). Returns the bytes read.
+   */
+  private async readPages(): Promise<number> {
+    if (this.agent !== 'codex') return 0;
+    let bytes = 0;
+    const { pages } = await codexPredecessors(this.file);
+    for (const page of pages) bytes += await readPage(page, this.handler);
+    return bytes;
+  }
+
   /** Re-reads the task list Claude Code keeps on disk for the session (read-only), when the log changed. */
   private async readTaskStore(): Promise<void> {
     if (this.agent !== 'claude-code') return;
-    const dir = taskStoreDir(this.file, this.handler.acc.sessionId ?? fallbackSessionId(this.file));
+    const dir = taskStoreDir(this.file, this.handler.acc.sessionId ?? fallbackSessionId(this.file, this.agent));
     if (!dir) return;
     if (this.store?.dir !== dir) this.store = new TaskStore(dir);
     const { tasks, changed } = await this.store.read();
@@ -172,7 +217,7 @@ export class SessionReader {
     const acc = this.handler.acc;
     const revision = acc.revision * 65536 + this.scanner.revision;
     if (this.cached && this.cachedRevision === revision) return this.cached;
-    const facts = acc.facts(this.file, fallbackSessionId(this.file), { store: this.storeTasks });
+    const facts = acc.facts(this.file, fallbackSessionId(this.file, this.agent), { store: this.storeTasks });
     const credentials = this.scanner.credentials();
     // A new credential is a changed fact too.
     this.cached = credentials.length ? { ...facts, credentials, revision: facts.revision + this.scanner.revision } : facts;
@@ -181,8 +226,9 @@ export class SessionReader {
   }
 }
 
-/** The session id from the file name: Claude `<id>.jsonl`, Codex `rollout-<time>-<uuid>.jsonl`. */
-function fallbackSessionId(file: string): string {
+/** The session id from the file name: Claude `<id>.jsonl`, Codex `rollout-<time>-<uuid>.jsonl(.zst)`. */
+function fallbackSessionId(file: string, agent: SessionAgent): string {
+  if (agent === 'codex') return codexSessionIdFromFile(file);
   const base = path.basename(file, '.jsonl');
   const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(base);
   return m?.[1] ?? base;

@@ -17,7 +17,9 @@ import { secretRisks, sessionSecretFindings } from '../packet/secretRisks';
 import type { Risk } from '../packet/schema';
 import { mayHoldCredential } from '../redact/scan';
 import type { SessionAgent, SessionFacts } from '../session/model';
+import { codexPredecessors } from '../session/codexPages';
 import { readSessionFile } from '../session/reader';
+import { isZst } from '../zstd';
 import type { VscodeAgent, VscodeAgentOptions } from '../context/vscodeAgents';
 import { VscodeTaskDiscovery } from '../context/vscodeAgents';
 import { agentName } from '../session/model';
@@ -121,7 +123,13 @@ async function folderSessions(args: SecretsArgs): Promise<{ file: string; agent:
     }
   }
   const found = await new SessionDiscovery({ folder: args.workspaceDir, sources: ['codex'], ...(args.codexHome ? { codexHome: args.codexHome } : {}) }).find().catch(() => []);
-  for (const c of found) if (c.source === 'codex') out.push({ file: c.file, agent: 'codex' });
+  for (const c of found) {
+    if (c.source !== 'codex') continue;
+    // A paginated thread's older pages hold its earlier turns: each file is listed (and scrubbed) on its own.
+    const { pages } = await codexPredecessors(c.file).catch(() => ({ pages: [] }));
+    for (const p of pages) out.push({ file: p.file, agent: 'codex' });
+    out.push({ file: c.file, agent: 'codex' });
+  }
   for (const s of args.sessionFiles ?? []) if (!out.some((o) => o.file === s.file)) out.push(s);
   return out;
 }
@@ -150,6 +158,10 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
   const agent = facts.length === 1 ? facts[0]!.agent : undefined;
   return { risks: secretRisks(findings, origins, agent), findings, sessions };
 }
+
+/** Why a compressed Codex rollout is listed but not scrubbed. */
+export const ZST_SCRUB_REFUSAL =
+  'a compressed Codex rollout (.jsonl.zst) is not rewritten: masking works on the plain file in place; resume the session in Codex (which makes it plain .jsonl again) and scrub that file';
 
 /** A session written to this recently may still be in use: it is not masked without `force`. */
 export const SCRUB_QUIET_MS = 60_000;
@@ -197,6 +209,7 @@ const REPLACED = (who: string): string => `the file was replaced while it was sc
  * it just wrote), and a compressed one.
  */
 export async function scrubSession(file: string, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
+  if (isZst(file)) return { kind: 'refused', file, reason: ZST_SCRUB_REFUSAL };
   let t: OpenedTarget | { refused: string };
   try {
     t = await openTarget(file, { ...opts, quietMs: SCRUB_QUIET_MS, busy: 'the agent may still be using it (close the session, or pass --force)' });

@@ -9,7 +9,7 @@ import type { ContextSource } from '../../core/context/types';
  * - Claude Code keeps a folder's sessions in `<configDir>/projects/<slug>/<id>.jsonl`: the slug folder
  *   (every spelling of it that exists) for its transcripts, and the projects folder itself, one level
  *   deep, for a slug folder that appears (the first session of a folder, or one started inside it).
- * - Codex keeps every session in `<codexHome>/sessions/YYYY/MM/DD/rollout-….jsonl`: that tree.
+ * - Codex keeps every session in `<codexHome>/sessions/YYYY/MM/DD/rollout-….jsonl` (`.jsonl.zst` once Codex compressed it): that tree.
  * A folder that does not exist yet is waited for in the folder above it (`appears`): when it is
  * created, the plan is made again.
  */
@@ -65,7 +65,7 @@ export function sessionWatchPlan(input: SessionWatchInput): SessionWatch[] {
   if (input.sources.includes('codex')) {
     const home = input.codexHome || defaultCodexHome(env);
     const sessions = path.join(home, 'sessions');
-    if (input.isDir(sessions)) out.push({ base: sessions, pattern: '**/rollout-*.jsonl', kind: 'session' });
+    if (input.isDir(sessions)) out.push({ base: sessions, pattern: '**/rollout-*.{jsonl,jsonl.zst}', kind: 'session' });
     else if (input.isDir(home)) out.push({ base: home, pattern: 'sessions', kind: 'appears' });
   }
   return out;

@@ -23,7 +23,7 @@ describe('what is watched for a brand-new agent session of a folder', () => {
       { base: path.join(claude, 'projects'), pattern: '*', kind: 'appears', prefix: slug.replace(/-+/g, '-') },
       { base: path.join(claude, 'projects', slug), pattern: '*.jsonl', kind: 'session' },
       { base: path.join(claude, 'projects', slug.replace(/-$/, '--')), pattern: '*.jsonl', kind: 'session' },
-      { base: path.join(codex, 'sessions'), pattern: '**/rollout-*.jsonl', kind: 'session' },
+      { base: path.join(codex, 'sessions'), pattern: '**/rollout-*.{jsonl,jsonl.zst}', kind: 'session' },
     ]);
     // A new project folder of this folder (or of a folder inside it) concerns it; another project's does not.
     const projects = plan[0]!;
