@@ -71,7 +71,8 @@ export async function handoffTrust(args: {
   const inGit = !!(await gitDirOf(stored.dir).catch(() => null));
   const owned = !inGit || (stored.sha256 ? await isOwnPacket(stored.dir, stored.sha256) : false);
   const trust = packetTrust({ packet: stored.packet, freshness, owned, facts });
-  if (trust.kind === 'foreign' || stored.packet.next_action_source !== 'agent_state') return trust;
+  // Outside a repository the packet is never an instruction anyway (nothing to match): no second reason.
+  if (!inGit || trust.kind === 'foreign' || stored.packet.next_action_source !== 'agent_state') return trust;
   const state = stored.packet.inputs.find((i) => path.basename(i.file) === AGENT_STATE);
   if (state && (await isVouched(stored.dir, 'input', state.sha256))) return trust;
   return { kind: 'stale', reasons: [...(trust.kind === 'stale' ? trust.reasons : []), FOREIGN_NEXT_ACTION_REASON] };
