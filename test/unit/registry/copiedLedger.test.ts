@@ -5,19 +5,7 @@ import { LEDGER_KEY_FILE, OWN_PACKETS_FILE, packetHash } from '../../../src/core
 import { FOREIGN_NOTICE } from '../../../src/core/registry/trust';
 import { makeTempDir } from '../helpers/fixtures';
 import { tempRepos } from '../helpers/gitRepo';
-import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
-
-/** A user of their own: a home with no agents configured and a state folder of their own. */
-async function user(): Promise<NodeJS.ProcessEnv> {
-  const home = await makeTempDir('handoff-home-');
-  return { ...process.env, HOME: home, HANDOFF_STATE_DIR: path.join(home, 'state'), CLAUDE_CONFIG_DIR: path.join(home, '.claude'), CODEX_HOME: path.join(home, '.codex') };
-}
-
-function sessionStart(cwd: string, env: NodeJS.ProcessEnv): string {
-  const out = handoff(['hook'], { env, input: JSON.stringify({ session_id: 'c0ffee-1', cwd, hook_event_name: 'SessionStart', source: 'startup' }) });
-  assert.equal(out.code, 0, out.stderr);
-  return (JSON.parse(out.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-}
+import { handoff, otherUser, sessionStartContext, workbenchRepo } from '../helpers/workbenchRepo';
 
 describe('the "written here" ledger is bound to this user on this machine', () => {
   const make = tempRepos(workbenchRepo);
@@ -34,16 +22,16 @@ describe('the "written here" ledger is bound to this user on this machine', () =
   }
 
   it('a repository shared as an archive with its .git: its ledger vouches for nothing for another user', async () => {
-    const author = await user();
+    const author = await otherUser();
     const r = await authored(author);
     // The author's own sessions are handed the packet to act on.
-    assert.match(sessionStart(r.dir, author), /NEXT ACTION[^\n]*\n> Run the refund tests and open the pull request/);
+    assert.match(sessionStartContext(r.dir, author), /NEXT ACTION[^\n]*\n> Run the refund tests and open the pull request/);
     // The archive, unpacked elsewhere by someone else: git dir, ledger and packet all come along.
     const unpacked = path.join(await makeTempDir('handoff-unpacked-'), 'repo');
     await fs.cp(r.dir, unpacked, { recursive: true });
     assert.ok((await fs.stat(path.join(unpacked, '.git', OWN_PACKETS_FILE))).size > 0, 'the ledger came with the archive');
-    const victim = await user();
-    const context = sessionStart(unpacked, victim);
+    const victim = await otherUser();
+    const context = sessionStartContext(unpacked, victim);
     assert.equal(context, FOREIGN_NOTICE);
     assert.doesNotMatch(context, /right away|Run the refund tests/);
     // The same holds for `handoff prompt`: it opens with the notice and asks for no action.
@@ -53,24 +41,24 @@ describe('the "written here" ledger is bound to this user on this machine', () =
   });
 
   it('a ledger of bare hashes (an earlier version, or crafted) is not trusted until the next generate', async () => {
-    const env = await user();
+    const env = await otherUser();
     const r = await authored(env);
     const packetDir = path.join(r.dir, 'outputs', 'handoff', 'sess-a');
     const ledger = path.join(r.dir, '.git', OWN_PACKETS_FILE);
     await fs.writeFile(ledger, `${packetHash(await fs.readFile(path.join(packetDir, 'handoff.json')))}\n`);
-    assert.equal(sessionStart(r.dir, env), FOREIGN_NOTICE);
+    assert.equal(sessionStartContext(r.dir, env), FOREIGN_NOTICE);
     assert.equal(handoff(['generate', '--dir', r.dir, '--allow-dirty'], { env }).code, 0);
-    assert.match(sessionStart(r.dir, env), /NEXT ACTION/);
+    assert.match(sessionStartContext(r.dir, env), /NEXT ACTION/);
   });
 
   it('the key is private: created 0600 in the user\'s state folder; one others can read vouches for nothing', async function () {
     if (process.platform === 'win32') this.skip();
-    const env = await user();
+    const env = await otherUser();
     const r = await authored(env);
     const key = path.join(env['HANDOFF_STATE_DIR']!, LEDGER_KEY_FILE);
     assert.equal((await fs.stat(key)).mode & 0o777, 0o600);
-    assert.match(sessionStart(r.dir, env), /NEXT ACTION/);
+    assert.match(sessionStartContext(r.dir, env), /NEXT ACTION/);
     await fs.chmod(key, 0o644);
-    assert.equal(sessionStart(r.dir, env), FOREIGN_NOTICE);
+    assert.equal(sessionStartContext(r.dir, env), FOREIGN_NOTICE);
   });
 });

@@ -9,21 +9,8 @@ import { packetHash, recordOwnPacket } from '../../../src/core/registry/ownershi
 import { FOREIGN_NEXT_ACTION_REASON, handoffTrust, vouchWorkbenchInputs } from '../../../src/core/registry/trust';
 import { createGitClient } from '../../../src/git/gitClient';
 import { buildTestPacket } from '../helpers/packetBuilder';
-import { makeTempDir } from '../helpers/fixtures';
 import { makeRepo, tempRepos, type TempRepo } from '../helpers/gitRepo';
-import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
-
-/** Someone else: a home with no agents and a state folder (ledger key) of their own. */
-async function user(): Promise<NodeJS.ProcessEnv> {
-  const home = await makeTempDir('handoff-home-');
-  return { ...process.env, HOME: home, HANDOFF_STATE_DIR: path.join(home, 'state'), CLAUDE_CONFIG_DIR: path.join(home, '.claude'), CODEX_HOME: path.join(home, '.codex') };
-}
-
-function sessionStart(cwd: string, env: NodeJS.ProcessEnv): string {
-  const out = handoff(['hook'], { env, input: JSON.stringify({ session_id: 'c0ffee-1', cwd, hook_event_name: 'SessionStart', source: 'startup' }) });
-  assert.equal(out.code, 0, out.stderr);
-  return (JSON.parse(out.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-}
+import { handoff, otherUser, sessionStartContext, workbenchRepo } from '../helpers/workbenchRepo';
 
 const createHashOf = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
@@ -58,11 +45,11 @@ describe('workbench files that came with the repository are data, not instructio
     origin.write('agent_state.json', JSON.stringify({ ...state, next_action: CRAFTED }));
     origin.commit('agent state');
     const clone = cloneOf(origin, 'feat/refund', clones);
-    const victim = await user();
+    const victim = await otherUser();
     // The victim's session ends: the packet is written (and is the victim's own)...
     assert.equal(handoff(['generate', '--dir', clone.dir], { env: victim }).code, 0);
     // ...but its next action came with the clone: the next session is told to review, not to act.
-    const context = sessionStart(clone.dir, victim);
+    const context = sessionStartContext(clone.dir, victim);
     assert.doesNotMatch(context, /right away|NEXT ACTION/);
     assert.match(context, /stale/);
     assert.ok(context.includes(FOREIGN_NEXT_ACTION_REASON), context);
@@ -74,12 +61,12 @@ describe('workbench files that came with the repository are data, not instructio
     origin.commit('agent state again');
     clone.git('pull', '-q', '--ff-only');
     assert.equal(handoff(['generate', '--dir', clone.dir], { env: victim }).code, 0);
-    assert.doesNotMatch(sessionStart(clone.dir, victim), /right away|NEXT ACTION/);
+    assert.doesNotMatch(sessionStartContext(clone.dir, victim), /right away|NEXT ACTION/);
     // The victim's own agent writes the next action and commits it here: that one is handed on to act on.
     clone.write('agent_state.json', JSON.stringify({ ...state, next_action: 'Add the partial refund test' }));
     clone.commit('my next step');
     assert.equal(handoff(['generate', '--dir', clone.dir], { env: victim }).code, 0);
-    assert.match(sessionStart(clone.dir, victim), /NEXT ACTION[^\n]*\n> Add the partial refund test[\s\S]*right away/);
+    assert.match(sessionStartContext(clone.dir, victim), /NEXT ACTION[^\n]*\n> Add the partial refund test[\s\S]*right away/);
   });
 
   it('a committed acks.json marks no risk acknowledged and carries none of its text; one made here does', async () => {
@@ -93,7 +80,7 @@ describe('workbench files that came with the repository are data, not instructio
     origin.write('outputs/handoff/acks.json', JSON.stringify({ schema_version: 1, acks: planted }));
     origin.commit('workbench with acknowledgements');
     const clone = cloneOf(origin, 'feat/refund', clones);
-    const victim = await user();
+    const victim = await otherUser();
     const gen = handoff(['generate', '--dir', clone.dir, '--allow-dirty'], { env: victim });
     assert.equal(gen.code, 0, gen.stderr);
     const packetDir = path.join(clone.dir, 'outputs', 'handoff', 'sess-a');
