@@ -2,6 +2,7 @@
 // loads no schema library and no git client; the workbench words are required only when the cache
 // cannot answer. Run directly (`node dist/statusline.js`) or through `handoff statusline`.
 import { readFileSync } from 'node:fs';
+import { terminalSafe } from '../core/controlChars';
 import { useBlockingFileAccess } from '../core/fsx';
 import { redact } from '../core/redact';
 import { parseArgs } from './args';
@@ -38,8 +39,8 @@ if (!parsed.ok) {
       flags: parsed.flags,
       positionals: parsed.positionals,
       io: {
-        stdout: (t) => process.stdout.write(t),
-        stderr: (t) => process.stderr.write(t),
+        stdout: (t) => process.stdout.write(terminalSafe(t)),
+        stderr: (t) => process.stderr.write(terminalSafe(t)),
         cwd: process.cwd(),
         env: process.env,
         readStdin,

@@ -8,6 +8,7 @@ import { stripControl } from './controlChars';
 import { jsonErrorDetail, parseJsonLocated } from './artifacts/readJson';
 import { atomicWrite, MAX_OWN_FILE_BYTES, readRegular } from './fsx';
 import { redactedJson } from './redact';
+import { gitDirOf, isVouched, vouch } from './registry/ownership';
 
 /**
  * Risk acknowledgements: who accepted which risk, and when. They live in a sidecar file next to the
@@ -67,17 +68,55 @@ export async function readAcks(packetDir: string): Promise<Parsed<AckFile>> {
 }
 
 /**
- * Records an acknowledgement (atomic read-modify-write). Acknowledging a risk twice keeps the first
- * record: who accepted it first is what matters. A corrupt sidecar is refused, not overwritten.
+ * Records an acknowledgement a person made here (atomic read-modify-write), and vouches for it (see
+ * `vouchedAcks`): only acknowledgements made through this on this machine by this user count.
+ * Acknowledging a risk twice keeps the first record: who accepted it first is what matters. A corrupt
+ * sidecar is refused, not overwritten.
  */
 export async function writeAck(packetDir: string, ack: Ack): Promise<Parsed<AckFile>> {
+  // Only a record that counts makes this one a repeat: one of unknown origin never stands in for it.
+  const r = await appendAck(packetDir, ack, (acks) => vouchedAcks(packetDir, acks));
+  if (r.ok) {
+    // The record as it reads back (redacted, cleaned) is what is vouched for.
+    const back = await readAcks(packetDir);
+    const mine = back.ok ? back.value.acks.filter((a) => sameRisk(a, ack)).at(-1) : undefined;
+    if (mine) await vouch(packetDir, 'ack', ackDigest(mine));
+  }
+  return r;
+}
+
+const sameRisk = (a: Ack, b: Ack): boolean => a.risk_id === b.risk_id && a.risk_key === b.risk_key;
+
+/**
+ * Appends an acknowledgement to a sidecar as it is, vouching for nothing (moving records keeps their
+ * standing); skipped when one of `existing(acks)` is for the same risk (id and, where recorded, key).
+ */
+async function appendAck(packetDir: string, ack: Ack, existing: (acks: Ack[]) => Ack[] | Promise<Ack[]> = (acks) => acks): Promise<Parsed<AckFile>> {
   const current = await readAcks(packetDir);
   if (!current.ok) return current;
-  // The same risk (same id and, where recorded, same key); a changed risk is acknowledged anew.
-  if (current.value.acks.some((a) => a.risk_id === ack.risk_id && a.risk_key === ack.risk_key)) return current;
+  // A changed risk (another key) is acknowledged anew.
+  if ((await existing(current.value.acks)).some((a) => sameRisk(a, ack))) return current;
   const next: AckFile = { schema_version: 1, acks: [...current.value.acks, AckSchema.parse(ack)] };
   await atomicWrite(ackFilePath(packetDir), redactedJson(next, 2, '\n'));
   return { ok: true, value: next };
+}
+
+/** What identifies one acknowledgement record for the ledger: every field of it. */
+function ackDigest(ack: Ack): string {
+  return createHash('sha256').update([ack.risk_id, ack.risk_key ?? '', ack.by, ack.at, ack.note ?? ''].join('\u0000')).digest('hex');
+}
+
+/**
+ * The acknowledgements that count: in a git repository, only those this user made here (`writeAck`
+ * vouched for them in the keyed ledger, see registry/ownership). A sidecar that came with a clone, a
+ * copy or an archive is data of unknown origin: its records neither mark a risk acknowledged nor
+ * carry their text anywhere. Outside a repository there is no ledger (and no clone): all count.
+ */
+export async function vouchedAcks(anchorDir: string, acks: readonly Ack[]): Promise<Ack[]> {
+  if (!acks.length || !(await gitDirOf(anchorDir).catch(() => null))) return [...acks];
+  const out: Ack[] = [];
+  for (const a of acks) if (await isVouched(anchorDir, 'ack', ackDigest(a))) out.push(a);
+  return out;
 }
 
 /**
@@ -86,8 +125,9 @@ export async function writeAck(packetDir: string, ack: Ack): Promise<Parsed<AckF
  * writes). A corrupt sidecar is reported, never fatal.
  */
 export async function readPacketAcks(outputDir: string, packetDir: string | null): Promise<{ acks: Ack[]; diagnostics: Diagnostic[] }> {
-  const r = await readAcks(packetDir ?? outputDir);
-  return r.ok ? { acks: r.value.acks, diagnostics: [] } : { acks: [], diagnostics: [r.error] };
+  const dir = packetDir ?? outputDir;
+  const r = await readAcks(dir);
+  return r.ok ? { acks: await vouchedAcks(dir, r.value.acks), diagnostics: [] } : { acks: [], diagnostics: [r.error] };
 }
 
 /**
@@ -120,7 +160,7 @@ export async function acksForRisks(
       diagnostics.push(r.error);
       continue;
     }
-    for (const a of r.value.acks) if (a.risk_key && !byKey.has(a.risk_key)) byKey.set(a.risk_key, a);
+    for (const a of await vouchedAcks(dir, r.value.acks)) if (a.risk_key && !byKey.has(a.risk_key)) byKey.set(a.risk_key, a);
   }
   const out: Ack[] = [];
   for (const risk of risks) {
@@ -152,7 +192,7 @@ export async function foldPendingAcks(outputDir: string, packetDir: string): Pro
   const pending = await readAcks(outputDir);
   if (!pending.ok || pending.value.acks.length === 0) return;
   for (const ack of pending.value.acks) {
-    const r = await writeAck(packetDir, ack);
+    const r = await appendAck(packetDir, ack);
     if (!r.ok) return;
   }
   await fs.rm(ackFilePath(outputDir), { force: true });

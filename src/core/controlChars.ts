@@ -48,3 +48,21 @@ export function stripControlDeep<T>(value: T): T {
 export function jsonMayHoldControl(raw: string): boolean {
   return /\\[ubf]|[\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/.test(raw);
 }
+
+// Terminal escape sequences, whole: CSI (`ESC [` … final byte), the string sequences OSC, DCS, SOS,
+// PM and APC (`ESC ]`, `P`, `X`, `^`, `_` … up to BEL or ST: window titles, OSC 52 clipboard writes,
+// OSC 8 hyperlinks), and the short `ESC` + intermediates + final escapes; then their 8-bit (C1) forms.
+const ESC_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|[ -/]*[0-~]?)/g;
+const C1_SEQUENCE = /\u009b[0-?]*[ -/]*[@-~]?|[\u0090\u0098\u009d-\u009f][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?/g;
+
+/**
+ * Text for a terminal: every escape sequence removed whole (its payload too, so an OSC 52 clipboard
+ * write or an OSC 8 link target never shows up as text), then the controls `stripControl` removes, and a
+ * carriage return that does not end a line (it would let later text overwrite what was printed).
+ * Newlines and tabs stay. The one sanitiser of everything the command line prints.
+ */
+export function terminalSafe(text: string): string {
+  // U+2028 and U+2029 stay as they are (a terminal does not act on them; a newline for them would break
+  // a JSON document's string), NEL goes with the other C1 controls.
+  return text.replace(ESC_SEQUENCE, '').replace(C1_SEQUENCE, '').replace(IN_TEXT, '').replace(/\u0085/g, '').replace(/\r(?!\n)/g, '');
+}

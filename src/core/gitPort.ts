@@ -66,6 +66,13 @@ export interface GitClient {
    * credential is in history. Optional: without it, the risk says nothing about history.
    */
   lineOrigin?(path: string, line: number): Promise<LineOrigin>;
+  /**
+   * Whether the file's content (absolute path, or relative to the root) was made in this working tree:
+   * untracked, ignored or changed from HEAD, or as last committed by a commit made here (HEAD's reflog
+   * records it as a commit). False for what a clone, pull or checkout brought. Optional: without it,
+   * nothing is vouched for.
+   */
+  madeHere?(file: string): Promise<boolean>;
 }
 
 /** Where a line of a file comes from in git history. */

@@ -69,6 +69,9 @@ function untrackedOf(facts: Pick<GitFacts, 'status'>): string[] {
  * A GitClient over simple-git for the repository containing `cwd`. Construction never throws;
  * every method rejects with a `GitError` (git missing, not a repository, corrupt repository).
  */
+/** How far back HEAD's reflog is searched for the commit that made a workbench file. */
+const REFLOG_LIMIT = 5000;
+
 export function createGitClient(cwd: string): GitClient {
   let rootPromise: Promise<{ root: string; git: SimpleGit }> | null = null;
 
@@ -260,6 +263,23 @@ export function createGitClient(cwd: string): GitClient {
       const out = await tryRun(['-C', root, 'blame', '--porcelain', '-L', `${line},${line}`, '--', file]);
       const sha = /^([0-9a-f]{40,64}) /.exec(out ?? '')?.[1] ?? null;
       return { tracked, commit: sha && !/^0+$/.test(sha) ? sha : null };
+    },
+
+    async madeHere(file: string): Promise<boolean> {
+      const { root } = await open();
+      const rel = path.relative(root, path.resolve(root, file));
+      if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+      // Untracked or ignored, or changed from HEAD (staged or not): written in this working tree.
+      if ((await tryRun(['-C', root, 'ls-files', '--error-unmatch', '--', rel])) === null) return true;
+      const status = await tryRun(['-C', root, 'status', '--porcelain', '--', rel]);
+      if (status === null) return false;
+      if (status.trim()) return true;
+      // As committed: only when the commit that last changed it was made here (HEAD's reflog records it
+      // as a commit; a clone, pull, merge or checkout brought it from elsewhere).
+      const last = (await tryRun(['-C', root, 'log', '-1', '--format=%H', '--', rel]))?.trim();
+      if (!last) return false;
+      const reflog = await tryRun(['-C', root, 'reflog', 'show', '-n', String(REFLOG_LIMIT), '--format=%H%x09%gs', 'HEAD', '--']);
+      return (reflog ?? '').split('\n').some((l) => l.startsWith(`${last}\tcommit`));
     },
   };
   return client;

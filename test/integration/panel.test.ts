@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { writeAck } from '../../src/core/acks';
 import type { HandoffPanel } from '../../src/ui/panel/handoffPanel';
 import type { HostMessage } from '../../src/ui/protocol';
 import { generateAccepting, outputDir, packetCommands, readPacket, removeOutputs } from './helpers/packetHarness';
@@ -111,9 +112,8 @@ describe('handoff panel (in the extension host)', () => {
   it('redraws live when an acknowledgement is recorded next to the packet', async () => {
     const view = (await packetCommands()).panels.panel;
     assert.ok(view);
-    const sidecar = path.join(outputDir(), packetId, 'acks.json');
-    const ack = { risk_id: 'blocker:1', by: 'tester', at: '2026-01-01T00:00:00Z' };
-    await fs.writeFile(sidecar, JSON.stringify({ schema_version: 1, acks: [ack] }));
+    // Recorded as the Open Risks view records one (a hand-written sidecar would be of unknown origin).
+    await writeAck(path.join(outputDir(), packetId), { risk_id: 'blocker:1', by: 'tester', at: '2026-01-01T00:00:00Z' });
     await vscode.commands.executeCommand('sessionHandoff.refresh');
     await waitFor(() => {
       const m = view.lastMessage;

@@ -8,8 +8,7 @@ import type { HandoffOptions } from '../../core/options';
 import { redact } from '../../core/redact';
 import { renderForAgent } from '../../core/render/forAgent';
 import { renderCompactBrief, renderResumeDelta } from '../../core/render/sessionStart';
-import { isOwnPacket } from '../../core/registry/ownership';
-import { packetTrust } from '../../core/registry/trust';
+import { handoffTrust } from '../../core/registry/trust';
 import { currentPacket } from '../../core/workflow/freshness';
 import { eventFolderWritable } from '../../core/workflow/eventFolder';
 import { generateHandoff } from '../../core/workflow/generate';
@@ -185,8 +184,7 @@ async function sessionStartContext(workspaceDir: string, flags: FlagValues, io: 
   for (const d of diagnostics) await logLine(outputDir, `hook SessionStart: ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`, workspaceDir);
   if (!current) return null;
   const { packet } = current.stored;
-  const owned = current.stored.sha256 ? await isOwnPacket(current.stored.dir, current.stored.sha256) : false;
-  const trust = packetTrust({ packet, freshness: current.freshness, owned, facts: now?.facts ?? null });
+  const trust = await handoffTrust({ stored: current.stored, freshness: current.freshness, facts: now?.facts ?? null });
   if (trust.kind === 'foreign') return redact(trust.notice);
   const packetDir = path.relative(workspaceDir, current.stored.dir) || '.';
   if (event.source === 'resume' || event.source === 'fork') {

@@ -4,7 +4,8 @@ import { outputDirOf } from '../../core/workflow/paths';
 import { PROMPT_AGENTS, renderForAgent, type PromptAgent } from '../../core/render/forAgent';
 import { renderRestartPrompt } from '../../core/render/prompt';
 import { DIR_FLAGS, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
-import { currentOrExplain, NOT_WRITTEN_HERE } from '../current';
+import { framed, promptFraming } from '../../core/registry/trust';
+import { currentOrExplain } from '../current';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED, UsageError } from '../types';
 
@@ -31,21 +32,13 @@ export const promptCommand: CommandSpec = {
     printDiagnostics(io, ackDiagnostics);
     // Only a packet ours and fresh is a restart prompt to act on: any other is a record to review first
     // (a missing HEAD or branch never matches), and one not written here says so at its top.
-    const { trust } = current;
-    const foreign = trust.kind === 'foreign';
-    const freshness = trust.kind === 'instruction'
-      ? current.freshness
-      : { stale: true, reasons: foreign ? ['it was not written here', ...current.freshness.reasons] : trust.reasons };
-    const extra = {
-      ...(foreign ? {} : { firstTurn: options.firstTurn }),
-      freshness,
-      acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
-    };
+    const { header, ...framing } = promptFraming(current.trust, current.freshness, options.firstTurn);
+    const extra = { ...framing, acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })) };
     const body = target === undefined
       ? renderRestartPrompt(current.stored.packet, extra)
       : renderForAgent(current.stored.packet, target as PromptAgent, extra, { packetDir: path.relative(workspaceDir, current.stored.dir) || '.' });
-    if (foreign) io.stderr(`handoff: ${NOT_WRITTEN_HERE}\n`);
-    io.stdout(foreign ? `${NOT_WRITTEN_HERE}\n\n${body}` : body);
+    if (header) io.stderr(`handoff: ${header}\n`);
+    io.stdout(framed(header, body));
     return EXIT_OK;
   },
 };

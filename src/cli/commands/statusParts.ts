@@ -1,12 +1,11 @@
 import * as path from 'node:path';
 import type { SessionFacts } from '../../core/session/model';
-import { packetTrust, type PacketTrust } from '../../core/registry/trust';
+import { handoffTrust, type PacketTrust } from '../../core/registry/trust';
 import { newestPacket } from '../../core/workflow/readPackets';
 import type { PacketWithFreshness, WorkbenchState } from '../../core/workflow/state';
 import { readWorkbenchState } from '../../core/workflow/state';
 import { createGitClient } from '../../git/gitClient';
 import { optionsOf } from '../common';
-import { ownedOrUnknown } from '../current';
 import type { FlagValues } from '../types';
 
 /** The workbench state with the packet the screen shows and what it may be called (the one trust rule). */
@@ -26,7 +25,7 @@ export async function readState(workspaceDir: string, flags: FlagValues, session
   const newest = state.active ? null : newestPacket(state.packets);
   const shown = state.active ?? (newest ? (state.packets.find((p) => p.dir === newest.dir) ?? null) : null);
   if (!shown) return { ...state, shown: null, trust: null };
-  const trust = packetTrust({ packet: shown.packet, freshness: shown.freshness, owned: await ownedOrUnknown(shown), facts: state.git.ok ? state.git.facts : null });
+  const trust = await handoffTrust({ stored: shown, freshness: shown.freshness, facts: state.git.ok ? state.git.facts : null });
   return { ...state, shown, trust };
 }
 

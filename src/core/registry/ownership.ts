@@ -1,16 +1,27 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { userStateDir } from '../ownLog';
 
 /**
- * Which packets this tool wrote on this machine. A packet folder can arrive with a clone, a copied
- * working tree or an archive; what cannot is the repository's own git dir, which git never copies. So
- * every packet written (or found byte-identical to what would be written) is recorded there by the
- * hash of its `handoff.json`, and only a recorded packet may hand the next session instructions.
+ * What this user's own use of the tool on this machine vouches for: the packets it wrote, the risk
+ * acknowledgements made here, the workbench files it saw written in this working tree. A packet folder
+ * can arrive with a clone, a copied working tree or an archive, and an archive can hold the git dir
+ * too, so where a record lies proves nothing. Each record is therefore a keyed hash: HMAC-SHA256 of
+ * what it vouches for under a secret of this user's (`ledger.key`, 32 random bytes, `0600` in the
+ * user's own state folder, never in a repository). The ledger stays in the git dir (it goes away with
+ * the repository); a ledger copied from another machine or user — or written by an earlier version,
+ * whose lines were bare hashes — matches nothing here.
  */
 
-/** The ledger inside the git dir: one sha256 per line, appended. */
+/** The ledger inside the git dir: one keyed hash per line, appended. */
 export const OWN_PACKETS_FILE = path.join('session-handoff', 'own-packets');
+/** The user's secret, in the user's state folder (see `userStateDir`). */
+export const LEDGER_KEY_FILE = 'ledger.key';
+const KEY_BYTES = 32;
+
+/** What a ledger line vouches for: a packet's `handoff.json`, an acknowledgement, a workbench file's content. */
+export type VouchKind = 'packet' | 'ack' | 'input';
 /** Past this size the ledger keeps only its newest lines. */
 const MAX_LEDGER_BYTES = 512 * 1024;
 const KEEP_LINES = 4000;
@@ -41,22 +52,79 @@ export async function gitDirOf(start: string): Promise<string | null> {
 }
 
 const APPEND = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | (fsConstants.O_NOFOLLOW ?? 0);
+const READ = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
 
-/** Records a packet as written here. Never throws: an unrecorded packet is merely not trusted later. */
-export async function recordOwnPacket(packetDir: string, json: string | Uint8Array): Promise<void> {
+let cachedKey: { file: string; key: Buffer } | null = null;
+
+/**
+ * This user's ledger key, created on first use (`create`). Null when there is none, or when it is not
+ * a private regular file of this user (a key others can read or replace vouches for nothing).
+ */
+async function ledgerKey(create: boolean): Promise<Buffer | null> {
+  const dir = userStateDir(process.env);
+  const file = path.join(dir, LEDGER_KEY_FILE);
+  if (cachedKey?.file === file) return cachedKey.key;
+  let key = await readKey(file);
+  if (!key && create) {
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await fs.writeFile(tmp, randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' });
+      // link never replaces: of two processes creating it at once, the first key stays and both use it.
+      await fs.link(tmp, file).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+    } catch {
+      // No key: nothing is vouched for, so nothing is trusted later.
+    } finally {
+      await fs.rm(tmp, { force: true }).catch(() => undefined);
+    }
+    key = await readKey(file);
+  }
+  if (key) cachedKey = { file, key };
+  return key;
+}
+
+async function readKey(file: string): Promise<Buffer | null> {
+  const handle = await fs.open(file, READ).catch(() => null);
+  if (!handle) return null;
   try {
-    const gitDir = await gitDirOf(packetDir);
+    const st = await handle.stat();
+    if (!st.isFile() || st.size !== KEY_BYTES) return null;
+    if (process.platform !== 'win32' && ((st.mode & 0o077) !== 0 || (process.getuid && st.uid !== process.getuid()))) return null;
+    const buf = Buffer.alloc(KEY_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, KEY_BYTES, 0);
+    return bytesRead === KEY_BYTES ? buf : null;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The ledger line for `digest` (a sha256 hex of what is vouched for) of `kind`, under this user's key. */
+function ledgerLine(key: Buffer, kind: VouchKind, digest: string): string {
+  return createHmac('sha256', key).update(`${kind}\u0000${digest}`).digest('hex');
+}
+
+/**
+ * Records that this user's own use of the tool here vouches for `digest` (of `kind`), in the ledger of
+ * the repository holding `anchorDir`. Never throws: an unrecorded thing is merely not trusted later.
+ */
+export async function vouch(anchorDir: string, kind: VouchKind, digest: string): Promise<void> {
+  try {
+    const gitDir = await gitDirOf(anchorDir);
     if (!gitDir) return;
+    const key = await ledgerKey(true);
+    if (!key) return;
     const file = path.join(gitDir, OWN_PACKETS_FILE);
-    const hash = packetHash(json);
+    const line = ledgerLine(key, kind, digest);
     const known = await readLedger(file);
-    if (known.includes(hash)) return;
+    if (known.includes(line)) return;
     await fs.mkdir(path.dirname(file), { recursive: true });
     const handle = await fs.open(file, APPEND, 0o600);
     try {
-      await handle.write(`${hash}\n`);
+      await handle.write(`${line}\n`);
       if ((await handle.stat()).size > MAX_LEDGER_BYTES) {
-        const lines = [...known, hash].slice(-KEEP_LINES);
+        const lines = [...known, line].slice(-KEEP_LINES);
         const tmp = `${file}.${process.pid}.tmp`;
         await fs.writeFile(tmp, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
         await fs.rename(tmp, file);
@@ -65,12 +133,26 @@ export async function recordOwnPacket(packetDir: string, json: string | Uint8Arr
       await handle.close();
     }
   } catch {
-    // Recording is best effort; the packet itself is already written.
+    // Recording is best effort; what it vouches for is already written.
   }
 }
 
+/** Whether this user's own use of the tool vouched for `digest` (of `kind`) in the repository holding `anchorDir`. */
+export async function isVouched(anchorDir: string, kind: VouchKind, digest: string): Promise<boolean> {
+  const gitDir = await gitDirOf(anchorDir).catch(() => null);
+  if (!gitDir) return false;
+  const key = await ledgerKey(false).catch(() => null);
+  if (!key) return false;
+  return (await readLedger(path.join(gitDir, OWN_PACKETS_FILE)).catch((): string[] => [])).includes(ledgerLine(key, kind, digest));
+}
+
+/** Records a packet as written here (see `vouch`). Never throws. */
+export async function recordOwnPacket(packetDir: string, json: string | Uint8Array): Promise<void> {
+  await vouch(packetDir, 'packet', packetHash(json));
+}
+
 async function readLedger(file: string): Promise<string[]> {
-  const handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0)).catch(() => null);
+  const handle = await fs.open(file, READ).catch(() => null);
   if (!handle) return [];
   try {
     const st = await handle.stat();
@@ -84,9 +166,7 @@ async function readLedger(file: string): Promise<string[]> {
   }
 }
 
-/** Whether this machine's tool wrote a packet with exactly these `handoff.json` bytes in this repository. */
+/** Whether this user's tool wrote a packet with exactly these `handoff.json` bytes in this repository. */
 export async function isOwnPacket(packetDir: string, sha256: string): Promise<boolean> {
-  const gitDir = await gitDirOf(packetDir).catch(() => null);
-  if (!gitDir) return false;
-  return (await readLedger(path.join(gitDir, OWN_PACKETS_FILE)).catch((): string[] => [])).includes(sha256);
+  return isVouched(packetDir, 'packet', sha256);
 }

@@ -15,11 +15,12 @@ import type { Packet } from '../packet/schema';
 import { packetContentHash, writePacket } from '../packet/write';
 import { withLock, type LockOptions } from '../registry/lock';
 import { supersedeOthers } from '../registry/registry';
+import { vouchWorkbenchInputs } from '../registry/trust';
 import type { SessionFacts } from '../session/model';
 import { CLEAN_STATE_FILE, writeCleanState } from './check';
 import { computeGitInput } from './gitInputs';
 import { inspectWorkbench, loadMergedWorkbench, ownPathsOf } from './inspect';
-import { assertOutputInside, outputDirOf } from './paths';
+import { assertOutputInside, outputDirOf, workbenchDirOf } from './paths';
 
 export interface GenerateArgs {
   /** The workspace folder; the workbench and output dirs resolve against it. */
@@ -155,6 +156,8 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
         written = await writePacket(outputDir, packet);
       }
       if (written.kind === 'written') await foldPendingAcks(outputDir, written.packetDir);
+      // The next action of agent_state.json is handed on as an instruction only when this working tree made it.
+      if (args.gitClient) await vouchWorkbenchInputs(written.packetDir, workbenchDirOf(args.workspaceDir, options), packet.inputs, args.gitClient);
       const superseded = await supersedeOthers(outputDir, packet);
       if (args.gitClient && inputs.clean && !args.clean) {
         await writeCleanState(path.join(outputDir, CLEAN_STATE_FILE), inputs.clean);

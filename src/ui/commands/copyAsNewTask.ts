@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { renderRestartPrompt, vscodeTaskAgent } from '../../core/render/prompt';
 import type { Services } from '../services';
 import type { PacketArg } from './packetRef';
-import { resolvePromptPacket } from './packetRef';
+import { resolvePromptPacket, trustNote } from './packetRef';
 import { uiText } from '../redactUi';
 
 /**
@@ -12,11 +12,11 @@ import { uiText } from '../redactUi';
  */
 export function copyAsNewTaskCommand(services: Services): (arg?: PacketArg) => Promise<boolean> {
   return async (arg) => {
-    const { entry, extra } = await resolvePromptPacket(services, arg);
-    const prompt = renderRestartPrompt(entry.packet, extra);
+    const { entry, extra, trust, frame } = await resolvePromptPacket(services, arg);
+    const prompt = frame(renderRestartPrompt(entry.packet, extra));
     await vscode.env.clipboard.writeText(uiText(prompt));
     const agent = vscodeTaskAgent(entry.packet) ?? 'Cline, Roo Code or Kilo Code';
-    const stale = entry.freshness.stale ? ' The packet is stale; the prompt says so.' : '';
+    const stale = trustNote(trust);
     void vscode.window.showInformationMessage(`Restart prompt copied as a new task: in ${agent}, start a new task and paste it as the task's first message.${stale}`);
     services.log.info('copyAsNewTask', `copied the prompt of ${entry.id} for a new ${agent} task (${prompt.length} chars)`);
     return true;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { renderRestartPrompt } from '../../core/render/prompt';
 import type { Services } from '../services';
 import type { PacketArg } from './packetRef';
-import { resolvePromptPacket } from './packetRef';
+import { resolvePromptPacket, trustNote } from './packetRef';
 import { uiText } from '../redactUi';
 
 /**
@@ -12,12 +12,12 @@ import { uiText } from '../redactUi';
  */
 export function copyRestartPromptCommand(services: Services): (arg?: PacketArg) => Promise<boolean> {
   return async (arg) => {
-    const { entry, extra } = await resolvePromptPacket(services, arg);
-    const prompt = renderRestartPrompt(entry.packet, extra);
+    const { entry, extra, trust, frame } = await resolvePromptPacket(services, arg);
+    const prompt = frame(renderRestartPrompt(entry.packet, extra));
     await vscode.env.clipboard.writeText(uiText(prompt));
-    const note = entry.freshness.stale ? ' (the packet is stale; the prompt says so)' : '';
-    vscode.window.setStatusBarMessage(`$(check) Restart prompt copied${note}`, 4000);
-    services.log.info('copyRestartPrompt', `copied the prompt of ${entry.id} (${prompt.length} chars, stale=${entry.freshness.stale})`);
+    const note = trustNote(trust);
+    vscode.window.setStatusBarMessage(`$(check) Restart prompt copied.${note}`, 4000);
+    services.log.info('copyRestartPrompt', `copied the prompt of ${entry.id} (${prompt.length} chars, trust=${trust.kind})`);
     return true;
   };
 }

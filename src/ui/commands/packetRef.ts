@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { PromptExtra } from '../../core/render/prompt';
+import { framed, handoffTrust, promptFraming, type PacketTrust } from '../../core/registry/trust';
 import type { PacketEntry, WorkbenchUiState } from '../state/types';
 import { UserFacingError } from './boundary';
 
@@ -56,17 +57,27 @@ export async function resolvePacket(services: Services, arg: PacketArg): Promise
 }
 
 /**
- * The packet a prompt command acts on, with what every restart prompt of it is rendered with: its
- * current freshness, the risk acknowledgements and the first-turn setting of its folder.
+ * The packet a prompt command acts on, with what every restart prompt of it is rendered with: what
+ * it may be to the next session (`handoffTrust`, the one rule the SessionStart hook and `handoff
+ * prompt` use), its framing (stale reasons; a packet not written here opens with NOT_WRITTEN_HERE and
+ * is never "act right away"), the risk acknowledgements and the first-turn setting of its folder.
+ * `frame` puts the header over the rendered prompt: every prompt command passes its text through it.
  */
-export async function resolvePromptPacket(services: Services, arg: PacketArg): Promise<{ state: WorkbenchUiState; entry: PacketEntry; extra: PromptExtra }> {
+export async function resolvePromptPacket(
+  services: Services,
+  arg: PacketArg,
+): Promise<{ state: WorkbenchUiState; entry: PacketEntry; extra: PromptExtra; trust: PacketTrust; frame: (body: string) => string }> {
   const { state, entry } = await resolvePacket(services, arg);
   const acks = await services.acks.read(entry.dir, entry.packet.open_risks);
   const settings = services.config.get(state.folder.uri);
-  const extra: PromptExtra = {
-    freshness: { stale: entry.freshness.stale, reasons: [...entry.freshness.reasons] },
-    acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
-    firstTurn: settings.options.firstTurn || undefined,
-  };
-  return { state, entry, extra };
+  const trust = await handoffTrust({ stored: entry, freshness: entry.freshness, facts: state.git?.ok ? state.git.facts : null });
+  const { header, ...framing } = promptFraming(trust, entry.freshness, settings.options.firstTurn || undefined);
+  const extra: PromptExtra = { ...framing, acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })) };
+  return { state, entry, extra, trust, frame: (body) => framed(header, body) };
+}
+
+/** What a prompt command's message adds about the packet's trust ('' for one ours and fresh). */
+export function trustNote(trust: PacketTrust): string {
+  if (trust.kind === 'instruction') return '';
+  return trust.kind === 'stale' ? ' The packet is stale; the prompt says so.' : ' The packet was not written here; the prompt says so.';
 }

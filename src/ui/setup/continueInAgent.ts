@@ -5,7 +5,7 @@ import { agentTitle, renderForAgent, type PromptAgent } from '../../core/render/
 import { findOnPath } from '../../core/setup/launcher';
 import { shellQuote } from '../../core/setup/shell';
 import type { PacketArg } from '../commands/packetRef';
-import { resolvePromptPacket } from '../commands/packetRef';
+import { resolvePromptPacket, trustNote } from '../commands/packetRef';
 import type { Services } from '../services';
 import { uiText } from '../redactUi';
 
@@ -20,19 +20,12 @@ const CLI: Record<PromptAgent, string> = { claude: 'claude', codex: 'codex' };
  */
 export function continueInAgentCommand(services: Services, storageDir: string, target: PromptAgent): (arg?: PacketArg) => Promise<boolean> {
   return async (arg) => {
-    const { state, entry, extra } = await resolvePromptPacket(services, arg);
-    const prompt = uiText(
-      renderForAgent(
-        entry.packet,
-        target,
-        extra,
-        { packetDir: path.relative(state.folder.uri.fsPath, entry.dir) || '.' },
-      ),
-    );
+    const { state, entry, extra, trust, frame } = await resolvePromptPacket(services, arg);
+    const prompt = uiText(frame(renderForAgent(entry.packet, target, extra, { packetDir: path.relative(state.folder.uri.fsPath, entry.dir) || '.' })));
     await vscode.env.clipboard.writeText(prompt);
     services.log.info('continue', `copied the prompt of ${entry.id} for ${agentTitle(target)} (${prompt.length} chars)`);
     const exe = await findOnPath(CLI[target], process.env);
-    const stale = entry.freshness.stale ? ' The packet is stale; the prompt says so.' : '';
+    const stale = trustNote(trust);
     if (!exe) {
       void vscode.window.showInformationMessage(`Restart prompt for ${agentTitle(target)} copied: paste it as the first message of a new ${agentTitle(target)} session.${stale}`);
       return true;

@@ -25,6 +25,8 @@ export interface PacketEntry {
   freshness: PacketFreshness;
   /** Epoch ms of the last write of its handoff.json. */
   writtenAt?: number;
+  /** The sha256 of its `handoff.json` bytes as read: what the trust rule (`handoffTrust`) looks up. */
+  sha256?: string;
 }
 
 /** A transcript or usage file that could feed the meter; the newest one wins. */

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { repoRoot } from './fixtures';
+import { makeTempDir, repoRoot } from './fixtures';
 import { makeRepo, type TempRepo } from './gitRepo';
 
 export interface CliResult {
@@ -22,6 +22,22 @@ export function handoff(args: string[], opts: { cwd?: string; env?: NodeJS.Proce
     ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: 'SIGKILL' as const } : {}),
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * A user of their own: a temporary home with no agents configured and a state folder (so a ledger
+ * key) of their own. The environment to run `handoff` as that user.
+ */
+export async function otherUser(): Promise<NodeJS.ProcessEnv> {
+  const home = await makeTempDir('handoff-home-');
+  return { ...process.env, HOME: home, HANDOFF_STATE_DIR: path.join(home, 'state'), CLAUDE_CONFIG_DIR: path.join(home, '.claude'), CODEX_HOME: path.join(home, '.codex') };
+}
+
+/** What the SessionStart hook (source startup) hands a new session in `cwd`, run with `env`. */
+export function sessionStartContext(cwd: string, env: NodeJS.ProcessEnv): string {
+  const out = handoff(['hook'], { env, input: JSON.stringify({ session_id: 'c0ffee-1', cwd, hook_event_name: 'SessionStart', source: 'startup' }) });
+  if (out.code !== 0) throw new Error(`handoff hook exited ${out.code}: ${out.stderr}`);
+  return (JSON.parse(out.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
 }
 
 /** The same, without blocking: for concurrency tests. */

@@ -1,0 +1,64 @@
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { LEDGER_KEY_FILE, OWN_PACKETS_FILE, packetHash } from '../../../src/core/registry/ownership';
+import { FOREIGN_NOTICE } from '../../../src/core/registry/trust';
+import { makeTempDir } from '../helpers/fixtures';
+import { tempRepos } from '../helpers/gitRepo';
+import { handoff, otherUser, sessionStartContext, workbenchRepo } from '../helpers/workbenchRepo';
+
+describe('the "written here" ledger is bound to this user on this machine', () => {
+  const make = tempRepos(workbenchRepo);
+
+  /** A repository whose packet its author wrote (agent state edited in the working tree, then generated). */
+  async function authored(env: NodeJS.ProcessEnv) {
+    const r = make();
+    const file = path.join(r.dir, 'agent_state.json');
+    const state = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>;
+    await fs.writeFile(file, JSON.stringify({ ...state, next_action: 'Run the refund tests and open the pull request' }));
+    const gen = handoff(['generate', '--dir', r.dir, '--allow-dirty'], { env });
+    assert.equal(gen.code, 0, gen.stderr);
+    return r;
+  }
+
+  it('a repository shared as an archive with its .git: its ledger vouches for nothing for another user', async () => {
+    const author = await otherUser();
+    const r = await authored(author);
+    // The author's own sessions are handed the packet to act on.
+    assert.match(sessionStartContext(r.dir, author), /NEXT ACTION[^\n]*\n> Run the refund tests and open the pull request/);
+    // The archive, unpacked elsewhere by someone else: git dir, ledger and packet all come along.
+    const unpacked = path.join(await makeTempDir('handoff-unpacked-'), 'repo');
+    await fs.cp(r.dir, unpacked, { recursive: true });
+    assert.ok((await fs.stat(path.join(unpacked, '.git', OWN_PACKETS_FILE))).size > 0, 'the ledger came with the archive');
+    const victim = await otherUser();
+    const context = sessionStartContext(unpacked, victim);
+    assert.equal(context, FOREIGN_NOTICE);
+    assert.doesNotMatch(context, /right away|Run the refund tests/);
+    // The same holds for `handoff prompt`: it opens with the notice and asks for no action.
+    const prompt = handoff(['prompt', '--dir', unpacked], { env: victim });
+    assert.match(prompt.stdout, /^NOT WRITTEN HERE: /);
+    assert.doesNotMatch(prompt.stdout, /right away/);
+  });
+
+  it('a ledger of bare hashes (an earlier version, or crafted) is not trusted until the next generate', async () => {
+    const env = await otherUser();
+    const r = await authored(env);
+    const packetDir = path.join(r.dir, 'outputs', 'handoff', 'sess-a');
+    const ledger = path.join(r.dir, '.git', OWN_PACKETS_FILE);
+    await fs.writeFile(ledger, `${packetHash(await fs.readFile(path.join(packetDir, 'handoff.json')))}\n`);
+    assert.equal(sessionStartContext(r.dir, env), FOREIGN_NOTICE);
+    assert.equal(handoff(['generate', '--dir', r.dir, '--allow-dirty'], { env }).code, 0);
+    assert.match(sessionStartContext(r.dir, env), /NEXT ACTION/);
+  });
+
+  it('the key is private: created 0600 in the user\'s state folder; one others can read vouches for nothing', async function () {
+    if (process.platform === 'win32') this.skip();
+    const env = await otherUser();
+    const r = await authored(env);
+    const key = path.join(env['HANDOFF_STATE_DIR']!, LEDGER_KEY_FILE);
+    assert.equal((await fs.stat(key)).mode & 0o777, 0o600);
+    assert.match(sessionStartContext(r.dir, env), /NEXT ACTION/);
+    await fs.chmod(key, 0o644);
+    assert.equal(sessionStartContext(r.dir, env), FOREIGN_NOTICE);
+  });
+});
