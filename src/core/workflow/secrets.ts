@@ -20,9 +20,9 @@ import { readSessionFile } from '../session/reader';
 import type { VscodeAgent, VscodeAgentOptions } from '../context/vscodeAgents';
 import { VscodeTaskDiscovery } from '../context/vscodeAgents';
 import { agentName } from '../session/model';
-import { ClineSdkReader, isSdkMessagesFile } from '../session/clineSdk';
 import { elementLines } from '../session/taskJson';
-import { VscodeTaskReader } from '../session/taskReader';
+import { isKiloDbFile } from '../session/kiloDb';
+import { taskReaderFor } from '../session/taskReader';
 import { loadMergedWorkbench } from './inspect';
 import { secretOriginsOf } from './gitInputs';
 import { workbenchDirOf } from './paths';
@@ -57,14 +57,14 @@ export interface SessionFileEntry {
   task?: string;
 }
 
-const TASK_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'kilo'];
+const TASK_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo'];
 
 /** Every task of the folder (any age) with its facts: they stay on disk until deleted. */
 async function folderTasks(args: SecretsArgs): Promise<SessionFacts[]> {
   const found = await new VscodeTaskDiscovery(args.workspaceDir, args.tasks ?? {}).all(TASK_AGENTS).catch(() => []);
   const out: SessionFacts[] = [];
   for (const c of found) {
-    const reader = isSdkMessagesFile(c.file) ? new ClineSdkReader(c.file) : new VscodeTaskReader(c.dir, c.source, { cwd: c.cwd });
+    const reader = taskReaderFor(c);
     const f = await reader.facts(true).catch(() => null);
     if (f) out.push(f);
   }
@@ -129,6 +129,9 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
   const agent = facts.length === 1 ? facts[0]!.agent : undefined;
   return { risks: secretRisks(findings, origins, agent), findings, sessions };
 }
+
+/** Why a Kilo Code database is listed but never rewritten. */
+export const KILO_DB_NOT_SCRUBBED = "Kilo Code keeps its sessions in one SQLite database, which is not scrubbed (rewriting a live database is out of scope): delete the session in Kilo Code, and rotate the credential";
 
 /** A session written to this recently may still be in use: it is not rewritten without `force`. */
 export const SCRUB_QUIET_MS = 60_000;
@@ -280,6 +283,7 @@ async function replaceIfUnchanged(file: string, tmp: string, before: Stats): Pro
 
 /** Scrubs one entry of the report: a session log line by line, a task's JSON file whole. */
 export function scrubEntry(entry: SessionFileEntry, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
+  if (isKiloDbFile(entry.file)) return Promise.resolve({ kind: 'refused', file: entry.file, reason: KILO_DB_NOT_SCRUBBED });
   return entry.task ? scrubTaskFile(entry.file, { ...opts, task: entry.task }) : scrubSession(entry.file, opts);
 }
 
