@@ -222,9 +222,10 @@ export function kiloSessionFacts(db: Database, session: KiloSession, file: strin
         const command = str(input?.['command'])?.trim();
         if (p.data['tool'] !== 'bash' || !state || !command) continue;
         const id = str(p.data['callID']) ?? p.id;
-        const time = obj(state['time']);
-        events.push({ k: 'call', id, command, tool: 'bash', cwd: str(input?.['workdir']) ?? null, line: m.line, ts: num(time?.['start']) || p.at });
-        events.push({ k: 'result', id, result: kiloBashResult(state), feedback: null, cwd: null, line: m.line, ts: num(time?.['end']) || p.at });
+        // The row's time orders the call among the message's parts; the tool's own end time, when later, the result.
+        const end = num(obj(state['time'])?.['end']);
+        events.push({ k: 'call', id, command, tool: 'bash', cwd: str(input?.['workdir']) ?? null, line: m.line, ts: p.at });
+        events.push({ k: 'result', id, result: kiloBashResult(state), feedback: null, cwd: null, line: m.line, ts: Math.max(end, p.at) });
       }
     }
     const text = textOf(texts);

@@ -10,6 +10,7 @@ import { SessionTracker } from '../../../src/core/session/tracker';
 import { findSecrets, scrubEntry } from '../../../src/core/workflow/secrets';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
 import { fixturePath, makeTempDir, repoRoot } from '../helpers/fixtures';
+import { KILO_T0, placeKiloDb } from './kiloDbFixture';
 
 interface Expected {
   session_for_workspace: { id: string; not: string };
@@ -24,22 +25,8 @@ interface Expected {
 }
 
 const expected = JSON.parse(readFileSync(fixturePath('vscode-agents', 'kilo-db', 'kilo-db.expected.json'), 'utf8')) as Expected;
-/** The fixture's session time (2026-11-22T10:00Z) plus an hour: "now" for discovery's recent-days rule. */
-const AT = () => new Date(1795425600000 + 3_600_000);
-
-/** The fixture database with `__CWD__` set to `folder` (rewritten in a copy, as its README says). */
-async function placeKiloDb(folder: string): Promise<string> {
-  const SQL = await loadSqlJs();
-  const db = new SQL.Database(readFileSync(fixturePath('vscode-agents', 'kilo-db', 'kilo.db')));
-  db.run("UPDATE session SET directory = replace(directory, '__CWD__', ?)", [folder]);
-  db.run("UPDATE project SET worktree = replace(worktree, '__CWD__', ?)", [folder]);
-  db.run("UPDATE message SET data = replace(data, '__CWD__', ?)", [folder]);
-  db.run("UPDATE part SET data = replace(data, '__CWD__', ?)", [folder]);
-  const out = path.join(await makeTempDir('handoff-kilo-'), 'kilo.db');
-  await fs.writeFile(out, db.export());
-  db.close();
-  return out;
-}
+/** An hour after the fixture's session: "now" for discovery's recent-days rule. */
+const AT = () => new Date(KILO_T0 + 3_600_000);
 
 async function workspace(): Promise<string> {
   return fs.realpath(await makeTempDir('handoff-kilo-ws-'));
