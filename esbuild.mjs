@@ -65,17 +65,6 @@ function copyCodicons() {
   for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, f), path.join('dist/codicons', f));
 }
 
-/**
- * sql.js's WebAssembly SQLite (the Kilo Code database reader) is loaded from next to the bundles that
- * read it: one file for every platform, no native module.
- */
-function copySqlWasm() {
-  const from = 'node_modules/sql.js/dist/sql-wasm.wasm';
-  if (!fs.existsSync(from)) return;
-  fs.mkdirSync('dist', { recursive: true });
-  fs.copyFileSync(from, 'dist/sql-wasm.wasm');
-}
-
 /** Transpile only (no bundling): each test keeps its own module graph, `vscode` stays a runtime require. */
 function buildTests() {
   // Start from an empty out/: a module that moved (file → folder) must not leave its old copy behind
@@ -91,7 +80,6 @@ function buildTests() {
 async function buildBundles() {
   await Promise.all(builds.map((b) => esbuild.build(b)));
   copyCodicons();
-  copySqlWasm();
   fs.chmodSync('dist/cli.js', 0o755);
 }
 
@@ -104,7 +92,6 @@ if (args.has('--all')) {
   const ctxs = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(ctxs.map((c) => c.watch()));
   copyCodicons();
-  copySqlWasm();
   console.log('watching…');
 } else {
   await buildBundles();

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadSqlJs } from '../../src/core/session/sqliteSnapshot';
 import { makeTempDir } from '../unit/helpers/fixtures';
-import { placeKiloDb } from '../unit/session/kiloDbFixture';
+import { loadSqlJs, placeKiloDb } from '../unit/session/kiloDbFixture';
 import { extensionApi, stateWhere } from './helpers/extensionApi';
 import { inHostEnv, waitFor } from './helpers/testEnv';
 

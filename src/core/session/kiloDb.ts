@@ -9,13 +9,13 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Database, SqlValue } from 'sql.js';
 import { round1 } from '../context/claude';
 import { modelInfo } from '../context/models';
 import type { ContextResult } from '../context/types';
 import { redact } from '../redact';
 import { CredentialStore, credentialsInJson } from './credentials';
 import type { SessionFacts } from './model';
+import type { SqliteImage, SqliteRow, SqliteValue } from './sqliteBtree';
 import type { SqliteSnapshot } from './sqliteSnapshot';
 import { openSqliteSnapshot, snapshotKey } from './sqliteSnapshot';
 import { callName } from './taskCredentials';
@@ -37,11 +37,7 @@ export function isKiloDbFile(file: string): boolean {
 
 const snapshots = new Map<string, { key: string; snap: Promise<SqliteSnapshot> }>();
 
-/**
- * The current snapshot of a database, shared by discovery and the readers: copied again only when
- * the database or its WAL moved. A replaced snapshot is closed a moment later (a caller may be
- * between its await and its synchronous queries).
- */
+/** The current snapshot of a database, shared by discovery and the readers: copied again only when the database or its WAL moved. */
 export async function kiloSnapshot(file: string): Promise<SqliteSnapshot> {
   const key = await snapshotKey(file);
   const cached = snapshots.get(file);
@@ -51,27 +47,10 @@ export async function kiloSnapshot(file: string): Promise<SqliteSnapshot> {
   snap.catch(() => {
     if (snapshots.get(file)?.snap === snap) snapshots.delete(file);
   });
-  if (cached) {
-    cached.snap.then((old) => setTimeout(() => old.db.close(), 2000).unref()).catch(() => undefined);
-  }
   return snap;
 }
 
-type Row = Record<string, SqlValue>;
-
-function rows(db: Database, sql: string, params: SqlValue[] = []): Row[] {
-  const stmt = db.prepare(sql);
-  try {
-    stmt.bind(params);
-    const out: Row[] = [];
-    while (stmt.step()) out.push(stmt.getAsObject());
-    return out;
-  } finally {
-    stmt.free();
-  }
-}
-
-function json(v: SqlValue | undefined): Obj | undefined {
+function json(v: SqliteValue | undefined): Obj | undefined {
   if (typeof v !== 'string') return undefined;
   try {
     return obj(JSON.parse(v));
@@ -95,18 +74,37 @@ export interface KiloSession {
  * (`time_updated` also moves on background syncs); a schema without `session.directory` (upstream
  * OpenCode dropped it) falls back to the project's worktree.
  */
-export function kiloSessions(db: Database): KiloSession[] {
-  const last = '(SELECT max(m.time_created) FROM message m WHERE m.session_id = s.id)';
-  let list: Row[];
-  try {
-    list = rows(db, `SELECT s.id, s.directory AS dir, s.title, s.version, s.time_updated AS updated, ${last} AS last FROM session s WHERE s.parent_id IS NULL AND s.time_archived IS NULL`);
-  } catch {
-    list = rows(db, `SELECT s.id, p.worktree AS dir, s.title, s.version, s.time_updated AS updated, ${last} AS last FROM session s JOIN project p ON p.id = s.project_id WHERE s.parent_id IS NULL AND s.time_archived IS NULL`);
+export function kiloSessions(db: SqliteImage): KiloSession[] {
+  const cached = sessionLists.get(db);
+  if (cached) return cached;
+  const last = new Map<string, number>();
+  for (const m of db.rows('message', ['session_id', 'time_created'])) {
+    const id = String(m['session_id']);
+    last.set(id, Math.max(last.get(id) ?? 0, num(m['time_created'])));
   }
-  return list
-    .filter((r) => typeof r['dir'] === 'string' && typeof r['id'] === 'string')
-    .map((r) => ({ id: r['id'] as string, directory: r['dir'] as string, title: str(r['title']) ?? '', version: str(r['version']) ?? null, activeMs: Math.max(num(r['last']), num(r['updated'])) }))
+  const withDir = db.has('session', ['directory']);
+  const worktrees = withDir ? null : new Map(db.rows('project', ['id', 'worktree']).map((p) => [String(p['id']), p['worktree']]));
+  const list = db
+    .rows('session', ['id', 'project_id', 'parent_id', 'time_archived', 'title', 'version', 'time_updated', ...(withDir ? ['directory'] : [])])
+    .filter((r) => r['parent_id'] === null && r['time_archived'] === null)
+    .map((r) => ({ r, dir: withDir ? r['directory'] : worktrees?.get(String(r['project_id'])) }))
+    .filter(({ r, dir }) => typeof dir === 'string' && typeof r['id'] === 'string')
+    .map(({ r, dir }) => ({ id: r['id'] as string, directory: dir as string, title: str(r['title']) ?? '', version: str(r['version']) ?? null, activeMs: Math.max(last.get(r['id'] as string) ?? 0, num(r['time_updated'])) }))
     .sort((a, b) => b.activeMs - a.activeMs);
+  sessionLists.set(db, list);
+  return list;
+}
+
+/** The session list of a snapshot, read once (discovery and the readers ask for it on every refresh). */
+const sessionLists = new WeakMap<SqliteImage, KiloSession[]>();
+
+/** Rows in the order the agent reads them (`ORDER BY a, b`). */
+function ordered(rows: SqliteRow[], a: string, b: string): SqliteRow[] {
+  const key = (r: SqliteRow, k: string) => r[k] ?? '';
+  return rows.sort((x, y) => {
+    const [xa, ya, xb, yb] = [key(x, a), key(y, a), key(x, b), key(y, b)];
+    return xa < ya ? -1 : xa > ya ? 1 : xb < yb ? -1 : xb > yb ? 1 : 0;
+  });
 }
 
 interface MessageRow {
@@ -125,11 +123,12 @@ interface PartRow {
   data: Obj;
 }
 
-function sessionRows(db: Database, id: string): { messages: MessageRow[]; parts: Map<string, PartRow[]> } {
-  const messages = rows(db, 'SELECT id, time_created AS at, data FROM message WHERE session_id = ? ORDER BY time_created, id', [id]).map((r, i) => ({ id: String(r['id']), at: num(r['at']), data: json(r['data']) ?? {}, line: i + 1 }));
+function sessionRows(db: SqliteImage, id: string): { messages: MessageRow[]; parts: Map<string, PartRow[]> } {
+  const where = { column: 'session_id', equals: id };
+  const messages = ordered(db.rows('message', ['id', 'time_created', 'data'], where), 'time_created', 'id').map((r, i) => ({ id: String(r['id']), at: num(r['time_created']), data: json(r['data']) ?? {}, line: i + 1 }));
   const parts = new Map<string, PartRow[]>();
-  for (const r of rows(db, 'SELECT id, message_id AS mid, time_created AS at, data FROM part WHERE session_id = ? ORDER BY message_id, id', [id])) {
-    const p: PartRow = { id: String(r['id']), messageId: String(r['mid']), at: num(r['at']), raw: typeof r['data'] === 'string' ? r['data'] : '', data: json(r['data']) ?? {} };
+  for (const r of ordered(db.rows('part', ['id', 'message_id', 'time_created', 'data'], where), 'message_id', 'id')) {
+    const p: PartRow = { id: String(r['id']), messageId: String(r['message_id']), at: num(r['time_created']), raw: typeof r['data'] === 'string' ? r['data'] : '', data: json(r['data']) ?? {} };
     const list = parts.get(p.messageId) ?? [];
     list.push(p);
     parts.set(p.messageId, list);
@@ -195,7 +194,7 @@ function kiloCredentials(file: string, messages: readonly MessageRow[], parts: R
 }
 
 /** The facts of one session of a Kilo Code database. `file` is the database. */
-export function kiloSessionFacts(db: Database, session: KiloSession, file: string): SessionFacts {
+export function kiloSessionFacts(db: SqliteImage, session: KiloSession, file: string): SessionFacts {
   const { messages, parts } = sessionRows(db, session.id);
   const cwd = session.directory;
   const events: TaskEvent[] = [];
@@ -231,10 +230,10 @@ export function kiloSessionFacts(db: Database, session: KiloSession, file: strin
     const text = textOf(texts);
     if (text) events.push({ k: 'assistant', text, line: m.line, ts: Math.max(...texts.map((t) => t.at)), closing });
   }
-  const todos = rows(db, 'SELECT content, status, time_updated AS at FROM todo WHERE session_id = ? ORDER BY position', [session.id]);
+  const todos = db.has('todo') ? ordered(db.rows('todo', ['content', 'status', 'position', 'time_updated'], { column: 'session_id', equals: session.id }), 'position', 'position') : [];
   if (todos.length) {
     const last = messages[messages.length - 1];
-    events.push({ k: 'todos', items: todos.map((t) => ({ content: String(t['content']), status: str(t['status']) ?? 'pending' })), tool: 'todowrite', line: last?.line ?? 1, ts: Math.max(...todos.map((t) => num(t['at']))) });
+    events.push({ k: 'todos', items: todos.map((t) => ({ content: String(t['content']), status: str(t['status']) ?? 'pending' })), tool: 'todowrite', line: last?.line ?? 1, ts: Math.max(...todos.map((t) => num(t['time_updated']))) });
   }
   const snap = { taskId: session.id, dir: path.dirname(file), ui: null, uiLines: [], api: null, apiLines: [], metadata: null, cwd };
   const facts = factsOfEvents('kilo', snap, file, events, { cwd, files: [...new Set(files)], model, version: session.version });
@@ -250,11 +249,18 @@ const KILO_OUTPUT_RESERVE = 32_000;
  * step, so messages are never summed): `tokens.total`, else input + output + reasoning + cache. The
  * window is not stored: it comes from the model table (or the override).
  */
-export function kiloReading(db: Database, sessionId: string, file: string, windowOverride?: number): ContextResult {
+export function kiloReading(db: SqliteImage, sessionId: string, file: string, windowOverride?: number): ContextResult {
   const base = { source: 'kilo' as const, sessionId, file };
-  const list = rows(db, "SELECT time_created AS at, data FROM message WHERE session_id = ? AND json_extract(data, '$.role') = 'assistant' AND json_extract(data, '$.tokens.output') > 0 ORDER BY time_created DESC, id DESC LIMIT 1", [sessionId]);
-  const row = list[0];
-  const data = row ? json(row['data']) : undefined;
+  const newestFirst = ordered(db.rows('message', ['id', 'time_created', 'data'], { column: 'session_id', equals: sessionId }), 'time_created', 'id').reverse();
+  let row: SqliteRow | undefined;
+  let data: Obj | undefined;
+  for (const r of newestFirst) {
+    const d = json(r['data']);
+    if (d?.['role'] === 'assistant' && num(obj(d['tokens'])?.['output']) > 0) {
+      [row, data] = [r, d];
+      break;
+    }
+  }
   const tokens = obj(data?.['tokens']);
   if (!row || !data || !tokens) return { known: false, ...base, reason: 'no assistant message with token usage in the Kilo Code session yet' };
   const cache = obj(tokens['cache']);
@@ -267,7 +273,7 @@ export function kiloReading(db: Database, sessionId: string, file: string, windo
     return { known: false, ...base, reason: `${why} (set sessionHandoff.context.windowOverride)` };
   }
   const reserve = Math.min(info?.maxTokens ?? KILO_OUTPUT_RESERVE, KILO_OUTPUT_RESERVE);
-  const at = num(obj(data['time'])?.['completed']) || num(row['at']);
+  const at = num(obj(data['time'])?.['completed']) || num(row['time_created']);
   return {
     known: true,
     ...base,

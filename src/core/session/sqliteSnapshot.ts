@@ -2,8 +2,8 @@
  * A read-only snapshot of a live SQLite database in WAL mode (Kilo Code's `kilo.db`), without ever
  * opening it with SQLite: the main file and its `-wal` are copied into memory (the agent is never
  * locked out, nothing is written next to its files), the WAL's committed frames are applied to the
- * copied pages, and the image is opened by sql.js (SQLite compiled to WebAssembly: one build for every
- * platform, no native module, Node 20 alike).
+ * copied pages, and the image is read by ./sqliteBtree (plain TypeScript: one build for every
+ * platform, no native module, no WebAssembly, Node 20 alike).
  *
  * WAL format (sqlite.org/fileformat2.html §4): a 32-byte header (magic 0x377f0682/3, version, page
  * size, checkpoint sequence, salt-1, salt-2, checksum over the first 24 bytes), then frames of a
@@ -12,10 +12,9 @@
  * the page. A frame counts only when its salts are the header's and the checksum chain holds; frames
  * are applied up to the last valid commit frame, so a transaction still being written is never seen.
  */
-import { readRegular } from '../fsx';
-import type { Database, SqlJsStatic } from 'sql.js';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { readRegular } from '../fsx';
+import { SqliteImage } from './sqliteBtree';
 
 /** A database larger than this is not read into memory (a message says so). */
 export const MAX_SQLITE_BYTES = 512 * 1024 * 1024;
@@ -45,11 +44,12 @@ function walChecksum(data: Uint8Array, bigEndian: boolean, s: [number, number]):
 }
 
 /**
- * The database image `db` with the committed transactions of `wal` applied (copy: `db` is untouched).
+ * The database image `db` with the committed transactions of `wal` applied (a new image when there are
+ * any, else `db` itself; `db` is never changed).
  * An empty, foreign or stale WAL (other page size, bad header checksum) leaves the image as it is.
  */
 export function applyWal(db: Uint8Array, wal: Uint8Array | null): WalApplied {
-  const plain = (note?: string): WalApplied => ({ image: Uint8Array.from(db), frames: 0, ...(note ? { note } : {}) });
+  const plain = (note?: string): WalApplied => ({ image: db, frames: 0, ...(note ? { note } : {}) });
   if (!wal || wal.byteLength < WAL_HEADER) return plain();
   const h = new DataView(wal.buffer, wal.byteOffset, WAL_HEADER);
   const magic = h.getUint32(0);
@@ -94,45 +94,9 @@ export function applyWal(db: Uint8Array, wal: Uint8Array | null): WalApplied {
   return { image, frames: committed.length, ...(note ? { note } : {}) };
 }
 
-/**
- * SQLite opens a WAL-mode image (header bytes 18–19 = 2) through its WAL machinery, which an in-memory
- * image has none of: marked as a rollback-journal database, the image reads as it is.
- */
-function asRollbackImage(image: Uint8Array): Uint8Array {
-  if (image.byteLength >= 20 && image[18] === 2) image[18] = 1;
-  if (image.byteLength >= 20 && image[19] === 2) image[19] = 1;
-  return image;
-}
-
-let sqlJs: Promise<SqlJsStatic> | null = null;
-
-/** Where sql.js's WebAssembly file is: next to the bundle (dist/), else in the package. */
-function wasmFile(): string {
-  const bundled = path.join(__dirname, 'sql-wasm.wasm');
-  // Not a literal: the bundler leaves it alone (in a bundle the file next to it is used).
-  const inPackage = ['sql.js', 'dist', 'sql-wasm.wasm'].join('/');
-  return fs.existsSync(bundled) ? bundled : require.resolve(inPackage);
-}
-
-/** sql.js, loaded once per process (the WebAssembly module is compiled on first use). */
-export function loadSqlJs(): Promise<SqlJsStatic> {
-  if (!sqlJs) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const init = require('sql.js') as (config?: { wasmBinary?: ArrayBuffer }) => Promise<SqlJsStatic>;
-    sqlJs = (async () => {
-      const bytes = await fs.promises.readFile(wasmFile());
-      return init({ wasmBinary: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer });
-    })();
-    sqlJs.catch(() => {
-      sqlJs = null;
-    });
-  }
-  return sqlJs;
-}
-
 /** One consistent in-memory copy of a database file and its WAL. */
 export interface SqliteSnapshot {
-  db: Database;
+  db: SqliteImage;
   /** Size and mtime of both files when copied: a new snapshot is taken only when they move. */
   key: string;
   frames: number;
@@ -150,12 +114,11 @@ export function snapshotKey(file: string): Promise<string> {
 }
 
 /**
- * Copies `file` and `file-wal` into memory and opens the result read-only in sql.js. The main file is
+ * Copies `file` and `file-wal` into memory and reads the result with ./sqliteBtree. The main file is
  * copied again when a checkpoint wrote it while it was being read (its size or mtime moved), so pages
  * from two states are never mixed. Throws a one-sentence error naming the file when it cannot be read.
  */
 export async function openSqliteSnapshot(file: string): Promise<SqliteSnapshot> {
-  const SQL = await loadSqlJs();
   for (let attempt = 0; ; attempt++) {
     const before = await statKey(file);
     const main = await readRegular(file, { maxBytes: MAX_SQLITE_BYTES });
@@ -170,16 +133,11 @@ export async function openSqliteSnapshot(file: string): Promise<SqliteSnapshot> 
       throw new Error(`${file} kept changing while being read; read again on its next change`);
     }
     const applied = applyWal(main.bytes, walRead.ok ? walRead.bytes : null);
-    let db: Database;
+    let db: SqliteImage;
     try {
-      db = new SQL.Database(asRollbackImage(applied.image));
-      try {
-        // SQLite reads the header on first use: a file that is no database fails here, not in a query.
-        db.exec('PRAGMA query_only = 1; SELECT count(*) FROM sqlite_master');
-      } catch (err) {
-        db.close();
-        throw err;
-      }
+      db = new SqliteImage(applied.image);
+      // The schema is read now: a file that is no database fails here, not in a later query.
+      db.tables();
     } catch (err) {
       throw new Error(`${file} is not a readable SQLite database: ${(err as Error).message}`);
     }

@@ -5,12 +5,12 @@ import { ContextMeter } from '../../../src/core/context/meter';
 import { VscodeTaskDiscovery } from '../../../src/core/context/vscodeAgents';
 import { defaultKiloDbPath, KiloDbReader, kiloBashResult } from '../../../src/core/session/kiloDb';
 import { sessionDisplayName } from '../../../src/core/session/model';
-import { applyWal, loadSqlJs } from '../../../src/core/session/sqliteSnapshot';
+import { applyWal } from '../../../src/core/session/sqliteSnapshot';
 import { SessionTracker } from '../../../src/core/session/tracker';
 import { findSecrets, scrubEntry } from '../../../src/core/workflow/secrets';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
 import { fixturePath, makeTempDir, repoRoot } from '../helpers/fixtures';
-import { KILO_T0, placeKiloDb } from './kiloDbFixture';
+import { KILO_T0, loadSqlJs, placeKiloDb } from './kiloDbFixture';
 
 interface Expected {
   session_for_workspace: { id: string; not: string };

@@ -1,7 +1,15 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { loadSqlJs } from '../../../src/core/session/sqliteSnapshot';
+import initSqlJs from 'sql.js';
 import { fixturePath, makeTempDir } from '../helpers/fixtures';
+
+/**
+ * sql.js (SQLite in WebAssembly, a development dependency): the tests write databases with the real
+ * SQLite engine, and the product reads them with its own reader.
+ */
+export function loadSqlJs(): ReturnType<typeof initSqlJs> {
+  return initSqlJs();
+}
 
 /** The shared fixture's session starts at 2026-11-22T10:00Z; its newest message is 22 s later. */
 export const KILO_T0 = 1795425600000;
