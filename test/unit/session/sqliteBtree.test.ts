@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
+import type { Database } from 'sql.js';
 import { createTableColumns, SqliteImage, varint } from '../../../src/core/session/sqliteBtree';
 import { loadSqlJs } from './kiloDbFixture';
 
 /** A database written by real SQLite (sql.js), as bytes. */
-async function build(statements: (db: import('sql.js').Database) => void, pageSize = 1024): Promise<Uint8Array> {
+async function build(statements: (db: Database) => void, pageSize = 1024): Promise<Uint8Array> {
   const SQL = await loadSqlJs();
   const db = new SQL.Database();
   db.run(`PRAGMA page_size = ${pageSize}`);
