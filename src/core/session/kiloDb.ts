@@ -78,10 +78,7 @@ export function kiloSessions(db: SqliteImage): KiloSession[] {
   const cached = sessionLists.get(db);
   if (cached) return cached;
   const last = new Map<string, number>();
-  for (const m of db.rows('message', ['session_id', 'time_created'])) {
-    const id = String(m['session_id']);
-    last.set(id, Math.max(last.get(id) ?? 0, num(m['time_created'])));
-  }
+  for (const [id, list] of messageIndex(db)) last.set(id, list[list.length - 1]?.at ?? 0);
   const withDir = db.has('session', ['directory']);
   const worktrees = withDir ? null : new Map(db.rows('project', ['id', 'worktree']).map((p) => [String(p['id']), p['worktree']]));
   const list = db
@@ -97,6 +94,31 @@ export function kiloSessions(db: SqliteImage): KiloSession[] {
 
 /** The session list of a snapshot, read once (discovery and the readers ask for it on every refresh). */
 const sessionLists = new WeakMap<SqliteImage, KiloSession[]>();
+
+/** A message row: its id and time decoded, its JSON only when asked for. */
+interface MessageRef {
+  id: string;
+  at: number;
+  data(): SqliteValue;
+}
+
+const messageIndexes = new WeakMap<SqliteImage, Map<string, MessageRef[]>>();
+
+/** Every message of a snapshot by session, in the agent's order (`time_created, id`): one pass over the table. */
+function messageIndex(db: SqliteImage): Map<string, MessageRef[]> {
+  const cached = messageIndexes.get(db);
+  if (cached) return cached;
+  const out = new Map<string, MessageRef[]>();
+  for (const r of db.rowRefs('message', ['id', 'session_id', 'time_created'])) {
+    const session = String(r.row['session_id']);
+    const list = out.get(session) ?? [];
+    list.push({ id: String(r.row['id']), at: num(r.row['time_created']), data: () => r.get('data') });
+    out.set(session, list);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  messageIndexes.set(db, out);
+  return out;
+}
 
 /** Rows in the order the agent reads them (`ORDER BY a, b`). */
 function ordered(rows: SqliteRow[], a: string, b: string): SqliteRow[] {
@@ -125,7 +147,7 @@ interface PartRow {
 
 function sessionRows(db: SqliteImage, id: string): { messages: MessageRow[]; parts: Map<string, PartRow[]> } {
   const where = { column: 'session_id', equals: id };
-  const messages = ordered(db.rows('message', ['id', 'time_created', 'data'], where), 'time_created', 'id').map((r, i) => ({ id: String(r['id']), at: num(r['time_created']), data: json(r['data']) ?? {}, line: i + 1 }));
+  const messages = (messageIndex(db).get(id) ?? []).map((m, i) => ({ id: m.id, at: m.at, data: json(m.data()) ?? {}, line: i + 1 }));
   const parts = new Map<string, PartRow[]>();
   for (const r of ordered(db.rows('part', ['id', 'message_id', 'time_created', 'data'], where), 'message_id', 'id')) {
     const p: PartRow = { id: String(r['id']), messageId: String(r['message_id']), at: num(r['time_created']), raw: typeof r['data'] === 'string' ? r['data'] : '', data: json(r['data']) ?? {} };
@@ -251,15 +273,12 @@ const KILO_OUTPUT_RESERVE = 32_000;
  */
 export function kiloReading(db: SqliteImage, sessionId: string, file: string, windowOverride?: number): ContextResult {
   const base = { source: 'kilo' as const, sessionId, file };
-  const newestFirst = ordered(db.rows('message', ['id', 'time_created', 'data'], { column: 'session_id', equals: sessionId }), 'time_created', 'id').reverse();
-  let row: SqliteRow | undefined;
+  const list = messageIndex(db).get(sessionId) ?? [];
+  let row: MessageRef | undefined;
   let data: Obj | undefined;
-  for (const r of newestFirst) {
-    const d = json(r['data']);
-    if (d?.['role'] === 'assistant' && num(obj(d['tokens'])?.['output']) > 0) {
-      [row, data] = [r, d];
-      break;
-    }
+  for (let i = list.length - 1; i >= 0 && !row; i--) {
+    const d = json(list[i]?.data());
+    if (d?.['role'] === 'assistant' && num(obj(d['tokens'])?.['output']) > 0) [row, data] = [list[i], d];
   }
   const tokens = obj(data?.['tokens']);
   if (!row || !data || !tokens) return { known: false, ...base, reason: 'no assistant message with token usage in the Kilo Code session yet' };
@@ -273,7 +292,7 @@ export function kiloReading(db: SqliteImage, sessionId: string, file: string, wi
     return { known: false, ...base, reason: `${why} (set sessionHandoff.context.windowOverride)` };
   }
   const reserve = Math.min(info?.maxTokens ?? KILO_OUTPUT_RESERVE, KILO_OUTPUT_RESERVE);
-  const at = num(obj(data['time'])?.['completed']) || num(row['time_created']);
+  const at = num(obj(data['time'])?.['completed']) || row.at;
   return {
     known: true,
     ...base,

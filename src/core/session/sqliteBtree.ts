@@ -11,6 +11,12 @@
 export type SqliteValue = number | bigint | string | Uint8Array | null;
 export type SqliteRow = Record<string, SqliteValue>;
 
+/** A row with some columns decoded, and any other column decoded on demand. */
+export interface SqliteRowRef {
+  row: SqliteRow;
+  get(column: string): SqliteValue;
+}
+
 interface TableInfo {
   root: number;
   columns: string[];
@@ -67,6 +73,11 @@ export class SqliteImage {
    * equals the value (compared before the other columns are decoded).
    */
   rows(table: string, columns: readonly string[], where?: { column: string; equals: SqliteValue }): SqliteRow[] {
+    return this.rowRefs(table, columns, where).map((r) => r.row);
+  }
+
+  /** As `rows`, each row keeping what it needs to decode its other columns later (large text only when used). */
+  rowRefs(table: string, columns: readonly string[], where?: { column: string; equals: SqliteValue }): SqliteRowRef[] {
     const t = this.tables().get(table);
     if (!t) throw new Error(`no table "${table}" in the database`);
     const index = (c: string): number => {
@@ -76,14 +87,14 @@ export class SqliteImage {
     };
     const wanted = columns.map(index);
     const whereAt = where ? index(where.column) : -1;
-    const out: SqliteRow[] = [];
+    const out: SqliteRowRef[] = [];
     this.scanTree(t.root, (payload, rowid) => {
       const rec = new RecordReader(this, payload);
       const value = (i: number): SqliteValue => (i === t.rowidColumn ? rowid : rec.column(i));
       if (where && value(whereAt) !== where.equals) return;
       const row: SqliteRow = {};
       wanted.forEach((i, k) => (row[columns[k] as string] = value(i)));
-      out.push(row);
+      out.push({ row, get: (c) => value(index(c)) });
     });
     return out;
   }
@@ -132,21 +143,21 @@ export class SqliteImage {
     const x = u - 35;
     if (size <= x) {
       if (at + size > page.byteLength) throw new Error('a damaged SQLite database (a cell past its page)');
-      return { local: page.subarray(at, at + size), size, overflow: 0 };
+      return { page, start: at, local: size, size, overflow: 0 };
     }
     const m = Math.floor(((u - 12) * 32) / 255) - 23;
     const k = m + ((size - m) % (u - 4));
     const local = k <= x ? k : m;
     if (at + local + 4 > page.byteLength) throw new Error('a damaged SQLite database (a cell past its page)');
-    return { local: page.subarray(at, at + local), size, overflow: page.readUInt32BE(at + local) };
+    return { page, start: at, local, size, overflow: page.readUInt32BE(at + local) };
   }
 
   /** The whole payload of a cell, its overflow pages joined. */
   whole(p: Payload): Buffer {
-    if (!p.overflow) return p.local as Buffer;
+    if (!p.overflow) return p.page.subarray(p.start, p.start + p.size);
     const out = Buffer.allocUnsafe(p.size);
-    (p.local as Buffer).copy(out, 0);
-    let filled = p.local.byteLength;
+    p.page.copy(out, 0, p.start, p.start + p.local);
+    let filled = p.local;
     let next = p.overflow;
     const seen = new Set<number>();
     while (filled < p.size) {
@@ -168,8 +179,11 @@ export class SqliteImage {
   }
 }
 
+/** A cell's payload: `local` bytes at `start` of its page, the rest (when `size` is larger) in overflow pages. */
 interface Payload {
-  local: Uint8Array;
+  page: Buffer;
+  start: number;
+  local: number;
   size: number;
   /** First overflow page, 0 when the payload is all local. */
   overflow: number;
@@ -177,7 +191,10 @@ interface Payload {
 
 /** Decodes the columns of one record, reading the overflow pages only when a column reaches them. */
 class RecordReader {
+  /** Where the record is read from: its page in place, or its whole payload once overflow is needed. */
   private bytes: Buffer;
+  private base: number;
+  private limit: number;
   private readonly types: number[] = [];
   private readonly offsets: number[] = [];
 
@@ -185,15 +202,17 @@ class RecordReader {
     private readonly db: SqliteImage,
     private readonly p: Payload,
   ) {
-    this.bytes = p.local as Buffer;
-    const [headerSize, first] = varint(this.bytes, 0);
+    this.bytes = p.page;
+    this.base = p.start;
+    this.limit = p.start + p.local;
+    const [headerSize, first] = varint(this.bytes, this.base);
     const end = Number(headerSize);
-    let at = first;
-    if (end > this.bytes.byteLength) this.bytes = db.whole(p);
+    if (end > p.local) this.loadWhole();
+    let at = first - p.start;
     let body = end;
     while (at < end) {
-      const [t, next] = varint(this.bytes, at);
-      at = next;
+      const [t, next] = varint(this.bytes, this.base + at);
+      at = next - this.base;
       const type = Number(t);
       this.types.push(type);
       this.offsets.push(body);
@@ -202,13 +221,19 @@ class RecordReader {
     if (body > p.size) throw new Error('a damaged SQLite database (a record longer than its cell)');
   }
 
+  private loadWhole(): void {
+    this.bytes = this.db.whole(this.p);
+    this.base = 0;
+    this.limit = this.bytes.byteLength;
+  }
+
   column(i: number): SqliteValue {
     const type = this.types[i];
     // A row written before an ALTER TABLE ADD COLUMN has fewer columns: the new ones are NULL.
     if (type === undefined || type === 0) return null;
-    const at = this.offsets[i] as number;
     const size = contentSize(type);
-    if (at + size > this.bytes.byteLength) this.bytes = this.db.whole(this.p);
+    if (this.base + (this.offsets[i] as number) + size > this.limit) this.loadWhole();
+    const at = this.base + (this.offsets[i] as number);
     const b = this.bytes;
     switch (type) {
       case 1:

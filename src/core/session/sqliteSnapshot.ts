@@ -13,7 +13,7 @@
  * are applied up to the last valid commit frame, so a transaction still being written is never seen.
  */
 import * as fs from 'node:fs';
-import { readRegular } from '../fsx';
+import { mb, openRegular } from '../fsx';
 import { SqliteImage } from './sqliteBtree';
 
 /** A database larger than this is not read into memory (a message says so). */
@@ -94,6 +94,33 @@ export function applyWal(db: Uint8Array, wal: Uint8Array | null): WalApplied {
   return { image, frames: committed.length, ...(note ? { note } : {}) };
 }
 
+/**
+ * A whole regular file in one buffer of its size (a database is large: no chunks joined afterwards),
+ * at most `MAX_SQLITE_BYTES`; null when it does not exist. Bytes appended while it is read are left
+ * for the next read (a database grows by whole pages; the caller checks the file did not move).
+ */
+async function readWhole(file: string): Promise<Buffer | null> {
+  const opened = await openRegular(file);
+  if (!opened.ok) {
+    if (opened.refusal.kind === 'missing') return null;
+    throw new Error(`${file} ${opened.refusal.message}`);
+  }
+  const { handle, size } = opened.file;
+  try {
+    if (size > MAX_SQLITE_BYTES) throw new Error(`${file} is ${mb(size)}, over the ${mb(MAX_SQLITE_BYTES)} limit; not read`);
+    const buf = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await handle.read(buf, filled, Math.min(size - filled, 16 * 1024 * 1024), filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === size ? buf : buf.subarray(0, filled);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 /** One consistent in-memory copy of a database file and its WAL. */
 export interface SqliteSnapshot {
   db: SqliteImage;
@@ -121,10 +148,9 @@ export function snapshotKey(file: string): Promise<string> {
 export async function openSqliteSnapshot(file: string): Promise<SqliteSnapshot> {
   for (let attempt = 0; ; attempt++) {
     const before = await statKey(file);
-    const main = await readRegular(file, { maxBytes: MAX_SQLITE_BYTES });
-    if (!main.ok) throw new Error(main.refusal.kind === 'missing' ? `${file} is missing` : `${file} ${main.refusal.message}`);
-    const walRead = await readRegular(`${file}-wal`, { maxBytes: MAX_SQLITE_BYTES });
-    if (!walRead.ok && walRead.refusal.kind !== 'missing') throw new Error(`${file}-wal ${walRead.refusal.message}`);
+    const main = await readWhole(file);
+    if (!main) throw new Error(`${file} is missing`);
+    const wal = await readWhole(`${file}-wal`);
     const after = await statKey(file);
     // The -wal growing while read is fine (its new frames are not committed in the copy); the main
     // file changing means a checkpoint ran: read both again.
@@ -132,7 +158,7 @@ export async function openSqliteSnapshot(file: string): Promise<SqliteSnapshot> 
       if (attempt < 3) continue;
       throw new Error(`${file} kept changing while being read; read again on its next change`);
     }
-    const applied = applyWal(main.bytes, walRead.ok ? walRead.bytes : null);
+    const applied = applyWal(main, wal);
     let db: SqliteImage;
     try {
       db = new SqliteImage(applied.image);
