@@ -41,7 +41,7 @@ function formatScrub(o: ScrubOutcome): string {
 /** `handoff secrets`: the credentials the folder's inputs hold, and (`--scrub`) masking them in the session files. */
 export const secretsCommand: CommandSpec = {
   name: 'secrets',
-  summary: 'list every credential in the workbench files, the agent sessions and the Cline / Roo Code / Kilo Code tasks; --scrub masks them in the session and task files',
+  summary: 'list every credential in the workbench files, the agent sessions and the Cline / Roo Code / Zoo Code / Kilo Code tasks; --scrub masks them in the session and task files (not in a database)',
   usage: 'secrets [--dir DIR] [--json] [--scrub [--force]] [--session FILE]',
   flags: [
     ...DIR_FLAGS,
