@@ -204,7 +204,7 @@ export interface SessionFacts {
 const LABEL: Record<SessionAgent, string> = { 'claude-code': 'claude', codex: 'codex', cline: 'cline', roo: 'roo', zoo: 'zoo', kilo: 'kilo' };
 const NAME: Record<SessionAgent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code' };
 
-/** Every agent whose sessions the product reads, for people: "Claude Code, Codex, Cline, Roo Code or Kilo Code". */
+/** Every agent whose sessions the product reads, for people: "Claude Code, Codex, Cline, Roo Code, Zoo Code or Kilo Code". */
 export function agentsRead(): string {
   const names = Object.values(NAME);
   return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''}`;
