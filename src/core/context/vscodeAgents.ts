@@ -151,7 +151,12 @@ export class VscodeTaskDiscovery {
   /** The newest task of the folder per agent (at most one each), newest first. */
   async find(agents: readonly VscodeAgent[]): Promise<TaskCandidate[]> {
     const found = await Promise.all(agents.map((a) => this.findAgent(a)));
-    return found.filter((c): c is TaskCandidate => !!c).sort((a, b) => b.mtimeMs - a.mtimeMs);
+    // Zoo Code imports Roo Code's history: the same task in both folders is one session (the newer copy).
+    const seen = new Set<string>();
+    return found
+      .filter((c): c is TaskCandidate => !!c)
+      .sort((a, b) => b.mtimeMs - a.mtimeMs)
+      .filter((c) => !(c.source === 'roo' || c.source === 'zoo') || (!seen.has(c.sessionId) && !!seen.add(c.sessionId)));
   }
 
   /** Every task of the folder (any age), per agent, newest first: for listing what they hold. */

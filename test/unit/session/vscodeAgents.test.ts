@@ -227,6 +227,12 @@ describe('Zoo Code tasks (the Roo Code successor)', () => {
     const rooRoot = await placeTasks('roo-legacy', folder);
     assert.equal((await new SessionTracker({ ...opts, ...only([rooRoot]), agents: ['roo', 'zoo'] }).read())?.agent, 'roo');
     assert.deepEqual(agentStorageDirs('zoo', { zooDir: '/data/zoo', globalStorageRoots: ['/gs'] }), [path.resolve('/data/zoo'), path.join('/gs', 'zoocodeorganization.zoo-code')]);
+    // A task Zoo imported from Roo is in both folders: one session, the copy written last.
+    await placeTasks('roo-legacy', folder, rooRoot, 'zoocodeorganization.zoo-code');
+    const later = new Date(Date.now() + 60_000);
+    await fs.utimes(path.join(taskDir(rooRoot, 'roo-legacy', 'zoocodeorganization.zoo-code'), 'ui_messages.json'), later, later);
+    const both = await new VscodeTaskDiscovery(folder, only([rooRoot])).find(['roo', 'zoo']);
+    assert.deepEqual(both.map((c) => [c.source, c.sessionId]), [['zoo', TASK_IDS['roo-legacy']]]);
   });
 
   it('its meter reads as Roo\'s, named Zoo Code', async () => {
