@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { makeTempDir } from '../helpers/fixtures';
 import { makeRepo } from '../helpers/gitRepo';
 import { handoff } from '../helpers/workbenchRepo';
+import { taskOptions } from '../../../src/cli/context';
 import type { Packet } from '../../../src/core/packet/schema';
 import { placeKiloDb } from '../session/kiloDbFixture';
 import { placeTasks, TASK_IDS } from '../session/vscodeAgentFixture';
@@ -67,5 +68,13 @@ describe('handoff status / generate / secrets with a Kilo Code database', () => 
     const secrets = handoff(['secrets', '--dir', dir, '--scrub', '--force'], { env });
     assert.match(secrets.stdout, /Sessions read: Kilo Code task ses_3f9c2a7b1e04Kq8ZrT2vLx9Kp4: ~\/kilo-data\/kilo\.db \(0\)/);
     assert.deepEqual(await fs.readdir(path.dirname(db)), ['kilo.db']);
+  });
+});
+
+describe('the flags that say where the VS Code agents keep their tasks', () => {
+  it('--zoo-dir and --kilo-db are taken relative to the folder, next to the other agents\' flags', () => {
+    const o = taskOptions('/ws', { 'roo-dir': 'roo', 'zoo-dir': '../zoo', 'kilo-dir': '/k', 'kilo-db': 'data/kilo.db', 'roo-model': ' claude-sonnet-4-5 ' });
+    assert.deepEqual(o, { rooDir: path.resolve('/ws', 'roo'), zooDir: path.resolve('/zoo'), kiloDir: path.resolve('/k'), kiloDb: path.resolve('/ws', 'data', 'kilo.db'), rooModel: 'claude-sonnet-4-5' });
+    assert.deepEqual(taskOptions('/ws', {}), {});
   });
 });
