@@ -21,7 +21,7 @@ import { openSqliteSnapshot, snapshotKey } from './sqliteSnapshot';
 import { callName } from './taskCredentials';
 import type { CommandResult } from './accumulator';
 import type { Obj, TaskEvent } from './vscodeTask';
-import { factsOfEvents, num, obj, str } from './vscodeTask';
+import { factsOfEvents, num, obj, str, textJson } from './vscodeTask';
 
 /** `kilo.db` where Kilo keeps it: `$KILO_DB`, else `$XDG_DATA_HOME/kilo/kilo.db`, else `~/.local/share/kilo/kilo.db` (every OS). */
 export function defaultKiloDbPath(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
@@ -50,13 +50,9 @@ export async function kiloSnapshot(file: string): Promise<SqliteSnapshot> {
   return snap;
 }
 
+/** A JSON object column (`data`), or undefined. */
 function json(v: SqliteValue | undefined): Obj | undefined {
-  if (typeof v !== 'string') return undefined;
-  try {
-    return obj(JSON.parse(v));
-  } catch {
-    return undefined;
-  }
+  return typeof v === 'string' ? textJson(v) : undefined;
 }
 
 /** One top-level session of the database. */
@@ -86,7 +82,7 @@ export function kiloSessions(db: SqliteImage): KiloSession[] {
     .filter((r) => r['parent_id'] === null && r['time_archived'] === null)
     .map((r) => ({ r, dir: withDir ? r['directory'] : worktrees?.get(String(r['project_id'])) }))
     .filter(({ r, dir }) => typeof dir === 'string' && typeof r['id'] === 'string')
-    .map(({ r, dir }) => ({ id: r['id'] as string, directory: dir as string, title: str(r['title']) ?? '', version: str(r['version']) ?? null, activeMs: Math.max(last.get(r['id'] as string) ?? 0, num(r['time_updated'])) }))
+    .map(({ r, dir }) => ({ id: r['id'] as string, directory: dir as string, title: str(r['title']) ?? '', version: str(r['version']) ?? null, activeMs: last.get(r['id'] as string) ?? num(r['time_updated']) }))
     .sort((a, b) => b.activeMs - a.activeMs);
   sessionLists.set(db, list);
   return list;

@@ -82,6 +82,27 @@ describe("Kilo Code's kilo.db", () => {
     assert.ok(meter().places().some((p) => p.startsWith('Kilo Code: ') && p.includes(kiloDb)));
   });
 
+  it('the folder\'s session is the one with the newest message: a background sync moving time_updated, a child or an archived session never is', async () => {
+    const folder = await workspace();
+    const kiloDb = await placeKiloDb(folder);
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database(readFileSync(kiloDb));
+    const session = (id: string, parent: string | null, archived: number | null) =>
+      db.run('INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated, time_archived) VALUES (?,?,?,?,?,?,?,?,?,?)', [id, '7d3f1c9a2b4e6f8a0c1d3e5f7a9b1c3d5e7f9a1b', parent, 's', folder, 't', '7.2.14', KILO_T0, KILO_T0, archived]);
+    session('ses_newer00000000000000000000', null, null);
+    session('ses_child00000000000000000000', expected.session_for_workspace.id, null);
+    session('ses_archived000000000000000000', null, KILO_T0 + 60_000);
+    for (const [id, at] of [['ses_newer00000000000000000000', 60_000], ['ses_child00000000000000000000', 90_000], ['ses_archived000000000000000000', 90_000]] as const) {
+      db.run('INSERT INTO message VALUES (?,?,?,?,?)', [`msg_${id.slice(4)}`, id, KILO_T0 + at, KILO_T0 + at, '{"role":"user"}']);
+    }
+    // A sync bumps the fixture session's time_updated past all of them: its newest message is older.
+    db.run('UPDATE session SET time_updated = ? WHERE id = ?', [KILO_T0 + 3_000_000, expected.session_for_workspace.id]);
+    await fs.writeFile(kiloDb, db.export());
+    db.close();
+    const found = await new VscodeTaskDiscovery(folder, { kiloDb, globalStorageRoots: [] }, AT).all(['kilo']);
+    assert.deepEqual(found.map((c) => c.sessionId), ['ses_newer00000000000000000000', expected.session_for_workspace.id]);
+  });
+
   it('a bash part killed or failed has no exit code and says why', () => {
     const timeout = kiloBashResult({ status: 'completed', output: 'partial\n<shell_metadata>\nterminated command after exceeding timeout 120000 ms\n</shell_metadata>', metadata: { exit: null } });
     assert.deepEqual([timeout.exit, timeout.unfinished], [null, 'timeout']);
