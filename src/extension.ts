@@ -40,11 +40,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const config = own(new ConfigService(log));
   const ports: StatePorts = {
     load: (input) => loadFolderState(input, { git: createGitClient, budget: (i) => budgetFor(i.context.result, i.settings) }),
-    // Cline, Roo Code and Kilo Code keep their tasks next to ours, in this editor's global storage.
+    // Cline, Roo Code, Zoo Code and Kilo Code's older builds keep their tasks next to ours, in this editor's global storage.
     createContext: (folder, settings, onSessionRead) =>
       createContextPort(folder, settings, onSessionRead, {
         globalStorageRoot: path.dirname(context.globalStorageUri.fsPath),
         rooCustomStoragePath: vscode.workspace.getConfiguration('roo-cline', folder.uri).get<string>('customStoragePath') || undefined,
+        zooCustomStoragePath: vscode.workspace.getConfiguration('zoo-code', folder.uri).get<string>('customStoragePath') || undefined,
       }),
     budget: budgetFor,
   };

@@ -22,11 +22,13 @@ export const CONTEXT_FLAGS: FlagSpec[] = [
   { name: 'window', type: 'number', placeholder: 'TOKENS', help: 'context-window size, instead of detecting it (Cline / Roo Code: instead of the model table)' },
   { name: 'cline-dir', type: 'string', placeholder: 'DIR', help: "Cline's storage folder, looked in as well as VS Code's global storage (every variant)" },
   { name: 'roo-dir', type: 'string', placeholder: 'DIR', help: "Roo Code's storage folder (its customStoragePath), looked in as well" },
-  { name: 'kilo-dir', type: 'string', placeholder: 'DIR', help: "Kilo Code's storage folder, looked in as well" },
+  { name: 'zoo-dir', type: 'string', placeholder: 'DIR', help: "Zoo Code's storage folder (its customStoragePath), looked in as well" },
+  { name: 'kilo-dir', type: 'string', placeholder: 'DIR', help: "Kilo Code's storage folder (its older task format), looked in as well" },
+  { name: 'kilo-db', type: 'string', placeholder: 'FILE', help: "Kilo Code's database (default: $KILO_DB, else $XDG_DATA_HOME/kilo/kilo.db, else ~/.local/share/kilo/kilo.db)" },
   { name: 'roo-model', type: 'string', placeholder: 'MODEL', help: 'the model Roo Code / Kilo Code use (they do not store it in the task)' },
 ];
 
-const TASK_FLAGS = ['cline-dir', 'roo-dir', 'kilo-dir'];
+const TASK_FLAGS = ['cline-dir', 'roo-dir', 'zoo-dir', 'kilo-dir', 'kilo-db'];
 
 /** Where the agent's session files live, for commands that read the session but no context reading. */
 export const SESSION_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['claude-config-dir', 'codex-home', ...TASK_FLAGS].includes(f.name));
@@ -37,9 +39,9 @@ export const READING_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['workbench
 /** Where the VS Code agents' tasks are looked for, from the flags (relative to the folder). */
 export function taskOptions(workspaceDir: string, flags: FlagValues): VscodeAgentOptions {
   const dir = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
-  const [clineDir, rooDir, kiloDir] = [dir('cline-dir'), dir('roo-dir'), dir('kilo-dir')];
+  const [clineDir, rooDir, zooDir, kiloDir, kiloDb] = [dir('cline-dir'), dir('roo-dir'), dir('zoo-dir'), dir('kilo-dir'), dir('kilo-db')];
   const model = typeof flags['roo-model'] === 'string' ? flags['roo-model'].trim() : '';
-  return { ...(clineDir ? { clineDir } : {}), ...(rooDir ? { rooDir } : {}), ...(kiloDir ? { kiloDir } : {}), ...(model ? { rooModel: model } : {}) };
+  return { ...(clineDir ? { clineDir } : {}), ...(rooDir ? { rooDir } : {}), ...(zooDir ? { zooDir } : {}), ...(kiloDir ? { kiloDir } : {}), ...(kiloDb ? { kiloDb } : {}), ...(model ? { rooModel: model } : {}) };
 }
 
 /** Reads the context of a folder once, with the roots and override from the flags and the environment. */
@@ -71,7 +73,7 @@ export async function sessionForCli(workspaceDir: string, flags: FlagValues, env
   try {
     return await readFolderSession({
       ...taskOptions(workspaceDir, flags),
-      agents: ['claude', 'codex', 'cline', 'roo', 'kilo'],
+      agents: ['claude', 'codex', 'cline', 'roo', 'zoo', 'kilo'],
       settle: true,
       folder: workspaceDir,
       claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),

@@ -18,6 +18,10 @@ export interface UiSettings {
     windowOverride: number;
     /** Roo Code's custom storage folder (its `roo-cline.customStoragePath`), looked in as well; '' for none. */
     rooStoragePath: string;
+    /** Zoo Code's custom storage folder (its `zoo-code.customStoragePath`), looked in as well; '' for none. */
+    zooStoragePath: string;
+    /** Kilo Code's database; '' for `$KILO_DB`, else `$XDG_DATA_HOME/kilo/kilo.db`, else `~/.local/share/kilo/kilo.db`. */
+    kiloDatabase: string;
     /** The model Roo Code / Kilo Code use (they keep it in their settings, not in the task); '' for unknown. */
     rooModel: string;
   };
@@ -33,11 +37,13 @@ const fields = {
   'wrapUp.enabled': z.boolean(),
   'wrapUp.warnAt': z.number().gt(0).lt(1),
   'wrapUp.urgeAt': z.number().gt(0).lt(1),
-  'context.sources': z.array(z.enum(['claude', 'codex', 'generic', 'cline', 'roo', 'kilo'])),
+  'context.sources': z.array(z.enum(['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo'])),
   'context.claudeConfigDir': z.string(),
   'context.codexHome': z.string(),
   'context.windowOverride': z.number().int().min(0).max(10_000_000),
   'context.rooStoragePath': z.string(),
+  'context.zooStoragePath': z.string(),
+  'context.kiloDatabase': z.string(),
   'context.rooModel': z.string().max(200),
   'clean.tempGlobs': z.array(z.string().min(1)),
   'clean.debugPatterns': z.array(z.string().min(1)),
@@ -53,11 +59,13 @@ const DEFAULTS: Values = {
   'wrapUp.enabled': true,
   'wrapUp.warnAt': 0.5,
   'wrapUp.urgeAt': 0.75,
-  'context.sources': ['claude', 'codex', 'generic', 'cline', 'roo', 'kilo'],
+  'context.sources': ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo'],
   'context.claudeConfigDir': '',
   'context.codexHome': '',
   'context.windowOverride': 0,
   'context.rooStoragePath': '',
+  'context.zooStoragePath': '',
+  'context.kiloDatabase': '',
   'context.rooModel': '',
   'clean.tempGlobs': DEFAULT_OPTIONS.tempGlobs,
   'clean.debugPatterns': DEFAULT_OPTIONS.debugPatterns,
@@ -118,6 +126,8 @@ export function parseSettings(get: (key: string) => unknown, folder?: string): U
       codexHome: agentFolder(s['context.codexHome']),
       windowOverride: s['context.windowOverride'],
       rooStoragePath: s['context.rooStoragePath'].trim(),
+      zooStoragePath: s['context.zooStoragePath'].trim(),
+      kiloDatabase: agentFolder(s['context.kiloDatabase']),
       rooModel: s['context.rooModel'].trim(),
     },
     problems,

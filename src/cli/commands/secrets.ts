@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { displayPath } from '../../core/packet/secretRisks';
 import type { SecretsReport, ScrubOutcome } from '../../core/workflow/secrets';
-import { findSecrets, scrubEntry } from '../../core/workflow/secrets';
+import { findSecrets, KILO_DB_NOT_SCRUBBED, scrubEntry } from '../../core/workflow/secrets';
+import { isKiloDbFile } from '../../core/session/kiloDb';
 import type { SessionAgent } from '../../core/session/model';
 import { createGitClient } from '../../git/gitClient';
 import { DIR_FLAGS, JSON_FLAG, optionsOf, workspaceDirOf } from '../common';
@@ -18,8 +19,9 @@ export function formatSecrets(report: SecretsReport, workspaceDir: string): stri
   report.risks.forEach((r, i) => lines.push(`  ${i + 1}. ${r.detail.replace(' (masked in this packet)', '')}`));
   const read = report.sessions.map((s) => `${s.task ? `${s.task}: ` : ''}${displayPath(s.file)} (${s.credentials})`);
   lines.push(read.length ? `Sessions read: ${read.join(', ')}.` : 'No agent session found for the folder.');
-  if (report.sessions.some((s) => s.credentials > 0)) lines.push('Mask them in the session files with: handoff secrets --scrub');
-  const agents = [...new Set(report.sessions.filter((s) => s.task && s.credentials > 0).map((s) => s.task!.replace(/ task .*$/, '')))];
+  if (report.sessions.some((s) => s.credentials > 0 && !isKiloDbFile(s.file))) lines.push('Mask them in the session files with: handoff secrets --scrub');
+  if (report.sessions.some((s) => s.credentials > 0 && isKiloDbFile(s.file))) lines.push(`${KILO_DB_NOT_SCRUBBED}.`);
+  const agents = [...new Set(report.sessions.filter((s) => s.task && s.credentials > 0 && !isKiloDbFile(s.file)).map((s) => s.task!.replace(/ task .*$/, '')))];
   if (agents.length) lines.push(`Close the task in ${agents.join(' and ')} first: the agent rewrites a task's files whole on its next save, and a task it still has open would get its unmasked copy back.`);
   return `${lines.join('\n')}\n`;
 }
@@ -41,7 +43,7 @@ function formatScrub(o: ScrubOutcome): string {
 /** `handoff secrets`: the credentials the folder's inputs hold, and (`--scrub`) masking them in the session files. */
 export const secretsCommand: CommandSpec = {
   name: 'secrets',
-  summary: 'list every credential in the workbench files, the agent sessions and the Cline / Roo Code / Kilo Code tasks; --scrub masks them in the session and task files',
+  summary: 'list every credential in the workbench files, the agent sessions and the Cline / Roo Code / Zoo Code / Kilo Code tasks; --scrub masks them in the session and task files (not in a database)',
   usage: 'secrets [--dir DIR] [--json] [--scrub [--force]] [--session FILE]',
   flags: [
     ...DIR_FLAGS,

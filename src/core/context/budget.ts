@@ -51,6 +51,7 @@ function agentName(source: string): string {
   if (source.startsWith('codex')) return 'Codex CLI';
   if (source === 'cline') return 'Cline';
   if (source === 'roo') return 'Roo Code';
+  if (source === 'zoo') return 'Zoo Code';
   if (source === 'kilo') return 'Kilo Code';
   return source;
 }

@@ -6,6 +6,7 @@ const AGENT_NAMES = new Map<string | undefined, string>([
   ['codex', 'Codex CLI'],
   ['cline', 'Cline'],
   ['roo', 'Roo Code'],
+  ['zoo', 'Zoo Code'],
   ['kilo', 'Kilo Code'],
 ]);
 

@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { claudeCompactAtPercent, claudeTranscriptReader, round1 } from './claude';
 import { codexParser, codexRolloutReader } from './codex';
 import type { DiscoveryOptions, SessionCandidate } from './discovery';
@@ -7,7 +6,8 @@ import { readGenericUsage } from './generic';
 import type { TailReader, TailReadStats } from './tailReader';
 import type { ContextResult } from './types';
 import { isSdkMessagesFile } from '../session/clineSdk';
-import { VscodeTaskReader } from '../session/taskReader';
+import type { AnyTaskReader } from '../session/taskReader';
+import { taskReaderFor } from '../session/taskReader';
 import { codexPredecessors, readPage } from '../session/codexPages';
 import { statOrNull } from '../fsx';
 import type { VscodeAgent } from './vscodeAgents';
@@ -43,7 +43,7 @@ export class ContextMeter {
   private readonly readers = new Map<string, TailReader<unknown>>();
   private readonly generic = new Map<string, { mtimeMs: number; size: number; result: ContextResult }>();
   /** Cline / Roo Code / Kilo Code tasks: JSON files rewritten whole, read again when they change. */
-  private readonly tasks = new Map<string, VscodeTaskReader>();
+  private readonly tasks = new Map<string, AnyTaskReader>();
 
   constructor(private readonly options: ContextMeterOptions) {
     this.discovery = new SessionDiscovery(options);
@@ -89,11 +89,8 @@ export class ContextMeter {
       return result;
     }
     if (isVscodeAgent(c.source)) {
-      let task = this.tasks.get(c.file);
-      if (!task) {
-        task = new VscodeTaskReader(path.dirname(c.file), c.source, { cwd: c.cwd ?? null });
-        this.tasks.set(c.file, task);
-      }
+      const task = taskReaderFor({ ...c, source: c.source }, this.tasks.get(c.file));
+      this.tasks.set(c.file, task);
       return task.reading({ windowOverride: this.options.windowOverride, rooModel: this.options.rooModel }, this.options.settle === true);
     }
     let reader = this.readers.get(c.file);

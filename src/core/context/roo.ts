@@ -46,13 +46,13 @@ export function rooCompactAtPercent(window: number, maxOutput: number, threshold
 }
 
 export interface RooMeterInput extends TaskMeterInput {
-  agent: 'roo' | 'kilo';
+  agent: 'roo' | 'zoo' | 'kilo';
 }
 
 /** Roo Code's (or Kilo Code's) reading of one task's ui messages. */
 export function rooReading(ui: readonly UiMessage[], raw: readonly unknown[], input: RooMeterInput): ContextResult {
   const { taskId: sessionId, file, model, agent } = input;
-  const name = agent === 'kilo' ? 'Kilo Code' : 'Roo Code';
+  const name = agent === 'kilo' ? 'Kilo Code' : agent === 'zoo' ? 'Zoo Code' : 'Roo Code';
   let found: { tokens: number; ts: number } | undefined;
   let condensed: { ts: number; prev: number | null } | undefined;
   for (let i = ui.length - 1; i >= 0; i--) {

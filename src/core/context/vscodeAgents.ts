@@ -1,33 +1,37 @@
 /**
- * Discovery of the agents that live inside VS Code — Cline, Roo Code and Kilo Code (FORMATS:
+ * Discovery of the agents that live inside VS Code — Cline, Roo Code, Zoo Code and Kilo Code (FORMATS:
  * vscode-agents): each keeps its tasks under VS Code's per-extension global storage
  * (`<user data>/User/globalStorage/<extension id>/tasks/<taskId>/`), per OS and per editor variant
  * (Code, Insiders, VSCodium, Cursor, Windsurf, a remote server). The task of a workspace folder is the
  * newest one whose recorded folder is this one (the agent's own timestamp, else the file's mtime) and
- * that changed recently; tasks of other folders are never candidates.
+ * that changed recently; tasks of other folders are never candidates. Kilo Code's current extension
+ * keeps its sessions in one SQLite database instead (`kilo.db`, ../session/kiloDb): its sessions of
+ * the folder are candidates alike, the database being their file.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listDir, openRegular, statOrNull } from '../fsx';
 import { defaultClineSessionsDir, sdkManifest } from '../session/clineSdk';
+import { defaultKiloDbPath, kiloSessions, kiloSnapshot } from '../session/kiloDb';
 import { JsonDocFile } from '../session/taskJson';
 import { obj, str } from '../session/vscodeTask';
 import type { ContextSource } from './types';
 
-export type VscodeAgent = 'cline' | 'roo' | 'kilo';
-export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'kilo'];
+export type VscodeAgent = 'cline' | 'roo' | 'zoo' | 'kilo';
+export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo'];
 
 /** The extension ids, which name their global storage folders (lower-cased). */
 export const EXTENSION_IDS: Record<VscodeAgent, string> = {
   cline: 'saoudrizwan.claude-dev',
   roo: 'rooveterinaryinc.roo-cline',
+  zoo: 'zoocodeorganization.zoo-code',
   kilo: 'kilocode.kilo-code',
 };
 
-const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', kilo: 'Kilo Code' };
+const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code' };
 
 export function isVscodeAgent(source: ContextSource | string): source is VscodeAgent {
-  return source === 'cline' || source === 'roo' || source === 'kilo';
+  return source === 'cline' || source === 'roo' || source === 'zoo' || source === 'kilo';
 }
 
 /** Where to look for the VS Code agents' tasks (all optional). */
@@ -36,8 +40,12 @@ export interface VscodeAgentOptions {
   clineDir?: string;
   /** A Roo Code storage folder (its global storage, or its `roo-cline.customStoragePath`) to look in as well. */
   rooDir?: string;
-  /** A Kilo Code storage folder to look in as well. */
+  /** A Zoo Code storage folder (its global storage, or its `zoo-code.customStoragePath`) to look in as well. */
+  zooDir?: string;
+  /** A Kilo Code storage folder (its older, Roo-shaped task folders) to look in as well. */
   kiloDir?: string;
+  /** Kilo Code's database; default `$KILO_DB`, else `$XDG_DATA_HOME/kilo/kilo.db`, else `~/.local/share/kilo/kilo.db`. */
+  kiloDb?: string;
   /** The `User/globalStorage` folders to look in; default: every editor variant's on this OS. */
   globalStorageRoots?: readonly string[];
   /** More `User/globalStorage` folders (the running editor's own, which may be none of the usual ones). */
@@ -68,7 +76,7 @@ export function defaultGlobalStorageRoots(platform: NodeJS.Platform = process.pl
 
 /** The storage folders of one agent, in order, without duplicates. */
 export function agentStorageDirs(agent: VscodeAgent, o: VscodeAgentOptions): string[] {
-  const explicit = agent === 'cline' ? o.clineDir : agent === 'roo' ? o.rooDir : o.kiloDir;
+  const explicit = { cline: o.clineDir, roo: o.rooDir, zoo: o.zooDir, kilo: o.kiloDir }[agent];
   const roots = [...(o.globalStorageRoots ?? defaultGlobalStorageRoots()), ...(o.extraGlobalStorageRoots ?? [])];
   const dirs = [...(explicit ? [explicit] : []), ...roots.map((r) => path.join(r, EXTENSION_IDS[agent]))];
   return [...new Set(dirs.map((d) => path.resolve(d)))];
@@ -77,7 +85,7 @@ export function agentStorageDirs(agent: VscodeAgent, o: VscodeAgentOptions): str
 /** A task that belongs to the folder. */
 export interface TaskCandidate {
   source: VscodeAgent;
-  /** The task's `ui_messages.json`. */
+  /** The task's `ui_messages.json` (Kilo Code's database for a session of its `kilo.db`). */
   file: string;
   dir: string;
   sessionId: string;
@@ -126,6 +134,7 @@ export class VscodeTaskDiscovery {
     return agents.map((a) => {
       const dirs = agentStorageDirs(a, this.options).map((d) => path.join(d, 'tasks'));
       if (a === 'cline') dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
+      if (a === 'kilo') dirs.push(this.kiloDb());
       return `${NAMES[a]}: ${dirs.join(', ')}`;
     });
   }
@@ -134,6 +143,7 @@ export class VscodeTaskDiscovery {
   async watchDirs(agents: readonly VscodeAgent[]): Promise<string[]> {
     const dirs = agents.flatMap((a) => agentStorageDirs(a, this.options));
     if (agents.includes('cline')) dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
+    if (agents.includes('kilo')) dirs.push(path.dirname(this.kiloDb()));
     const stats = await Promise.all(dirs.map(async (d) => ({ d, st: await statOrNull(d) })));
     return stats.filter((s) => s.st?.isDirectory()).map((s) => s.d);
   }
@@ -141,7 +151,12 @@ export class VscodeTaskDiscovery {
   /** The newest task of the folder per agent (at most one each), newest first. */
   async find(agents: readonly VscodeAgent[]): Promise<TaskCandidate[]> {
     const found = await Promise.all(agents.map((a) => this.findAgent(a)));
-    return found.filter((c): c is TaskCandidate => !!c).sort((a, b) => b.mtimeMs - a.mtimeMs);
+    // Zoo Code imports Roo Code's history: the same task in both folders is one session (the newer copy).
+    const seen = new Set<string>();
+    return found
+      .filter((c): c is TaskCandidate => !!c)
+      .sort((a, b) => b.mtimeMs - a.mtimeMs)
+      .filter((c) => !(c.source === 'roo' || c.source === 'zoo') || (!seen.has(c.sessionId) && !!seen.add(c.sessionId)));
   }
 
   /** Every task of the folder (any age), per agent, newest first: for listing what they hold. */
@@ -150,19 +165,22 @@ export class VscodeTaskDiscovery {
       agents.map(async (a) => {
         const all = (await Promise.all(agentStorageDirs(a, this.options).map((d) => this.tasksIn(a, d)))).flat();
         if (a === 'cline') all.push(...(await this.sdkSessions()));
+        if (a === 'kilo') all.push(...(await this.kiloDbSessions()));
         return all;
       }),
     );
+    // One database holds many sessions: a candidate is its file and its session.
     const seen = new Set<string>();
     return found
       .flat()
       .sort((a, b) => b.mtimeMs - a.mtimeMs)
-      .filter((c) => !seen.has(c.file) && !!seen.add(c.file));
+      .filter((c) => !seen.has(`${c.file}\n${c.sessionId}`) && !!seen.add(`${c.file}\n${c.sessionId}`));
   }
 
   private async findAgent(agent: VscodeAgent): Promise<TaskCandidate | undefined> {
     const all = (await Promise.all(agentStorageDirs(agent, this.options).map((d) => this.tasksIn(agent, d)))).flat();
     if (agent === 'cline') all.push(...(await this.sdkSessions()));
+    if (agent === 'kilo') all.push(...(await this.kiloDbSessions()));
     const cutoff = this.now().getTime() - (this.options.taskDays ?? 7) * 86_400_000;
     const ranked = all.sort((a, b) => b.mtimeMs - a.mtimeMs);
     return ranked.find((c) => c.mtimeMs >= cutoff);
@@ -212,6 +230,27 @@ export class VscodeTaskDiscovery {
       }),
     );
     return out.filter((c): c is TaskCandidate => !!c);
+  }
+
+  /** Kilo Code's database. */
+  private kiloDb(): string {
+    return path.resolve(this.options.kiloDb ?? defaultKiloDbPath());
+  }
+
+  /**
+   * The sessions of the folder in Kilo Code's database (top-level, not archived), newest activity
+   * first. An unreadable database gives none here; its reader says why when it is named explicitly.
+   */
+  private async kiloDbSessions(): Promise<TaskCandidate[]> {
+    const file = this.kiloDb();
+    const st = await statOrNull(file);
+    if (!st?.isFile()) return [];
+    try {
+      const snap = await kiloSnapshot(file);
+      return kiloSessions(snap.db).filter((s) => inside(this.folder, s.directory)).map((s) => ({ source: 'kilo' as const, file, dir: path.dirname(file), sessionId: s.id, cwd: s.directory, mtimeMs: s.activeMs, size: st.size }));
+    } catch {
+      return [];
+    }
   }
 
   /** The agent's index of tasks (Cline `state/taskHistory.json`, Roo `tasks/_index.json`) by id; empty when unreadable. */

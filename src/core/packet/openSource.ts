@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { resolveInside } from '../safePath';
+import { isKiloDbFile } from '../session/kiloDb';
 import type { Source } from '../source';
 import type { Packet } from './schema';
 
@@ -42,8 +43,9 @@ export function openableSource(p: Packet, file: string, dirs: OpenableDirs): str
   if (!path.isAbsolute(file)) return resolveInside(dirs.folder, path.resolve(dirs.workbenchDir, file));
   const abs = path.resolve(file);
   if (resolveInside(dirs.folder, abs)) return abs;
-  // The folder's own session file, whatever its kind (a Cline / Roo Code task's ui_messages.json too).
-  if (dirs.sessionFile && path.resolve(dirs.sessionFile) === abs) return abs;
+  // The folder's own session file, whatever its kind (a Cline / Roo Code task's ui_messages.json too),
+  // except a database (Kilo Code's kilo.db), which no text editor shows: its "line" is a message number.
+  if (dirs.sessionFile && path.resolve(dirs.sessionFile) === abs) return isKiloDbFile(abs) ? null : abs;
   if (!/\.jsonl$/i.test(abs)) return null;
   return dirs.agentHomes.some((home) => resolveInside(path.resolve(home), abs) !== null) ? abs : null;
 }

@@ -4,6 +4,7 @@ import type { SecretFinding } from '../artifacts/snapshot';
 import type { LineOrigin } from '../gitPort';
 import type { SessionCredential, SessionFacts } from '../session/model';
 import { agentName } from '../session/model';
+import { isKiloDbFile } from '../session/kiloDb';
 import type { Risk } from './schema';
 
 /** The key of a finding in `GitInput.secretOrigins`: the workbench-relative file and the line. */
@@ -188,7 +189,10 @@ export function secretRisks(findings: readonly SecretFinding[], origins: Readonl
       const src = origins[sourceKey(first)] as SourceOrigin | undefined;
       const history = src ? ` It comes from ${src.file} line ${src.line}: ${sourceHistory(src)}` : '';
       const agentWord = first.task.replace(/ task .*$/, '');
-      detail = `${by ? head : cap(head)}, whose files now hold a copy (masked in this packet).${history} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; delete the task in ${agentWord} or scrub it (handoff secrets --scrub, with the task closed: ${agentWord} rewrites its files whole on its next save). Seen in ${taskFilesPlace(mine)}.${also}`;
+      const drop = isKiloDbFile(first.file)
+        ? `delete the session in ${agentWord} (its database is not scrubbed)`
+        : `delete the task in ${agentWord} or scrub it (handoff secrets --scrub, with the task closed: ${agentWord} rewrites its files whole on its next save)`;
+      detail = `${by ? head : cap(head)}, whose files now hold a copy (masked in this packet).${history} Fix: rotate the credential now; remove it from the file it came from and from git history if it was committed; ${drop}. Seen in ${taskFilesPlace(mine)}.${also}`;
     } else {
       const by = first.printedBy && !/^(?:a user message|assistant text|the command .*)$/.test(first.printedBy) ? first.printedBy : null;
       const lines = first.lines && first.lines.length > 1 ? `lines ${first.lines.join(', ')}` : `line ${first.line ?? 0}`;

@@ -146,11 +146,11 @@ export function firstReplyInstruction(p: Packet, state: { stale: boolean; uncert
   return 'Confirm the branch and HEAD in one line, then act on the next action right away (after the open questions, if any); report the result of its verification command.';
 }
 
-const TASK_AGENTS: Record<string, string> = { cline: 'Cline', roo: 'Roo Code', kilo: 'Kilo Code' };
+const TASK_AGENTS: Record<string, string> = { cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code' };
 
 /** The VS Code agent whose task the packet came from (`sources.session` `cline:<id>` …), or null. */
 export function vscodeTaskAgent(p: Pick<Packet, 'sources'>): string | null {
-  const m = /^(cline|roo|kilo):/.exec(p.sources?.['session'] ?? '');
+  const m = /^(cline|roo|zoo|kilo):/.exec(p.sources?.['session'] ?? '');
   return m ? (TASK_AGENTS[m[1] as string] ?? null) : null;
 }
 

@@ -6,7 +6,7 @@
 
 import type { Source } from '../source';
 
-export type SessionAgent = 'claude-code' | 'codex' | 'cline' | 'roo' | 'kilo';
+export type SessionAgent = 'claude-code' | 'codex' | 'cline' | 'roo' | 'zoo' | 'kilo';
 
 /**
  * Why a command has no exit status. `stopped`: a background command stopped on purpose (KillShell /
@@ -220,10 +220,10 @@ export interface SessionFacts {
   badLines: number[];
 }
 
-const LABEL: Record<SessionAgent, string> = { 'claude-code': 'claude', codex: 'codex', cline: 'cline', roo: 'roo', kilo: 'kilo' };
-const NAME: Record<SessionAgent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', cline: 'Cline', roo: 'Roo Code', kilo: 'Kilo Code' };
+const LABEL: Record<SessionAgent, string> = { 'claude-code': 'claude', codex: 'codex', cline: 'cline', roo: 'roo', zoo: 'zoo', kilo: 'kilo' };
+const NAME: Record<SessionAgent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code' };
 
-/** Every agent whose sessions the product reads, for people: "Claude Code, Codex, Cline, Roo Code or Kilo Code". */
+/** Every agent whose sessions the product reads, for people: "Claude Code, Codex, Cline, Roo Code, Zoo Code or Kilo Code". */
 export function agentsRead(): string {
   const names = Object.values(NAME);
   return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''}`;
@@ -241,7 +241,7 @@ export function sessionSourceLabel(facts: Pick<SessionFacts, 'agent' | 'sessionI
 
 /** "Claude Code session 7f3e2a91" / "Cline task 1733…" — for people. */
 export function sessionDisplayName(facts: Pick<SessionFacts, 'agent' | 'sessionId'>): string {
-  const unit = facts.agent === 'cline' || facts.agent === 'roo' || facts.agent === 'kilo' ? 'task' : 'session';
+  const unit = facts.agent === 'cline' || facts.agent === 'roo' || facts.agent === 'zoo' || facts.agent === 'kilo' ? 'task' : 'session';
   return `${NAME[facts.agent]} ${unit} ${facts.sessionId.slice(0, 8)}`;
 }
 

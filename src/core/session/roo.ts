@@ -1,6 +1,6 @@
 /**
- * Reads a Roo Code task (`tasks/<taskId>/`; FORMATS: vscode-agents) into session facts; Kilo Code's
- * Roo-based extension writes the same files. The first `say:"text"` is the request and later input is
+ * Reads a Roo Code task (`tasks/<taskId>/`; FORMATS: vscode-agents) into session facts; Zoo Code (Roo's
+ * successor) and Kilo Code's Roo-based extension write the same files. The first `say:"text"` is the request and later input is
  * `say:"user_feedback"`; commands come from the api history's `execute_command` results (exit code in
  * the text), edits from `task_metadata.json` (`roo_edited`), the task list from the latest
  * `updateTodoList`, the closing words from the completion result or the last assistant text.
@@ -48,7 +48,7 @@ function todosOf(text: string): { content: string; status: string }[] | null {
 }
 
 /** The facts of one Roo Code (or Kilo Code) task snapshot. `file` is the task's `ui_messages.json`. */
-export function rooTaskFacts(snap: TaskSnapshot, file: string, agent: 'roo' | 'kilo' = 'roo'): SessionFacts {
+export function rooTaskFacts(snap: TaskSnapshot, file: string, agent: 'roo' | 'zoo' | 'kilo' = 'roo'): SessionFacts {
   const ui = uiMessages(snap.ui, snap.uiLines);
   const api = apiMessages(snap.api, snap.apiLines);
   const cwd = taskCwd(snap, api);

@@ -23,7 +23,7 @@ export interface TaskFiles {
 const COMMAND_TOOLS = /^(?:execute_command|run_command|bash|shell)$/i;
 
 /** A tool call for people: the command in backticks, or `<tool> of <path>` for a file tool. */
-function callName(tool: string, input: Obj | undefined): string | null {
+export function callName(tool: string, input: Obj | undefined): string | null {
   const command = str(input?.['command']);
   if (command !== undefined && COMMAND_TOOLS.test(tool)) return `\`${shortCommand(command)}\``;
   const p = str(input?.['path']) ?? str(input?.['file_path']) ?? str(obj(obj(input?.['args'])?.['file'])?.['path']);
@@ -40,7 +40,7 @@ function resultHead(text: string): string | null {
 const safe = (by: PrintedBy | null): PrintedBy | null => (by ? { printedBy: redact(by.printedBy), line: by.line } : null);
 
 /** Scans the chat (`ui_messages.json`): `ClineMessage[]`, the same shape for Roo Code and Kilo Code. */
-function scanUi(store: CredentialStore, file: string, value: unknown, lines: readonly number[], agent: 'cline' | 'roo' | 'kilo'): void {
+function scanUi(store: CredentialStore, file: string, value: unknown, lines: readonly number[], agent: 'cline' | 'roo' | 'zoo' | 'kilo'): void {
   if (!Array.isArray(value)) return;
   let command: PrintedBy | null = null;
   value.forEach((v, index) => {
@@ -112,7 +112,7 @@ function scanApi(store: CredentialStore, file: string, value: unknown, lines: re
  * it was seen in (file, index, line) and what printed it. The chat is read first: its `command`
  * message names the command whose output held the credential.
  */
-export function taskCredentials(files: TaskFiles, agent: 'cline' | 'roo' | 'kilo'): SessionCredential[] {
+export function taskCredentials(files: TaskFiles, agent: 'cline' | 'roo' | 'zoo' | 'kilo'): SessionCredential[] {
   const store = new CredentialStore();
   if (files.ui) scanUi(store, files.ui.file, files.ui.value, files.ui.lines, agent);
   if (files.api) scanApi(store, files.api.file, files.api.value, files.api.lines);

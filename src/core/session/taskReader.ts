@@ -4,6 +4,8 @@ import { rooReading } from '../context/roo';
 import type { ContextResult } from '../context/types';
 import type { VscodeAgent } from '../context/vscodeAgents';
 import { clineTaskFacts } from './cline';
+import { ClineSdkReader, isSdkMessagesFile } from './clineSdk';
+import { isKiloDbFile, KiloDbReader } from './kiloDb';
 import type { SessionFacts } from './model';
 import { rooTaskFacts } from './roo';
 import { taskCredentials } from './taskCredentials';
@@ -103,4 +105,28 @@ export class VscodeTaskReader {
     }
     return warnings.length ? { ...r, warnings: [...(r.warnings ?? []), ...warnings] } : r;
   }
+}
+
+/** The reader of any VS Code agent's task: a task folder, a Cline SDK session, a session of Kilo Code's database. */
+export type AnyTaskReader = VscodeTaskReader | ClineSdkReader | KiloDbReader;
+
+/** A found task, as far as choosing its reader goes. */
+export interface TaskRef {
+  source: VscodeAgent;
+  file: string;
+  sessionId?: string;
+  cwd?: string | null;
+}
+
+/**
+ * The reader of a found task: `current` when it already reads that task (one database holds many
+ * sessions, so for Kilo Code's the session must match too), else a new one.
+ */
+export function taskReaderFor(c: TaskRef, current?: AnyTaskReader): AnyTaskReader {
+  if (isKiloDbFile(c.file)) {
+    const id = c.sessionId ?? '';
+    return current instanceof KiloDbReader && current.sessionId === id ? current : new KiloDbReader(c.file, id);
+  }
+  if (current && !(current instanceof KiloDbReader)) return current;
+  return isSdkMessagesFile(c.file) ? new ClineSdkReader(c.file) : new VscodeTaskReader(path.dirname(c.file), c.source, { cwd: c.cwd ?? null });
 }

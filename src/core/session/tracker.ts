@@ -1,15 +1,14 @@
-import * as path from 'node:path';
 import type { DiscoveryOptions, SessionCandidate } from '../context/discovery';
 import { SessionDiscovery } from '../context/discovery';
 import type { SessionFacts } from './model';
 import { SessionReader } from './reader';
 import { isVscodeAgent } from '../context/vscodeAgents';
-import { ClineSdkReader, isSdkMessagesFile } from './clineSdk';
-import { VscodeTaskReader } from './taskReader';
+import type { AnyTaskReader } from './taskReader';
+import { taskReaderFor } from './taskReader';
 
 export type SessionTrackerOptions = Omit<DiscoveryOptions, 'sources'> & {
   /** Which agents to look for (default Claude Code and Codex). */
-  agents?: readonly ('claude' | 'codex' | 'cline' | 'roo' | 'kilo')[];
+  agents?: readonly ('claude' | 'codex' | 'cline' | 'roo' | 'zoo' | 'kilo')[];
   /** One-shot reads (the CLI): wait a moment for a task file caught half-written. */
   settle?: boolean;
 };
@@ -22,7 +21,7 @@ export type SessionTrackerOptions = Omit<DiscoveryOptions, 'sources'> & {
 export class SessionTracker {
   private readonly discovery: SessionDiscovery;
   private readonly readers = new Map<string, SessionReader>();
-  private readonly tasks = new Map<string, VscodeTaskReader | ClineSdkReader>();
+  private readonly tasks = new Map<string, AnyTaskReader>();
   private readonly settle: boolean;
 
   constructor(options: SessionTrackerOptions) {
@@ -44,12 +43,9 @@ export class SessionTracker {
     for (const file of [...this.tasks.keys()]) if (file !== candidate?.file) this.tasks.delete(file);
     if (!candidate) return null;
     if (isVscodeAgent(candidate.source)) {
-      // A Cline / Roo Code / Kilo Code task: JSON files rewritten whole, not an append-only log.
-      let task = this.tasks.get(candidate.file);
-      if (!task) {
-        task = isSdkMessagesFile(candidate.file) ? new ClineSdkReader(candidate.file) : new VscodeTaskReader(path.dirname(candidate.file), candidate.source, { cwd: candidate.cwd ?? null });
-        this.tasks.set(candidate.file, task);
-      }
+      // A Cline / Roo Code / Zoo Code / Kilo Code task: JSON files rewritten whole (or a database), not an append-only log.
+      const task = taskReaderFor({ ...candidate, source: candidate.source }, this.tasks.get(candidate.file));
+      this.tasks.set(candidate.file, task);
       try {
         return await task.facts(this.settle);
       } catch {

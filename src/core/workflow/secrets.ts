@@ -23,9 +23,9 @@ import { isZst } from '../zstd';
 import type { VscodeAgent, VscodeAgentOptions } from '../context/vscodeAgents';
 import { VscodeTaskDiscovery } from '../context/vscodeAgents';
 import { agentName } from '../session/model';
-import { ClineSdkReader, isSdkMessagesFile } from '../session/clineSdk';
 import { elementLines } from '../session/taskJson';
-import { VscodeTaskReader } from '../session/taskReader';
+import { isKiloDbFile } from '../session/kiloDb';
+import { taskReaderFor } from '../session/taskReader';
 import { loadMergedWorkbench } from './inspect';
 import { secretOriginsOf } from './gitInputs';
 import { workbenchDirOf } from './paths';
@@ -62,14 +62,14 @@ export interface SessionFileEntry {
   task?: string;
 }
 
-const TASK_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'kilo'];
+const TASK_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo'];
 
 /** Every task of the folder (any age) with its facts: they stay on disk until deleted. */
 async function folderTasks(args: SecretsArgs): Promise<SessionFacts[]> {
   const found = await new VscodeTaskDiscovery(args.workspaceDir, args.tasks ?? {}).all(TASK_AGENTS).catch(() => []);
   const out: SessionFacts[] = [];
   for (const c of found) {
-    const reader = isSdkMessagesFile(c.file) ? new ClineSdkReader(c.file) : new VscodeTaskReader(c.dir, c.source, { cwd: c.cwd });
+    const reader = taskReaderFor(c);
     const f = await reader.facts(true).catch(() => null);
     if (f) out.push(f);
   }
@@ -162,6 +162,9 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
 /** Why a compressed Codex rollout is listed but not scrubbed. */
 export const ZST_SCRUB_REFUSAL =
   'a compressed Codex rollout (.jsonl.zst) is not rewritten: masking works on the plain file in place; resume the session in Codex (which makes it plain .jsonl again) and scrub that file';
+
+/** Why a Kilo Code database is listed but never rewritten. */
+export const KILO_DB_NOT_SCRUBBED = "Kilo Code keeps its sessions in one SQLite database, which is not scrubbed (rewriting a live database is out of scope): delete the session in Kilo Code, and rotate the credential";
 
 /** A session written to this recently may still be in use: it is not masked without `force`. */
 export const SCRUB_QUIET_MS = 60_000;
@@ -286,6 +289,7 @@ async function eachLine(handle: fsp.FileHandle, onLine: (bytes: Buffer, offset: 
 
 /** Scrubs one entry of the report: a session log or a task's JSON file, each in place. */
 export function scrubEntry(entry: SessionFileEntry, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
+  if (isKiloDbFile(entry.file)) return Promise.resolve({ kind: 'refused', file: entry.file, reason: KILO_DB_NOT_SCRUBBED });
   return entry.task ? scrubTaskFile(entry.file, { ...opts, task: entry.task }) : scrubSession(entry.file, opts);
 }
 

@@ -15,7 +15,7 @@ export function copyAsNewTaskCommand(services: Services): (arg?: PacketArg) => P
     const { entry, extra, trust, frame } = await resolvePromptPacket(services, arg);
     const prompt = frame(renderRestartPrompt(entry.packet, extra));
     await vscode.env.clipboard.writeText(uiText(prompt));
-    const agent = vscodeTaskAgent(entry.packet) ?? 'Cline, Roo Code or Kilo Code';
+    const agent = vscodeTaskAgent(entry.packet) ?? 'Cline, Roo Code, Zoo Code or Kilo Code';
     const stale = trustNote(trust);
     void vscode.window.showInformationMessage(`Restart prompt copied as a new task: in ${agent}, start a new task and paste it as the task's first message.${stale}`);
     services.log.info('copyAsNewTask', `copied the prompt of ${entry.id} for a new ${agent} task (${prompt.length} chars)`);

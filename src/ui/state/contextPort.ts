@@ -17,13 +17,18 @@ export interface EditorStorage {
   globalStorageRoot?: string;
   /** Roo Code's own `roo-cline.customStoragePath`, when set. */
   rooCustomStoragePath?: string;
+  /** Zoo Code's own `zoo-code.customStoragePath`, when set. */
+  zooCustomStoragePath?: string;
 }
 
 /** Where the VS Code agents' tasks are looked for, from the settings and the editor. */
 export function vscodeAgentOptions(settings: UiSettings, editor: EditorStorage = {}): VscodeAgentOptions {
   const rooDir = settings.context.rooStoragePath || editor.rooCustomStoragePath?.trim() || undefined;
+  const zooDir = settings.context.zooStoragePath || editor.zooCustomStoragePath?.trim() || undefined;
   return {
     ...(rooDir ? { rooDir } : {}),
+    ...(zooDir ? { zooDir } : {}),
+    ...(settings.context.kiloDatabase ? { kiloDb: settings.context.kiloDatabase } : {}),
     ...(editor.globalStorageRoot ? { extraGlobalStorageRoots: [editor.globalStorageRoot] } : {}),
     ...(settings.context.rooModel ? { rooModel: settings.context.rooModel } : {}),
   };

@@ -8,14 +8,15 @@ export const ARTIFACT_GLOB =
  * The agents' storage folders are watched whole for JSON files (a plain recursive glob, which every
  * file watcher supports outside the workspace); `isTaskFile` keeps the ones that make a task.
  */
-export const TASK_GLOB = '**/*.json';
+export const TASK_GLOB = '{**/*.json,kilo*.db,kilo*.db-wal}';
 
 const TASK_FILES = new Set(['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json', 'history_item.json', '_index.json', 'taskHistory.json']);
 
-/** A Cline / Roo Code / Kilo Code task file (or an index of tasks, or a Cline SDK session's manifest or messages). */
+/** A Cline / Roo Code / Zoo Code / Kilo Code task file (or an index of tasks, a Cline SDK session's manifest or messages, Kilo's database or its WAL). */
 export function isTaskFile(file: string): boolean {
   const base = path.basename(file);
   if (TASK_FILES.has(base)) return true;
+  if (/^kilo.*\.db(?:-wal)?$/.test(base)) return true;
   // Cline SDK: `<sessions>/<id>/<id>.json` and `<id>.messages.json`.
   const dir = path.basename(path.dirname(file));
   return base === `${dir}.json` || base === `${dir}.messages.json`;

@@ -21,7 +21,7 @@ describe('handoff generate with no agent session to take the next step from', ()
     await fs.writeFile(path.join(other, 's.jsonl'), await fixtureText('claude-tasks', '/home/dev/other'));
     const out = run(r.dir, claude, path.join(claude, 'no-codex'));
     assert.equal(out.code, 1, out.stderr);
-    assert.match(out.stderr, /no Claude Code, Codex, Cline, Roo Code or Kilo Code session was found for this folder/);
+    assert.match(out.stderr, /no Claude Code, Codex, Cline, Roo Code, Zoo Code or Kilo Code session was found for this folder/);
     assert.ok(out.stderr.includes(`looked in: Claude Code: ${path.join(claude, 'projects', claudeProjectSlug(r.dir))}`), out.stderr);
     assert.ok(out.stderr.includes('Codex CLI: '), out.stderr);
     assert.doesNotMatch(out.stderr, /agent_state/);

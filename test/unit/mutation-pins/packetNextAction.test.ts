@@ -140,7 +140,7 @@ describe('the next action', () => {
     it('refuses, naming what was looked at, without a session', () => {
       assert.deepEqual(step(snapshotWith({ verification: { passed: false, findings: [{ code: 'a', severity: 'warn' }] } })), {
         ok: false,
-        reason: 'no next action: record one concrete step as "next_action" in agent_state.json (nothing to derive one from: no failing command in feedback_record.jsonl, no blocking verification finding and no Claude Code, Codex, Cline, Roo Code or Kilo Code session for this folder)',
+        reason: 'no next action: record one concrete step as "next_action" in agent_state.json (nothing to derive one from: no failing command in feedback_record.jsonl, no blocking verification finding and no Claude Code, Codex, Cline, Roo Code, Zoo Code or Kilo Code session for this folder)',
       });
     });
   });

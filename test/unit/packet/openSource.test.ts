@@ -45,4 +45,10 @@ describe('which source of a packet the panel may open', () => {
     assert.equal(openableSource(rooPacket, task, dirs), null, 'not the folder\'s session');
     assert.equal(openableSource(rooPacket, task, { ...dirs, sessionFile: path.join(path.dirname(task), 'other.json') }), null);
   });
+
+  it('never opens Kilo Code\'s database as a text file, even as the folder\'s session (its "line" is a message number)', () => {
+    const db = path.join(root, '.local', 'share', 'kilo', 'kilo.db');
+    const kiloPacket = buildTestPacket({ failed_attempts: [{ ...attempt, source: { file: db, line: 2 } }] });
+    assert.equal(openableSource(kiloPacket, db, { ...dirs, sessionFile: db }), null);
+  });
 });

@@ -33,6 +33,8 @@ describe('a packet from a Cline or Roo Code task', () => {
     const roo = renderRestartPrompt(buildTestPacket({ sources: { session: 'roo:019ad5c4-8e2a', commands: 'roo:019ad5c4-8e2a' } }));
     assert.match(roo, /continuing work handed off from a previous Roo Code task/);
     assert.match(roo, /open Roo Code, start a new task and paste this whole prompt as the task's first message/);
+    assert.match(renderRestartPrompt(buildTestPacket({ sources: { session: 'zoo:019ad5c4-8e2a' } })), /open Zoo Code, start a new task and paste this whole prompt/);
+    assert.match(describeSources({ commands: 'zoo:019ad5c4-8e2a' }), /^From Zoo Code task 019ad5c4 \(commands\)/);
     const cline = renderRestartPrompt(buildTestPacket({ sources: { session: 'cline:1764580000000' } }));
     assert.match(cline, /open Cline, start a new task/);
     const claude = renderRestartPrompt(buildTestPacket({ sources: { session: 'claude:7f3e2a91' } }));
@@ -47,6 +49,7 @@ describe('the panel of a packet from a task', () => {
       ({ id: 'p', dir: '/p', packet: buildTestPacket({ sources, status }), freshness: { stale: false, reasons: [] } }) as Parameters<typeof actionsFor>[0];
     assert.deepEqual(actionsFor(entry({ session: 'roo:019a' })), ['copyPrompt', 'copyAsNewTask', 'copyJson', 'openMarkdown', 'regenerate']);
     assert.deepEqual(actionsFor(entry({ session: 'kilo:6f1c' })).slice(0, 2), ['copyPrompt', 'copyAsNewTask']);
+    assert.deepEqual(actionsFor(entry({ session: 'zoo:019a' })).slice(0, 2), ['copyPrompt', 'copyAsNewTask']);
     assert.deepEqual(actionsFor(entry({ session: 'claude:7f3e' })), ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate']);
     assert.deepEqual(actionsFor(entry({ session: 'cline:1764' }, 'archived')), ['generate']);
   });

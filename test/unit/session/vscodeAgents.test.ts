@@ -214,6 +214,39 @@ describe('Roo Code and Kilo Code tasks', () => {
   });
 });
 
+describe('Zoo Code tasks (the Roo Code successor)', () => {
+  it('are read like Roo Code\'s from their own extension folder, under their own name; Roo Code still reads its own', async () => {
+    const folder = await workspace();
+    const root = await placeTasks('roo-legacy', folder, undefined, 'zoocodeorganization.zoo-code');
+    const opts = { folder, claudeConfigDir: path.join(root, 'none'), codexHome: path.join(root, 'none'), ...only([root]) };
+    const zoo = await new SessionTracker({ ...opts, agents: ['zoo'] }).read();
+    assert.equal(zoo?.agent, 'zoo');
+    assert.equal(sessionDisplayName(zoo ?? { agent: 'zoo', sessionId: '' }), 'Zoo Code task 6f1c2b3a');
+    assert.deepEqual(zoo?.commands.map((c) => c.exit_code), [null]);
+    assert.equal(await new SessionTracker({ ...opts, agents: ['roo'] }).read(), null);
+    const rooRoot = await placeTasks('roo-legacy', folder);
+    assert.equal((await new SessionTracker({ ...opts, ...only([rooRoot]), agents: ['roo', 'zoo'] }).read())?.agent, 'roo');
+    assert.deepEqual(agentStorageDirs('zoo', { zooDir: '/data/zoo', globalStorageRoots: ['/gs'] }), [path.resolve('/data/zoo'), path.join('/gs', 'zoocodeorganization.zoo-code')]);
+    // A task Zoo imported from Roo is in both folders: one session, the copy written last.
+    await placeTasks('roo-legacy', folder, rooRoot, 'zoocodeorganization.zoo-code');
+    const later = new Date(Date.now() + 60_000);
+    await fs.utimes(path.join(taskDir(rooRoot, 'roo-legacy', 'zoocodeorganization.zoo-code'), 'ui_messages.json'), later, later);
+    const both = await new VscodeTaskDiscovery(folder, only([rooRoot])).find(['roo', 'zoo']);
+    assert.deepEqual(both.map((c) => [c.source, c.sessionId]), [['zoo', TASK_IDS['roo-legacy']]]);
+  });
+
+  it('its meter reads as Roo\'s, named Zoo Code', async () => {
+    const folder = await workspace();
+    const root = await placeTasks('roo-condense', folder, undefined, 'zoocodeorganization.zoo-code');
+    const meter = new ContextMeter({ folder, claudeConfigDir: path.join(root, 'none'), codexHome: path.join(root, 'none'), sources: ALL_SOURCES, rooModel: 'claude-sonnet-4-5', ...only([root]) });
+    const r = await meter.read();
+    assert.ok(r.current.known);
+    assert.equal(r.current.source, 'zoo');
+    assert.equal(r.current.percent, 21.9);
+    assert.ok(meter.places().some((p) => p.startsWith('Zoo Code: ') && p.includes(path.join(root, 'zoocodeorganization.zoo-code', 'tasks'))));
+  });
+});
+
 describe('which task is the folder\'s session', () => {
   it('the newest task of this folder: a newer task of another folder never leaks in', async () => {
     const folder = await workspace();
