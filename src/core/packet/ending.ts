@@ -60,9 +60,12 @@ export function isBareContinuation(text: string): boolean {
 /** The last human message, and — when it only says "go on" — the message it continues. */
 export function resolveRequest(session: SessionSummary): { request: SessionText | null; continuation: SessionText | null } {
   const latest = session.latestRequest ?? null;
-  if (!latest || !isBareContinuation(latest.text)) return { request: latest, continuation: null };
-  const before = (session.humanMessages ?? []).filter((m) => m.line < latest.line && !isBareContinuation(m.text));
-  return { request: before.at(-1) ?? latest, continuation: latest };
+  // A goal set with /goal is the standing task: what a bare "continue" (or no request at all) continues.
+  const goal = session.goal?.text.trim() ? session.goal : null;
+  if (!latest) return { request: goal, continuation: null };
+  if (!isBareContinuation(latest.text)) return { request: latest, continuation: null };
+  const before = (session.humanMessages ?? []).filter((m) => m.line < latest.line && !isBareContinuation(m.text) && !(goal && m.line <= goal.line));
+  return { request: before.at(-1) ?? goal ?? latest, continuation: latest };
 }
 
 const oneLine = (s: string, n: number): string => {
