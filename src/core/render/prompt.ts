@@ -14,7 +14,22 @@ export interface PromptExtra {
   acknowledged?: { id: string; by: string; at: string }[];
   /** Replaces the default "how the first reply should look". */
   firstTurn?: string;
+  /** Which way the prompt reached the session; said in one line at its top. */
+  door?: PromptDoor;
 }
+
+/** The ways a restart prompt reaches a session: a SessionStart hook, the MCP server, VS Code's chat tool, the clipboard. */
+export type PromptDoor = 'hook' | 'mcp' | 'chat-tool' | 'clipboard';
+
+const DOORS: Record<PromptDoor, string> = {
+  hook: "the agent's SessionStart hook",
+  mcp: 'the handoff MCP server',
+  'chat-tool': "VS Code's #handoff chat tool",
+  clipboard: 'the clipboard (copied by hand)',
+};
+
+/** The one line that says which door the prompt came through, so a user can tell which path a session used. */
+export const doorLine = (door: PromptDoor): string => `(Handed over by Session Handoff through ${DOORS[door]}.)`;
 
 /** ≈ 1 500 tokens: the prompt aims at this size; past it, excerpts are shortened first. */
 export const PROMPT_TARGET_CHARS = 6000;
@@ -152,7 +167,7 @@ export function vscodeTaskAgent(p: Pick<Packet, 'sources'>): string | null {
 /** The prompt's record part and its closing "how your first reply should look", redacted. */
 function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body: string; reply: string } {
   const stale = extra.freshness?.stale === true;
-  const lines: string[] = [];
+  const lines: string[] = extra.door ? [doorLine(extra.door)] : [];
   if (p.next_goal?.trim()) lines.push(`GOAL FOR THIS SESSION: ${clip(p.next_goal, 500)}`, '');
   if (stale) {
     const why = extra.freshness?.reasons.length ? extra.freshness.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') : 'the workspace moved on since it was written';

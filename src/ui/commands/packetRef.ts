@@ -67,6 +67,8 @@ export async function resolvePromptPacket(services: Services, arg: PacketArg): P
     freshness: { stale: entry.freshness.stale, reasons: [...entry.freshness.reasons] },
     acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
     firstTurn: settings.options.firstTurn || undefined,
+    // Every prompt command of the editor copies: the prompt says it came through the clipboard.
+    door: 'clipboard',
   };
   return { state, entry, extra };
 }
