@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const agentSetup = own(new AgentSetup(services, context));
   own(registerShowContextUsage(services));
   // The MCP server and the #handoff chat tool, where this VS Code has their APIs.
-  const agentTools = own(new AgentTools(services));
+  const agentTools = own(new AgentTools(services, () => agentSetup.launcher()));
   // After activation, off its path: refresh the launcher the agent's hooks call (a new version ships a
   // new CLI), and show the walkthrough on the very first activation.
   setTimeout(() => {

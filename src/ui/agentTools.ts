@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { handoverOf, currentWithTrust } from '../core/workflow/restartPrompt';
 import { outputDirOf } from '../core/workflow/paths';
+import { MCP_SERVER_NAME, mcpEntry } from '../core/setup/mcp';
 import { createGitClient } from '../git/gitClient';
 import { Disposable } from './disposable';
 import { uiText } from './redactUi';
@@ -53,8 +54,9 @@ export class AgentTools extends Disposable {
   readonly mcpRegistered: boolean;
   readonly toolRegistered: boolean;
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: Services, private readonly launcher: () => Promise<string>) {
     super();
+    this._register(vscode.commands.registerCommand('sessionHandoff.copyMcpEntry', () => this.copyMcpEntry()));
     const lm = lmApi();
     const classes = vscode as unknown as LmClasses;
     this.mcpRegistered = false;
@@ -96,6 +98,24 @@ export class AgentTools extends Disposable {
       def.cwd = f.uri;
       return def;
     });
+  }
+
+  /**
+   * The exact entry for an agent that keeps its own MCP settings (Cline's cline_mcp_settings.json,
+   * Kilo Code's mcp_settings.json or .kilocode/mcp.json): the launcher this editor keeps up to date,
+   * with this folder, since such agents may start the server in any folder.
+   */
+  async mcpEntryText(folder = this.services.folderFor()): Promise<string> {
+    const entry = mcpEntry(await this.launcher());
+    const args = folder ? [...entry.args, '--dir', folder.uri.fsPath] : entry.args;
+    return `${JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { command: entry.command, args, disabled: false } } }, null, 2)}\n`;
+  }
+
+  private async copyMcpEntry(): Promise<string> {
+    const text = await this.mcpEntryText();
+    await vscode.env.clipboard.writeText(uiText(text));
+    void vscode.window.showInformationMessage('Session Handoff: the MCP entry is on the clipboard. Paste it into Cline\'s or Kilo Code\'s MCP settings (merge it into "mcpServers" when there are others).');
+    return text;
   }
 
   /** What `#handoff` hands the chat: the active packet's restart prompt under the SessionStart rule. */

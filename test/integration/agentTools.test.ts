@@ -64,4 +64,14 @@ describe('MCP server definition and #handoff chat tool (in the extension host)',
       await client.close();
     }
   });
+
+  it('Copy MCP Server Entry puts the exact entry for Cline and Kilo Code on the clipboard: the launcher, `mcp`, this folder', async () => {
+    const api = await extensionApi();
+    await vscode.env.clipboard.writeText('');
+    await vscode.commands.executeCommand('sessionHandoff.copyMcpEntry');
+    const entry = JSON.parse(await vscode.env.clipboard.readText()) as { mcpServers: { handoff: { command: string; args: string[]; disabled: boolean } } };
+    const launcher = await api.agentSetup.launcher();
+    assert.deepEqual(entry, { mcpServers: { handoff: { command: launcher, args: ['mcp', '--dir', inHostEnv().workspace], disabled: false } } });
+    await fs.access(launcher);
+  });
 });
