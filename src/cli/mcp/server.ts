@@ -157,10 +157,11 @@ export function createHandoffServer(opts: HandoffMcpOptions): McpServer {
   const dirArg = { dir: z.string().optional().describe('a folder inside the workspace (default: the workspace folder the server serves)') };
 
   /** One tool call: the folder checked, the work against the deadline, `partial` past it. */
-  const call = async (name: string, dir: string | undefined, work: (dir: string) => Promise<{ text: string; isError?: boolean }>, partial: (dir: string) => Promise<string>) => {
+  const call = async (name: string, dir: string | undefined, work: (dir: string) => Promise<{ text: string; isError?: boolean }>, partial: (dir: string) => Promise<string>, args: unknown = null) => {
     const folder = await folderOf(opts.workspaceDir, dir);
     if (!folder.ok) return text(folder.message, true);
-    const r = await deadlines.within(`${name}\0${folder.dir}`, () => work(folder.dir), opts.answerWithinMs);
+    // A late result is handed only to a call that asked the same (the same folder, goal, agent).
+    const r = await deadlines.within(`${name}\0${folder.dir}\0${JSON.stringify(args)}`, () => work(folder.dir), opts.answerWithinMs);
     if (r.done) return text(r.value.text, r.value.isError === true);
     return text(await partial(folder.dir));
   };
@@ -182,7 +183,7 @@ export function createHandoffServer(opts: HandoffMcpOptions): McpServer {
         if (!current) return { text: `No handoff packet in ${outputDirOf(d, options)} yet: call handoff_generate to write one.` };
         const { text: prompt } = await handoverOf(d, options, current, { door: 'mcp', ...(target ? { target: target as PromptAgent } : {}) });
         return { text: redactOutput(prompt) };
-      }, async () => 'Still reading the handoff packet and its inputs; call handoff_prompt again in a few seconds.'),
+      }, async () => 'Still reading the handoff packet and its inputs; call handoff_prompt again in a few seconds.', target ?? null),
   );
 
   server.registerTool(
@@ -198,6 +199,7 @@ export function createHandoffServer(opts: HandoffMcpOptions): McpServer {
         dir,
         async (d) => outputOf(await run(['generate', '--dir', d, '--json', ...(goal ? ['--goal', goal] : [])])),
         async (d) => `Still writing the packet: reading ${await stillReading(d, opts)}. It goes on in the background; call handoff_generate again for its path, next action and audit.`,
+        goal ?? null,
       ),
   );
 
