@@ -42,7 +42,7 @@ describe('MCP server definition and #handoff chat tool (in the extension host)',
     assert.ok(lm.tools.some((t) => t.name === HANDOFF_TOOL), `registered: ${lm.tools.map((t) => t.name).join(', ')}`);
     const result = await lm.invokeTool(HANDOFF_TOOL, { input: {}, toolInvocationToken: undefined });
     const text = result.content.map((p) => p.value ?? '').join('');
-    assert.equal(text.split('\n')[0], doorLine('chat-tool'));
+    assert.equal(text.trimEnd().split('\n').at(-1), doorLine('chat-tool'));
     assert.ok(text.includes(`> ${packet.next_action.replace(/\s+/g, ' ').trim().slice(0, 40)}`), text);
 
     // The MCP server VS Code would start: run exactly that definition and ask it through the SDK's client.
@@ -56,7 +56,7 @@ describe('MCP server definition and #handoff chat tool (in the extension host)',
     try {
       const prompt = (await client.callTool({ name: 'handoff_prompt', arguments: {} }, undefined, { timeout: 60_000 })) as { content: { text: string }[] };
       const mcpText = prompt.content.map((c) => c.text).join('');
-      assert.equal(mcpText.split('\n')[0], doorLine('mcp'));
+      assert.equal(mcpText.trimEnd().split('\n').at(-1), doorLine('mcp'));
       assert.ok(mcpText.includes(`> ${packet.next_action.replace(/\s+/g, ' ').trim().slice(0, 40)}`), mcpText);
       const json = await client.readResource({ uri: 'handoff://active/handoff.json' });
       assert.equal((JSON.parse((json.contents[0] as { text: string }).text) as { packet_id: string }).packet_id, packet.packet_id);

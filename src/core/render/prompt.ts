@@ -14,7 +14,7 @@ export interface PromptExtra {
   acknowledged?: { id: string; by: string; at: string }[];
   /** Replaces the default "how the first reply should look". */
   firstTurn?: string;
-  /** Which way the prompt reached the session; said in one line at its top. */
+  /** Which way the prompt reached the session; said in one line at its end. */
   door?: PromptDoor;
 }
 
@@ -167,7 +167,7 @@ export function vscodeTaskAgent(p: Pick<Packet, 'sources'>): string | null {
 /** The prompt's record part and its closing "how your first reply should look", redacted. */
 function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body: string; reply: string } {
   const stale = extra.freshness?.stale === true;
-  const lines: string[] = extra.door ? [doorLine(extra.door)] : [];
+  const lines: string[] = [];
   if (p.next_goal?.trim()) lines.push(`GOAL FOR THIS SESSION: ${clip(p.next_goal, 500)}`, '');
   if (stale) {
     const why = extra.freshness?.reasons.length ? extra.freshness.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') : 'the workspace moved on since it was written';
@@ -286,5 +286,7 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
 function finish(lines: string[], p: Packet, extra: PromptExtra, stale: boolean): { body: string; reply: string } {
   const uncertain = p.failed_attempts.some((f) => f.uncertain);
   const reply: string[] = ['', 'How your first reply should look:', firstReplyInstruction(p, { stale, uncertain, ...(extra.firstTurn !== undefined ? { firstTurn: extra.firstTurn } : {}) })];
+  // Last, so the goal stays the first line: which way this prompt reached the session.
+  if (extra.door) reply.push(doorLine(extra.door));
   return { body: redact(lines.join('\n')), reply: redact(reply.join('\n')) };
 }

@@ -76,7 +76,7 @@ describe('handoff mcp: the MCP server over stdio', function () {
     const onDisk = JSON.parse(await fs.readFile(written.json, 'utf8')) as { packet_id: string };
 
     const prompt = await tool(c, 'handoff_prompt');
-    assert.equal(prompt.text.split('\n')[0], doorLine('mcp'));
+    assert.equal(prompt.text.trimEnd().split('\n').at(-1), doorLine('mcp'));
     assert.match(prompt.text, /GOAL FOR THIS SESSION: ship partial refunds/);
     assert.match(prompt.text, /NEXT ACTION[^\n]*\n> Handle partial refunds in src\/refund\.py/);
     const forCodex = await tool(c, 'handoff_prompt', { for: 'codex' });

@@ -91,8 +91,8 @@ describe('Codex hooks and handoffs across agents (real process, real git)', () =
       const out = handoff(['hook'], { env, input: JSON.stringify(await hookFixture(`codex-session-start.${source}.json`, r.dir, home)) });
       assert.equal(out.code, 0, out.stderr);
       const context = sessionStartContext(out.stdout);
-      // The same prompt, saying in one line under the agent preamble that it came through the hook.
-      assert.equal(context, forCodex.replace('\n\n', `\n\n${doorLine('hook')}\n`), source);
+      // The same prompt, saying in one line at its end that it came through the hook.
+      assert.equal(context, forCodex.replace('\nFull packet: ', `\n${doorLine('hook')}\nFull packet: `), source);
       assert.match(context, /^HANDOFF FROM A PREVIOUS SESSION \(session sess-a\) TO CODEX\.\n/);
       assert.match(context, /apply_patch/);
       assert.match(context, /NEXT ACTION[^\n]*\n> Handle partial refunds in src\/refund\.py/);

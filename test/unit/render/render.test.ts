@@ -166,18 +166,19 @@ describe('renderRestartPrompt: a credential risk', () => {
 });
 
 describe('the restart prompt names the door it came through', () => {
-  it('one line at its top for the hook, the MCP server, the chat tool and the clipboard; none when no door is given', () => {
-    const p = buildTestPacket({ next_goal: null });
+  it('one line at its end for the hook, the MCP server, the chat tool and the clipboard; none when no door is given', () => {
+    const p = buildTestPacket({ next_goal: 'ship it' });
     const lines = new Set<string>();
     for (const door of ['hook', 'mcp', 'chat-tool', 'clipboard'] as const) {
       const text = renderRestartPrompt(p, { door });
-      assert.equal(text.split('\n')[0], doorLine(door));
+      assert.equal(text.split('\n')[0], 'GOAL FOR THIS SESSION: ship it', 'the goal stays the first line');
+      assert.equal(text.trimEnd().split('\n').at(-1), doorLine(door));
       assert.equal(text.split('\n').filter((l) => l === doorLine(door)).length, 1);
       lines.add(doorLine(door));
     }
     assert.equal(lines.size, 4, 'each door has its own words');
     assert.ok(!renderRestartPrompt(p).includes('Handed over by Session Handoff'));
-    // For another agent it sits under that agent's preamble.
-    assert.match(renderForAgent(p, 'codex', { door: 'mcp' }), /TO CODEX\.\n[\s\S]*?\n\n\(Handed over by Session Handoff through the handoff MCP server\.\)\n/);
+    // For another agent it sits just above the pointer to handoff.md.
+    assert.match(renderForAgent(p, 'codex', { door: 'mcp' }), /\n\(Handed over by Session Handoff through the handoff MCP server\.\)\nFull packet: [^\n]+\n$/);
   });
 });
