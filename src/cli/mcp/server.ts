@@ -5,6 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { resolveInside } from '../../core/safePath';
+import { stripControl } from '../../core/controlChars';
 import { serializePacket } from '../../core/packet/build';
 import type { Packet } from '../../core/packet/schema';
 import { PROMPT_AGENTS, type PromptAgent } from '../../core/render/forAgent';
@@ -117,17 +118,18 @@ class Deadlines {
   }
 }
 
-const text = (t: string, isError = false) => ({ content: [{ type: 'text' as const, text: t }], ...(isError ? { isError: true } : {}) });
+/** A tool's answer: whatever it holds (a command's output, a path, a refusal) passes the one redaction here. */
+const text = (t: string, isError = false) => ({ content: [{ type: 'text' as const, text: redactOutput(t) as string }], ...(isError ? { isError: true } : {}) });
 
 /** The folder a call asks about: the served folder, or one inside it; anything else is refused. */
 export async function folderOf(root: string, dir: string | undefined): Promise<{ ok: true; dir: string } | { ok: false; message: string }> {
   if (dir === undefined || dir === '' || path.resolve(root, dir) === root) return { ok: true, dir: root };
   const inside = resolveInside(root, dir);
-  const refused = { ok: false as const, message: `refused: ${dir} is outside the workspace folder ${root}; this server answers only for that folder and the folders inside it` };
+  const refused = { ok: false as const, message: `refused: ${stripControl(dir)} is outside the workspace folder ${root}; this server answers only for that folder and the folders inside it` };
   if (!inside) return refused;
   // A link inside that leads out is outside too.
   const [realRoot, real] = await Promise.all([fs.realpath(root), fs.realpath(inside).catch(() => null)]);
-  if (!real) return { ok: false, message: `no such folder: ${dir} (in ${root})` };
+  if (!real) return { ok: false, message: `no such folder: ${stripControl(dir)} (in ${root})` };
   if (real !== realRoot && !resolveInside(realRoot, real)) return refused;
   return { ok: true, dir: inside };
 }
@@ -182,7 +184,7 @@ export function createHandoffServer(opts: HandoffMcpOptions): McpServer {
         const { current } = await currentWithTrust(d, options, createGitClient(d));
         if (!current) return { text: `No handoff packet in ${outputDirOf(d, options)} yet: call handoff_generate to write one.` };
         const { text: prompt } = await handoverOf(d, options, current, { door: 'mcp', ...(target ? { target: target as PromptAgent } : {}) });
-        return { text: redactOutput(prompt) };
+        return { text: prompt };
       }, async () => 'Still reading the handoff packet and its inputs; call handoff_prompt again in a few seconds.', target ?? null),
   );
 

@@ -129,6 +129,26 @@ describe('handoff mcp: the MCP server over stdio', function () {
     assert.ok(block >= 0 && warn > block, risks.text);
   });
 
+  it('a credential in the workbench never leaves the server: prompt, risks, status and both files masked', async () => {
+    const r = make();
+    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    r.write('agent_state.json', JSON.stringify({
+      schema_version: 1, session_id: 'sess-a', branch: 'feat/refund', active_task_id: 'T-1',
+      next_action: `Push with GITHUB_TOKEN=${token} then handle partial refunds`, open_risks: [`the token ${token} was printed`],
+    }));
+    r.commit('a leaky state');
+    const c = await open(r.dir, await tempHome());
+    const gen = await tool(c, 'handoff_generate');
+    assert.equal(gen.isError, false, gen.text);
+    const answers = [gen.text, (await tool(c, 'handoff_prompt')).text, (await tool(c, 'handoff_risks')).text, (await tool(c, 'handoff_status')).text, (await resource(c, 'handoff.json')).text, (await resource(c, 'handoff.md')).text];
+    for (const a of answers) assert.ok(!a.includes(token), a);
+    assert.match(answers[1]!, /\[REDACTED\]/);
+    // The server's own words too: a refusal that names the folder asked for.
+    const refused = await tool(c, 'handoff_status', { dir: `../${token}` });
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /^refused: \.\.\/\[REDACTED\] is outside/);
+  });
+
   it('a packet planted in a cloned repository is not handed over: a notice, nothing of it', async () => {
     const origin = makeRepo({ files: { 'src/app.py': 'print(1)\n' } });
     after(() => origin.remove());
