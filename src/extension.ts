@@ -16,6 +16,7 @@ import { WorkbenchStateService } from './ui/state/stateService';
 import { StatusBarController } from './ui/statusBar';
 import { SidebarViews } from './ui/views/registerViews';
 import { AgentSetup } from './ui/setup/connectAgent';
+import { AgentTools } from './ui/agentTools';
 import { openWalkthroughOnce, registerShowContextUsage } from './ui/walkthrough';
 import { WrapUpPrompter } from './ui/wrapUp';
 
@@ -28,6 +29,7 @@ export interface ExtensionApi {
   views: SidebarViews;
   viewActions: ViewActions;
   agentSetup: AgentSetup;
+  agentTools: AgentTools;
 }
 
 /** Composition root: builds services and registers views and commands. No I/O happens here. */
@@ -66,6 +68,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const packetCommands = registerPacketCommands(services, context);
   const agentSetup = own(new AgentSetup(services, context));
   own(registerShowContextUsage(services));
+  // The MCP server and the #handoff chat tool, where this VS Code has their APIs.
+  const agentTools = own(new AgentTools(services, () => agentSetup.launcher()));
   // After activation, off its path: refresh the launcher the agent's hooks call (a new version ships a
   // new CLI), and show the walkthrough on the very first activation.
   setTimeout(() => {
@@ -75,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   // Providers, status bar and commands exist before any reading starts; the first refresh fills them.
   state.start();
   log.info('extension', `activated for ${vscode.workspace.workspaceFolders?.length ?? 0} folder(s)`);
-  return { services, packetCommands, statusBar, wrapUp, views, viewActions, agentSetup };
+  return { services, packetCommands, statusBar, wrapUp, views, viewActions, agentSetup, agentTools };
 }
 
 export function deactivate(): void {

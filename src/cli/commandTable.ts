@@ -4,9 +4,11 @@ import { checkCommand } from './commands/check';
 import { generateCommand } from './commands/generate';
 import { hookCommand } from './commands/hook';
 import { listCommand } from './commands/list';
+import { mcpCommand } from './commands/mcp';
 import { notifyCommand } from './commands/notify';
 import { promptCommand } from './commands/prompt';
 import { recordCommand } from './commands/record';
+import { risksCommand } from './commands/risks';
 import { secretsCommand } from './commands/secrets';
 import { setupCommand } from './commands/setup';
 import { showCommand } from './commands/show';
@@ -29,5 +31,7 @@ export const COMMANDS: CommandSpec[] = [
   secretsCommand,
   showCommand,
   statusCommand(),
+  risksCommand,
+  mcpCommand,
   statuslineCommand(),
 ];

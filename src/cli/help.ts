@@ -1,7 +1,7 @@
 import type { CommandSpec } from './types';
 
 /** The overview printed by `handoff --help`. */
-export function overviewHelp(commands: CommandSpec[]): string {
+export function overviewHelp(commands: readonly CommandSpec[]): string {
   const width = Math.max(...commands.map((c) => c.name.length), 4);
   return [
     'handoff — hand off AI-agent coding sessions: generate, show and restart from handoff packets',

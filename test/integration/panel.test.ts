@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { writeAck } from '../../src/core/acks';
+import { doorLine } from '../../src/core/render/prompt';
 import type { HandoffPanel } from '../../src/ui/panel/handoffPanel';
 import type { HostMessage } from '../../src/ui/protocol';
 import { generateAccepting, outputDir, packetCommands, readPacket, removeOutputs } from './helpers/packetHarness';
@@ -100,6 +101,7 @@ describe('handoff panel (in the extension host)', () => {
     const lines = prompt.split('\n');
     assert.match(lines.slice(0, 3).join('\n'), /continuing work handed off/);
     assert.match(prompt, /NEXT ACTION[^\n]*\n> Run pytest tests\/test_refund\.py::test_partial/);
+    assert.equal(prompt.trimEnd().split('\n').at(-1), doorLine('clipboard'), 'it says it came through the clipboard');
     assert.ok(answers.list.some((m) => m.type === 'copied' && m.what === 'prompt'), JSON.stringify(answers.list));
   });
 

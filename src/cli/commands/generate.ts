@@ -52,7 +52,7 @@ export const generateCommand: CommandSpec = {
       const { kind, packetDir, packet } = outcome;
       const superseded = outcome.superseded ?? [];
       const completeness = { passed: audit.passed, applicable: audit.applicable, failing: audit.probes.filter((p) => p.status === 'fail').map((p) => p.id) };
-      io.stdout(`${JSON.stringify({ kind, packetDir, json, md, packetId: packet.packet_id, sessionId: packet.session_id, superseded, completeness }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ kind, packetDir, json, md, packetId: packet.packet_id, sessionId: packet.session_id, nextAction: packet.next_action, superseded, completeness }, null, 2)}\n`);
     } else if (outcome.kind === 'unchanged') {
       io.stdout(`unchanged: ${json} already holds this packet (inputs did not change); nothing written\n`);
     } else {

@@ -7,7 +7,7 @@ import { appendInside, appendStateLog } from '../../core/ownLog';
 import type { HandoffOptions } from '../../core/options';
 import { redact } from '../../core/redact';
 import { renderForAgent } from '../../core/render/forAgent';
-import { renderCompactBrief, renderResumeDelta } from '../../core/render/sessionStart';
+import { renderCompactBrief, renderStaleNotice, renderResumeDelta } from '../../core/render/sessionStart';
 import { handoffTrust } from '../../core/registry/trust';
 import { currentPacket } from '../../core/workflow/freshness';
 import { eventFolderWritable } from '../../core/workflow/eventFolder';
@@ -190,19 +190,13 @@ async function sessionStartContext(workspaceDir: string, flags: FlagValues, io: 
   if (event.source === 'resume' || event.source === 'fork') {
     return renderResumeDelta(packet, { reasons: trust.kind === 'stale' ? trust.reasons : [], fork: event.source === 'fork', packetDir, ...(event.session_id ? { sessionId: event.session_id } : {}) });
   }
-  if (trust.kind === 'stale') {
-    const why = trust.reasons.map((r) => r.replace(/\.+$/, '')).join('; ') || 'the workspace moved on since it was written';
-    return redact(
-      `Session Handoff: a handoff packet exists for this folder (${packet.packet_id}, branch ${packet.branch ?? 'unknown'}, topic ${packet.topic}), ` +
-        `but it is stale: ${why}. Its instructions are not included. To review it, run \`handoff show\`, or open it in VS Code ` +
-        `(Session Handoff: Open Active Handoff); write a new one with \`handoff generate\`.`,
-    );
-  }
+  if (trust.kind === 'stale') return renderStaleNotice(packet, trust.reasons);
   if (event.source === 'compact') return renderCompactBrief(packet, { regenerated, packetDir });
   const { acks } = await readPacketAcks(outputDir, current.stored.dir);
   // Whichever agent wrote it, rendered for the agent that starts now (its tool names; under 10 000 characters).
   return renderForAgent(packet, agentOfEvent(event), {
     firstTurn: options.firstTurn,
+    door: 'hook',
     freshness: current.freshness,
     acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
   }, { packetDir });

@@ -1,10 +1,7 @@
-import * as path from 'node:path';
-import { acksForRisks } from '../../core/acks';
-import { outputDirOf } from '../../core/workflow/paths';
-import { PROMPT_AGENTS, renderForAgent, type PromptAgent } from '../../core/render/forAgent';
-import { renderRestartPrompt } from '../../core/render/prompt';
+import { PROMPT_AGENTS, type PromptAgent } from '../../core/render/forAgent';
+import { restartPromptOf } from '../../core/workflow/restartPrompt';
 import { DIR_FLAGS, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
-import { framed, promptFraming } from '../../core/registry/trust';
+import { NOT_WRITTEN_HERE } from '../../core/registry/trust';
 import { currentOrExplain } from '../current';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED, UsageError } from '../types';
@@ -26,19 +23,12 @@ export const promptCommand: CommandSpec = {
     const options = optionsOf(flags);
     const current = await currentOrExplain(workspaceDir, options, io);
     if (!current) return EXIT_REFUSED;
-    // A stale packet's prompt opens with why it is stale, so the next session reviews before acting;
-    // risks a person acknowledged (in the editor's Open Risks view) are marked as such.
-    const { acks, diagnostics: ackDiagnostics } = await acksForRisks(outputDirOf(workspaceDir, options), current.stored.dir, current.stored.packet.open_risks);
-    printDiagnostics(io, ackDiagnostics);
     // Only a packet ours and fresh is a restart prompt to act on: any other is a record to review first
     // (a missing HEAD or branch never matches), and one not written here says so at its top.
-    const { header, ...framing } = promptFraming(current.trust, current.freshness, options.firstTurn);
-    const extra = { ...framing, acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })) };
-    const body = target === undefined
-      ? renderRestartPrompt(current.stored.packet, extra)
-      : renderForAgent(current.stored.packet, target as PromptAgent, extra, { packetDir: path.relative(workspaceDir, current.stored.dir) || '.' });
-    if (header) io.stderr(`handoff: ${header}\n`);
-    io.stdout(framed(header, body));
+    const { text, diagnostics } = await restartPromptOf(workspaceDir, options, current, target === undefined ? {} : { target: target as PromptAgent });
+    printDiagnostics(io, diagnostics);
+    if (current.trust.kind === 'foreign') io.stderr(`handoff: ${NOT_WRITTEN_HERE}\n`);
+    io.stdout(text);
     return EXIT_OK;
   },
 };

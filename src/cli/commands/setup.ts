@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { readIfExists } from '../../core/fsx';
 import { redact } from '../../core/redact';
@@ -11,6 +12,7 @@ import type { CodexVersion } from '../../core/setup/codexVersion';
 import { codexHasHooks, codexHasSessionEnd, detectCodexVersion, versionNote } from '../../core/setup/codexVersion';
 import { unifiedDiff } from '../../core/setup/diff';
 import { claudeSettingsFile, codexConfigFile, findOnPath, NO_NODE_MESSAGE } from '../../core/setup/launcher';
+import { planClaudeMcpRemove, planClaudeMcpSetup, planCodexMcpRemove, planCodexMcpSetup } from '../../core/setup/mcp';
 import type { PlanResult } from '../../core/setup/plan';
 import { backupFileOf, isNoop, isObject, parseObjectFile, plansOf } from '../../core/setup/plan';
 import { shellQuote } from '../../core/setup/shell';
@@ -106,6 +108,60 @@ async function check(agent: 'claude' | 'codex', flags: FlagValues, io: CliIO): P
 }
 
 /**
+ * The MCP server's entry in the agent's MCP configuration: Claude Code's `~/.claude.json` (its
+ * user-scope MCP servers; in `$CLAUDE_CONFIG_DIR` when that is set) or, with `--project`, the
+ * project's `.mcp.json`; Codex's `[mcp_servers.handoff]` in config.toml.
+ */
+async function mcpPlan(agent: string, flags: FlagValues, io: CliIO): Promise<PlanResult> {
+  const remove = flags['remove'] === true;
+  let file: string;
+  if (agent === 'claude') {
+    const configDir = str(flags, 'claude-config-dir') ?? io.env['CLAUDE_CONFIG_DIR'];
+    file = flags['project'] === true
+      ? path.join(path.resolve(io.cwd, str(flags, 'dir') ?? '.'), '.mcp.json')
+      : configDir ? path.join(path.resolve(io.cwd, configDir), '.claude.json') : path.join(io.env['HOME'] || os.homedir(), '.claude.json');
+  } else {
+    const home = str(flags, 'codex-home');
+    file = codexConfigFile({ codexHome: home && path.resolve(io.cwd, home), env: io.env });
+  }
+  const text = await readIfExists(file);
+  const backup = await readIfExists(backupFileOf(file));
+  if (remove) return agent === 'claude' ? planClaudeMcpRemove({ file, text, backup }) : planCodexMcpRemove({ file, text, backup });
+  const launcher = await launcherOf(flags, io);
+  return agent === 'claude' ? planClaudeMcpSetup({ file, text, launcher, backupExists: backup !== null }) : planCodexMcpSetup({ file, text, launcher, backupExists: backup !== null });
+}
+
+/** Shows a step's diff and notes, then carries it out (not with --dry-run); an exit code when it stops. */
+async function carryOut(result: PlanResult, flags: FlagValues, io: CliIO): Promise<number | null> {
+  if (!result.ok) {
+    io.stderr(`handoff setup: ${redact(result.message)}\n`);
+    return result.invalid ? EXIT_USAGE : EXIT_REFUSED;
+  }
+  const plans = plansOf(result);
+  for (const p of plans) {
+    const refusal = isNoop(p) ? null : await writeRefusal(p.file);
+    if (refusal) {
+      io.stderr(`handoff setup: ${redact(refusal)}\n`);
+      return EXIT_REFUSED;
+    }
+  }
+  const diffs = plans.map((p) => unifiedDiff(p.file, p.file, p.before, p.after));
+  for (const [i, p] of plans.entries()) {
+    if (diffs[i]) io.stdout(redact(diffs[i]!));
+    for (const note of p.notes) io.stdout(`${note}\n`);
+  }
+  if (flags['dry-run'] === true || plans.every(isNoop)) return null;
+  await applyPlans(plans);
+  for (const [i, p] of plans.entries()) {
+    if (isNoop(p)) continue;
+    if (p.writeBackup !== null) io.stdout(`backup ${p.backupFile}\n`);
+    io.stdout(p.after === null ? (p.before === null ? '' : `removed ${p.file} (it did not exist before set-up)\n`) : diffs[i] ? `wrote ${p.file}\n` : '');
+    if (p.removeBackup) io.stdout(`restored the settings from before set-up; removed ${p.backupFile}\n`);
+  }
+  return null;
+}
+
+/**
  * `handoff setup claude|codex`: connects the agent (Claude Code: statusLine bridge + SessionStart,
  * UserPromptSubmit, PreCompact and SessionEnd hooks; Codex CLI: SessionStart, UserPromptSubmit,
  * PreCompact and Stop hooks in hooks.json where the installed Codex has them, else the notify program)
@@ -114,14 +170,15 @@ async function check(agent: 'claude' | 'codex', flags: FlagValues, io: CliIO): P
  */
 export const setupCommand: CommandSpec = {
   name: 'setup',
-  summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129; prints the diff; --remove undoes)",
-  usage: 'setup [claude|codex] [--project] [--remove] [--dry-run] [--check] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
+  summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129) and its MCP server into the agent's MCP configuration (prints the diff; --remove undoes)",
+  usage: 'setup [claude|codex] [--project] [--remove] [--dry-run] [--check] [--without-mcp] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
   positionals: { min: 0, max: 1, names: 'the agent: claude or codex (both for --check alone)' },
   flags: [
     { name: 'project', type: 'boolean', help: "Claude Code: the project's .claude/settings.json (in --dir) instead of your user settings" },
     { name: 'remove', type: 'boolean', help: 'take Session Handoff out again, restoring the settings as they were' },
     { name: 'dry-run', type: 'boolean', help: 'print the diff only; write nothing' },
     { name: 'check', type: 'boolean', help: 'say whether each hook is in place (Codex: and trusted in /hooks); write nothing' },
+    { name: 'without-mcp', type: 'boolean', help: "leave the agent's MCP configuration alone (by default the handoff MCP server is added: ~/.claude.json, .mcp.json with --project, Codex's config.toml)" },
     { name: 'launcher', type: 'string', placeholder: 'PATH', help: 'the handoff executable the agent runs (default: handoff on PATH)' },
     { name: 'dir', type: 'string', placeholder: 'DIR', help: 'the project folder for --project (default: the current directory)' },
     { name: 'claude-config-dir', type: 'string', placeholder: 'DIR', help: 'Claude Code config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)' },
@@ -137,31 +194,13 @@ export const setupCommand: CommandSpec = {
     }
     if (agent !== 'claude' && agent !== 'codex') throw new UsageError(agent === undefined ? 'name the agent: claude or codex' : `unknown agent "${agent}": use claude or codex`);
     if (flags['check'] === true) return (await check(agent, flags, io)).ok ? EXIT_OK : EXIT_REFUSED;
-    const result = await plan(agent, flags, io);
-    if (!result.ok) {
-      io.stderr(`handoff setup: ${redact(result.message)}\n`);
-      return result.invalid ? EXIT_USAGE : EXIT_REFUSED;
-    }
-    const plans = plansOf(result);
-    for (const p of plans) {
-      const refusal = isNoop(p) ? null : await writeRefusal(p.file);
-      if (refusal) {
-        io.stderr(`handoff setup: ${redact(refusal)}\n`);
-        return EXIT_REFUSED;
-      }
-    }
-    const diffs = plans.map((p) => unifiedDiff(p.file, p.file, p.before, p.after));
-    for (const [i, p] of plans.entries()) {
-      if (diffs[i]) io.stdout(redact(diffs[i]!));
-      for (const note of p.notes) io.stdout(`${note}\n`);
-    }
-    if (flags['dry-run'] === true || plans.every(isNoop)) return EXIT_OK;
-    await applyPlans(plans);
-    for (const [i, p] of plans.entries()) {
-      if (isNoop(p)) continue;
-      if (p.writeBackup !== null) io.stdout(`backup ${p.backupFile}\n`);
-      io.stdout(p.after === null ? (p.before === null ? '' : `removed ${p.file} (it did not exist before set-up)\n`) : diffs[i] ? `wrote ${p.file}\n` : '');
-      if (p.removeBackup) io.stdout(`restored the settings from before set-up; removed ${p.backupFile}\n`);
+    const stopped = await carryOut(await plan(agent, flags, io), flags, io);
+    if (stopped !== null) return stopped;
+    // The MCP server, in the agent's MCP configuration: a step of its own, read after the hooks were
+    // written (Codex keeps both in config.toml).
+    if (flags['without-mcp'] !== true) {
+      const mcpStopped = await carryOut(await mcpPlan(agent, flags, io), flags, io);
+      if (mcpStopped !== null) return mcpStopped;
     }
     if (flags['remove'] !== true && !(await findOnPath('node', io.env))) io.stderr(`handoff setup: ${NO_NODE_MESSAGE}\n`);
     return EXIT_OK;

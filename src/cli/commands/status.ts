@@ -31,8 +31,8 @@ export const summarizeWorkbench: WorkbenchSummarizer = async (workspaceDir, flag
   return { lines: stateLines(state), json: stateJson(state) };
 };
 
-/** Builds `handoff status`; `summarize` supplies the clean-state and packet part. */
-export function statusCommand(summarize: WorkbenchSummarizer | undefined = summarizeWorkbench): CommandSpec {
+/** Builds `handoff status`; `summarize` supplies the clean-state and packet part (null: the context reading only). */
+export function statusCommand(summarize: WorkbenchSummarizer | null = summarizeWorkbench): CommandSpec {
   return {
     name: 'status',
     summary: 'context usage, wrap-up level, clean state and the active packet on one screen',

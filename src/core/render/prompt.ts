@@ -14,7 +14,22 @@ export interface PromptExtra {
   acknowledged?: { id: string; by: string; at: string }[];
   /** Replaces the default "how the first reply should look". */
   firstTurn?: string;
+  /** Which way the prompt reached the session; said in one line at its end. */
+  door?: PromptDoor;
 }
+
+/** The ways a restart prompt reaches a session: a SessionStart hook, the MCP server, VS Code's chat tool, the clipboard. */
+export type PromptDoor = 'hook' | 'mcp' | 'chat-tool' | 'clipboard';
+
+const DOORS: Record<PromptDoor, string> = {
+  hook: "the agent's SessionStart hook",
+  mcp: 'the handoff MCP server',
+  'chat-tool': "VS Code's #handoff chat tool",
+  clipboard: 'the clipboard (copied by hand)',
+};
+
+/** The one line that says which door the prompt came through, so a user can tell which path a session used. */
+export const doorLine = (door: PromptDoor): string => `(Handed over by Session Handoff through ${DOORS[door]}.)`;
 
 /** ≈ 1 500 tokens: the prompt aims at this size; past it, excerpts are shortened first. */
 export const PROMPT_TARGET_CHARS = 6000;
@@ -287,5 +302,7 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
 function finish(lines: string[], p: Packet, extra: PromptExtra, stale: boolean): { body: string; reply: string } {
   const uncertain = p.failed_attempts.some((f) => f.uncertain);
   const reply: string[] = ['', 'How your first reply should look:', firstReplyInstruction(p, { stale, uncertain, ...(extra.firstTurn !== undefined ? { firstTurn: extra.firstTurn } : {}) })];
+  // Last, so the goal stays the first line: which way this prompt reached the session.
+  if (extra.door) reply.push(doorLine(extra.door));
   return { body: redact(lines.join('\n')), reply: redact(reply.join('\n')) };
 }

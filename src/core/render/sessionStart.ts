@@ -50,6 +50,19 @@ export function renderResumeDelta(p: Packet, opts: { reasons: string[]; sessionI
 }
 
 /**
+ * What a new session is told of a stale packet instead of its instructions: that it exists, why it
+ * is stale, and how to review it or write a new one.
+ */
+export function renderStaleNotice(p: Packet, reasons: readonly string[]): string {
+  const why = reasons.map((r) => r.replace(/\.+$/, '')).join('; ') || 'the workspace moved on since it was written';
+  return redact(
+    `Session Handoff: a handoff packet exists for this folder (${p.packet_id}, branch ${p.branch ?? 'unknown'}, topic ${p.topic}), ` +
+      `but it is stale: ${why}. Its instructions are not included. To review it, run \`handoff show\`, or open it in VS Code ` +
+      `(Session Handoff: Open Active Handoff); write a new one with \`handoff generate\`.`,
+  );
+}
+
+/**
  * After a compaction: the packet's next action and open questions, quoted as the record they are.
  * `regenerated` says the packet was just rewritten from this session's transcript. A next action with
  * shell operators is data: it is never followed by an invitation to act.

@@ -49,7 +49,7 @@ export function shellWords(command: string): string[] {
 }
 
 /** The launcher's file name: `handoff` on PATH, or the one the editor keeps (`handoff`, `handoff.cmd`). */
-const LAUNCHER_NAME = /^handoff(\.cmd)?$/i;
+export const LAUNCHER_NAME = /^handoff(\.cmd)?$/i;
 
 /**
  * True when `command` is exactly what set-up writes for `sub` (`hook`, `statusline`, `notify`): a

@@ -72,7 +72,8 @@ export async function resolvePromptPacket(
   const settings = services.config.get(state.folder.uri);
   const trust = await handoffTrust({ stored: entry, freshness: entry.freshness, facts: state.git?.ok ? state.git.facts : null });
   const { header, ...framing } = promptFraming(trust, entry.freshness, settings.options.firstTurn || undefined);
-  const extra: PromptExtra = { ...framing, acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })) };
+  // Every prompt command of the editor copies: the prompt says it came through the clipboard.
+  const extra: PromptExtra = { ...framing, acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })), door: 'clipboard' };
   return { state, entry, extra, trust, frame: (body) => framed(header, body) };
 }
 

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { doorLine } from '../../../src/core/render/prompt';
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -90,7 +91,8 @@ describe('Codex hooks and handoffs across agents (real process, real git)', () =
       const out = handoff(['hook'], { env, input: JSON.stringify(await hookFixture(`codex-session-start.${source}.json`, r.dir, home)) });
       assert.equal(out.code, 0, out.stderr);
       const context = sessionStartContext(out.stdout);
-      assert.equal(context, forCodex, source);
+      // The same prompt, saying in one line at its end that it came through the hook.
+      assert.equal(context, forCodex.replace('\nFull packet: ', `\n${doorLine('hook')}\nFull packet: `), source);
       assert.match(context, /^HANDOFF FROM A PREVIOUS SESSION \(session sess-a\) TO CODEX\.\n/);
       assert.match(context, /apply_patch/);
       assert.match(context, /NEXT ACTION[^\n]*\n> Handle partial refunds in src\/refund\.py/);

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { doorLine } from '../../../src/core/render/prompt';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { tempRepos } from '../helpers/gitRepo';
@@ -52,7 +53,8 @@ describe('handoff hook on SessionStart (real process, real git)', () => {
       const out = handoff(['hook'], { input: sessionStart(r.dir, source) });
       assert.equal(out.code, 0, out.stderr);
       const context = parseHookOutput(out.stdout).hookSpecificOutput.additionalContext;
-      assert.equal(context, forClaude, source);
+      // The same prompt, saying in one line at its end that it came through the hook.
+      assert.equal(context, forClaude.replace('\nFull packet: ', `\n${doorLine('hook')}\nFull packet: `), source);
       assert.match(context, /^HANDOFF FROM A PREVIOUS SESSION \(session sess-a\) TO CLAUDE CODE\.\n/);
       assert.match(context, /\nGOAL FOR THIS SESSION: Ship partial refunds behind the flag\n/);
       assert.match(context, /Full packet: outputs\/handoff\/sess-a\/handoff\.md\n$/);

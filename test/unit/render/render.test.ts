@@ -4,9 +4,11 @@ import * as path from 'node:path';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
 import type { Packet } from '../../../src/core/packet/schema';
 import { renderMarkdown } from '../../../src/core/render/markdown';
-import { PROMPT_MAX_CHARS, renderRestartPrompt } from '../../../src/core/render/prompt';
+import { renderForAgent } from '../../../src/core/render/forAgent';
+import { doorLine, PROMPT_MAX_CHARS, renderRestartPrompt } from '../../../src/core/render/prompt';
 import { generateHandoff } from '../../../src/core/workflow/generate';
 import { copyFixture } from '../helpers/fixtures';
+import { buildTestPacket } from '../helpers/packetBuilder';
 
 async function refundPacket(): Promise<Packet> {
   const outcome = await generateHandoff({ workspaceDir: await copyFixture('workbench-refund'), options: DEFAULT_OPTIONS });
@@ -160,5 +162,23 @@ describe('renderRestartPrompt: a credential risk', () => {
     const line = prompt.split('\n').find((l) => l.includes('leak:rollout-2026-11-20T09-00-00-019aa3f1-7c2e-7b40-9d1a-5e3c1f0d2b68.jsonl:34:')) ?? '';
     assert.match(line, /Fix: rotate the credential now; delete the transcript or scrub it \(handoff secrets --scrub\)\.$/);
     assert.ok(!prompt.includes('END-OF-OTHER'), 'an ordinary risk is still cut');
+  });
+});
+
+describe('the restart prompt names the door it came through', () => {
+  it('one line at its end for the hook, the MCP server, the chat tool and the clipboard; none when no door is given', () => {
+    const p = buildTestPacket({ next_goal: 'ship it' });
+    const lines = new Set<string>();
+    for (const door of ['hook', 'mcp', 'chat-tool', 'clipboard'] as const) {
+      const text = renderRestartPrompt(p, { door });
+      assert.equal(text.split('\n')[0], 'GOAL FOR THIS SESSION: ship it', 'the goal stays the first line');
+      assert.equal(text.trimEnd().split('\n').at(-1), doorLine(door));
+      assert.equal(text.split('\n').filter((l) => l === doorLine(door)).length, 1);
+      lines.add(doorLine(door));
+    }
+    assert.equal(lines.size, 4, 'each door has its own words');
+    assert.ok(!renderRestartPrompt(p).includes('Handed over by Session Handoff'));
+    // For another agent it sits just above the pointer to handoff.md.
+    assert.match(renderForAgent(p, 'codex', { door: 'mcp' }), /\n\(Handed over by Session Handoff through the handoff MCP server\.\)\nFull packet: [^\n]+\n$/);
   });
 });

@@ -29,7 +29,7 @@ async function codexEnv(version?: string) {
   const env = { ...process.env, CODEX_HOME: home, PATH: [bin, path.dirname(process.execPath)].join(path.delimiter) };
   const config = path.join(home, 'config.toml');
   const hooks = path.join(home, 'hooks.json');
-  const run = (...a: string[]) => handoff(['setup', 'codex', '--launcher', LAUNCHER, ...a], { env });
+  const run = (...a: string[]) => handoff(['setup', 'codex', '--without-mcp', '--launcher', LAUNCHER, ...a], { env });
   return { home, bin, env, config, hooks, run };
 }
 
@@ -255,7 +255,7 @@ describe('handoff notify with a chained notify program (real processes)', () => 
     const mine = path.join(t.bin, 'my-notifier');
     await fs.writeFile(mine, `#!/bin/sh\nprintf '%s\\n' "$@" > ${JSON.stringify(seen)}\n`, { mode: 0o755 });
     await fs.writeFile(t.config, `notify = [${JSON.stringify(mine)}, "--quiet"]\n`);
-    const r = handoff(['setup', 'codex', '--launcher', path.join(repoRootBin(), 'handoff')], { env: t.env });
+    const r = handoff(['setup', 'codex', '--without-mcp', '--launcher', path.join(repoRootBin(), 'handoff')], { env: t.env });
     assert.equal(r.code, 0, r.stderr);
     const notify = (parseToml(await read(t.config)) as { notify: string[] }).notify;
     assert.deepEqual(notify.slice(1), ['notify', '--chain-json', JSON.stringify([mine, '--quiet'])]);

@@ -28,7 +28,7 @@ async function oldCodexEnv() {
   const home = await makeTempDir('codex-home-');
   const env = { ...process.env, CODEX_HOME: home, PATH: await codexOnPath('0.100.0') };
   const file = path.join(home, 'config.toml');
-  return { home, file, backup: `${file}.handoff-backup`, run: (...a: string[]) => handoff(['setup', 'codex', '--launcher', LAUNCHER, ...a], { env }) };
+  return { home, file, backup: `${file}.handoff-backup`, run: (...a: string[]) => handoff(['setup', 'codex', '--without-mcp', '--launcher', LAUNCHER, ...a], { env }) };
 }
 
 describe('handoff setup keeps permissions, links and the user\'s own entries (real process, real files)', () => {
