@@ -19,7 +19,6 @@ import { mayHoldCredential } from '../redact/scan';
 import type { SessionAgent, SessionFacts } from '../session/model';
 import { codexPredecessors } from '../session/codexPages';
 import { readSessionFile } from '../session/reader';
-import { isZst } from '../zstd';
 import type { VscodeAgent, VscodeAgentOptions } from '../context/vscodeAgents';
 import { VscodeTaskDiscovery } from '../context/vscodeAgents';
 import { agentName } from '../session/model';
@@ -159,10 +158,6 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
   return { risks: secretRisks(findings, origins, agent), findings, sessions };
 }
 
-/** Why a compressed Codex rollout is listed but not scrubbed. */
-export const ZST_SCRUB_REFUSAL =
-  'a compressed Codex rollout (.jsonl.zst) is not rewritten: masking works on the plain file in place; resume the session in Codex (which makes it plain .jsonl again) and scrub that file';
-
 /** Why a Kilo Code database is listed but never rewritten. */
 export const KILO_DB_NOT_SCRUBBED = "Kilo Code keeps its sessions in one SQLite database, which is not scrubbed (rewriting a live database is out of scope): delete the session in Kilo Code, and rotate the credential";
 
@@ -212,7 +207,6 @@ const REPLACED = (who: string): string => `the file was replaced while it was sc
  * it just wrote), and a compressed one.
  */
 export async function scrubSession(file: string, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
-  if (isZst(file)) return { kind: 'refused', file, reason: ZST_SCRUB_REFUSAL };
   let t: OpenedTarget | { refused: string };
   try {
     t = await openTarget(file, { ...opts, quietMs: SCRUB_QUIET_MS, busy: 'the agent may still be using it (close the session, or pass --force)' });

@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ZST_SCRUB_REFUSAL } from '../../../src/core/workflow/secrets';
 import { fixturePath, makeTempDir } from '../helpers/fixtures';
 import { tempRepos } from '../helpers/gitRepo';
 import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
@@ -28,7 +27,7 @@ describe('handoff secrets on Codex rollouts of late 2026', () => {
     assert.match(list.stdout, /^1 credential found for /);
     assert.match(list.stdout, /`cat \.npmrc` printed an npm access token .*lines 34, 35/);
     const scrub = handoff([...args, '--scrub']);
-    assert.ok(scrub.stdout.includes(ZST_SCRUB_REFUSAL) || scrub.stderr.includes(ZST_SCRUB_REFUSAL), scrub.stdout + scrub.stderr);
+    assert.match(scrub.stdout + scrub.stderr, /compressed \(zstd\): its bytes are not the text/);
     assert.ok((await fs.readFile(file)).equals(packed), 'the compressed rollout is untouched');
   });
 

@@ -175,7 +175,7 @@ describe('credentials an agent session saw are flagged', () => {
     const s = new CredentialScanner('claude-code');
     s.line(Buffer.from(JSON.stringify({ type: 'user', message: { content: [{ tool_use_id: 'toolu_x', type: 'tool_result', content: b64 }] } })), 7);
     s.line(Buffer.from(JSON.stringify({ type: 'user', message: { content: [{ tool_use_id: 'toolu_y', type: 'tool_result', content: wrapped }] } })), 9);
-    assert.deepEqual(s.credentials().map((c) => [c.kind, c.lines]), [['a Stripe live key (base64-encoded)', [7]], ['a Stripe live key', [9]]]);
+    assert.deepEqual(s.credentials().map((c) => [c.kind, c.lines]), [['a Stripe live key (base64-encoded)', [7]], ['a Stripe live key (PROVIDER_API_KEY)', [9]]]);
   });
 
   it('a line too long to hold is scanned at its head and its tail', async () => {
