@@ -181,8 +181,9 @@ export class VscodeTaskDiscovery {
         const dir = path.join(tasksDir, i.id);
         const file = path.join(dir, 'ui_messages.json');
         const st = await statOrNull(file);
-        if (!st?.isFile()) return null;
-        return { source: agent, file, dir, sessionId: i.id, cwd: i.cwd as string, mtimeMs: Math.max(i.ts, st.mtimeMs), size: st.size };
+        // A FIFO or a folder in its place stays a candidate: its reader says what it is, located.
+        if (!st) return null;
+        return { source: agent, file, dir, sessionId: i.id, cwd: i.cwd as string, mtimeMs: Math.max(i.ts, st.mtimeMs), size: st.isFile() ? st.size : 0 };
       }),
     );
     return out.filter((c): c is TaskCandidate => !!c);
@@ -219,7 +220,8 @@ export class VscodeTaskDiscovery {
     const file = agent === 'cline' ? path.join(storage, 'state', 'taskHistory.json') : path.join(storage, 'tasks', '_index.json');
     let doc = this.indexes.get(file);
     if (!doc) {
-      doc = new JsonDocFile(file);
+      // Cline's history is one array, newest last: a huge one is read from its end.
+      doc = new JsonDocFile(file, agent === 'cline' ? { tail: {} } : {});
       this.indexes.set(file, doc);
     }
     // A half-written index keeps its last valid version; with none, each task folder is asked.

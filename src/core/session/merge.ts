@@ -178,10 +178,11 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     lastTestCommand: [...facts.commands].reverse().find((c) => !c.rejected && isTestRun(recordOf(c)))?.command ?? null,
     hasTaskList: facts.todos !== null,
   };
-  if (facts.badLines.length) {
+  if (facts.badLines.length || facts.notRead?.length) {
     out.diagnostics = [
       ...snapshot.diagnostics,
       ...facts.badLines.map((line) => ({ file: facts.file, line, message: 'not a JSON line; skipped' })),
+      ...(facts.notRead ?? []).map((n) => ({ file: n.file, message: n.message })),
     ];
   }
   return out;
