@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { readIfExists } from '../../core/fsx';
 import { redact } from '../../core/redact';
-import { applyPlans, writeRefusal } from '../../core/setup/apply';
+import { applyPlans, removeLeftovers, writeRefusal } from '../../core/setup/apply';
 import { planClaudeRemove, planClaudeSetup } from '../../core/setup/claude';
 import { planCodexFullRemove, planCodexHooksSetup, planCodexSetup } from '../../core/setup/codex';
 import type { CodexVersion } from '../../core/setup/codexVersion';
@@ -99,7 +99,9 @@ export const setupCommand: CommandSpec = {
       if (diffs[i]) io.stdout(redact(diffs[i]!));
       for (const note of p.notes) io.stdout(`${note}\n`);
     }
-    if (flags['dry-run'] === true || plans.every(isNoop)) return EXIT_OK;
+    if (flags['dry-run'] === true) return EXIT_OK;
+    await removeLeftovers(plans);
+    if (plans.every(isNoop)) return EXIT_OK;
     await applyPlans(plans);
     for (const [i, p] of plans.entries()) {
       if (isNoop(p)) continue;
