@@ -9,19 +9,10 @@ import { redact } from '../../../src/core/redact';
 import { makeTempDir, repoRoot } from '../helpers/fixtures';
 import { tempRepos } from '../helpers/gitRepo';
 import { workbenchRepo } from '../helpers/workbenchRepo';
+import { waitFor } from '../helpers/waitFor';
 
 const main = (): string => path.join(repoRoot(), 'out', 'src', 'cli', 'main.js');
 const exists = (p: string): Promise<boolean> => fs.lstat(p).then(() => true, () => false);
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => null);
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The `handoff hook` workers of this state folder alive now (not the git they are starting). */
 function workersOf(state: string): number[] {
@@ -69,7 +60,7 @@ describe('SessionEnd hooks: one private queue, one worker (real processes)', fun
     try {
       const codes = await Promise.all(Array.from({ length: 20 }, (_, i) => hookAsync({ hook_event_name: 'SessionEnd', cwd: r.dir, session_id: `s${i % 3}`, reason: 'exit' }, env)));
       assert.deepEqual(codes, Array.from({ length: 20 }, () => 0));
-      await waitFor('the queue drained', () => drained(state));
+      await waitFor('the queue drained', () => drained(state), 60_000);
     } finally {
       clearInterval(sampler);
     }
@@ -129,7 +120,7 @@ describe('SessionEnd hooks: one private queue, one worker (real processes)', fun
     await fs.rm(path.join(q.dir, WORKER_LOCK));
     // The next event starts a worker, which takes both.
     assert.equal(await hookAsync({ hook_event_name: 'SessionEnd', cwd: other.dir, session_id: 's2' }, env), 0);
-    await waitFor('the queue drained', () => drained(state));
+    await waitFor('the queue drained', () => drained(state), 60_000);
     assert.equal(await exists(gone.dir), false, 'the deleted repository stays deleted');
     assert.match(await fs.readFile(path.join(state, 'hook.log'), 'utf8'), new RegExp(`${gone.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a git repository and holds no workbench files; nothing done`));
     assert.match(await fs.readFile(path.join(other.dir, 'outputs/handoff/hook.log'), 'utf8'), /packet written to/);

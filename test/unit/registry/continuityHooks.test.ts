@@ -7,6 +7,7 @@ import { fixturePath, makeTempDir, repoRoot } from '../helpers/fixtures';
 import { makeRepo, tempRepos } from '../helpers/gitRepo';
 import { placeSession } from '../session/sessionFixture';
 import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
+import { waitFor } from '../helpers/waitFor';
 
 const main = (): string => path.join(repoRoot(), 'out', 'src', 'cli', 'main.js');
 
@@ -25,16 +26,6 @@ async function hookEnv(extra: Record<string, string> = {}): Promise<NodeJS.Proce
 }
 
 const INLINE = { HANDOFF_HOOK_INLINE: '1' };
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => null);
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const packetsOf = async (dir: string): Promise<string[]> =>
   (await fs.readdir(path.join(dir, 'outputs/handoff'), { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => e.name);
