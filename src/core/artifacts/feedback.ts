@@ -185,11 +185,12 @@ export class FeedbackTrim {
   private readonly resolvedBy = new Map<number, number>();
   /**
    * The kept failures no later run has resolved yet, indexed so a passing run finds the ones it may
-   * resolve without comparing itself with every failure: by loose key, and the test runs by runner
-   * (with their targets). Each pass costs what it resolves, not what is open: linear in the log.
+   * resolve without comparing itself with every failure: by loose key, and the test runs by runner and
+   * by each target's folders (`tests/unit/a.py` under itself, `tests/unit` and `tests`). A pass looks
+   * up only the failures under its own targets: linear in the log.
    */
   private readonly openByLoose = new Map<string, Set<IndexedRecord>>();
-  private readonly openTests = new Map<string, Map<IndexedRecord, string[]>>();
+  private readonly openTests = new Map<string, { all: Map<IndexedRecord, string[]>; under: Map<string, Set<IndexedRecord>> }>();
   total = 0;
 
   constructor(opts: FeedbackOptions) {
@@ -203,7 +204,8 @@ export class FeedbackTrim {
     this.total++;
     ring.push(rec);
     if (ring.length > this.k) ring.shift();
-    const { key, isTest: testCommand } = classify(rec.record.command);
+    const c = classify(rec.record.command);
+    const { key, isTest: testCommand } = c;
     // A script whose output reads as a runner's summary ("69 passing") is a test run too.
     const isTest = testCommand || isTestOutput(rec.record.stdout_tail) || isTestOutput(rec.record.stderr_tail);
     if (isFailure(rec.record)) {
@@ -212,7 +214,7 @@ export class FeedbackTrim {
       // The newest failures are the most useful; drop the oldest beyond the cap.
       for (const dropped of failures.splice(0, failures.length - this.cap)) this.forget(dropped);
     } else if (outcomeOf(rec.record) === 'ok' && failures.length) {
-      this.resolveBy(rec, isTest);
+      this.resolveBy(rec, c, isTest);
     }
     if (isTest) this.lastTestRun = rec;
     if ((isTest || watch.has(key)) && (lastRunOf.has(key) || lastRunOf.size < MAX_TRACKED || watch.has(key))) {
@@ -227,10 +229,11 @@ export class FeedbackTrim {
     const c = classify(f.record.command);
     addTo(this.openByLoose, c.loose, f);
     if (c.isTest) {
-      const shape = testShapeOf(f.record.command);
-      let byIndex = this.openTests.get(shape.runner);
-      if (!byIndex) this.openTests.set(shape.runner, (byIndex = new Map()));
-      byIndex.set(f, shape.targets);
+      const shape = testShapeOf(c);
+      let tests = this.openTests.get(shape.runner);
+      if (!tests) this.openTests.set(shape.runner, (tests = { all: new Map(), under: new Map() }));
+      tests.all.set(f, shape.targets);
+      for (const t of shape.targets) for (const key of foldersOf(t)) addTo(tests.under, key, f);
     }
   }
 
@@ -241,10 +244,18 @@ export class FeedbackTrim {
     loose?.delete(f);
     if (loose?.size === 0) this.openByLoose.delete(c.loose);
     if (c.isTest) {
-      const runner = testShapeOf(f.record.command).runner;
-      const tests = this.openTests.get(runner);
-      tests?.delete(f);
-      if (tests?.size === 0) this.openTests.delete(runner);
+      const shape = testShapeOf(c);
+      const tests = this.openTests.get(shape.runner);
+      if (!tests) return;
+      tests.all.delete(f);
+      for (const t of shape.targets) {
+        for (const key of foldersOf(t)) {
+          const set = tests.under.get(key);
+          set?.delete(f);
+          if (set?.size === 0) tests.under.delete(key);
+        }
+      }
+      if (tests.all.size === 0) this.openTests.delete(shape.runner);
     }
   }
 
@@ -257,13 +268,14 @@ export class FeedbackTrim {
    * A passing run resolves the open failures of the same command (flags aside) and, when it is a test
    * run, the failed test runs of the same runner whose targets it covers — what `resolves` decides.
    */
-  private resolveBy(pass: IndexedRecord, isTest: boolean): void {
-    const resolved = [...(this.openByLoose.get(classify(pass.record.command).loose) ?? [])];
-    if (isTest) {
-      const shape = testShapeOf(pass.record.command);
-      for (const [f, targets] of this.openTests.get(shape.runner) ?? []) {
-        if (covers(shape.targets, targets)) resolved.push(f);
-      }
+  private resolveBy(pass: IndexedRecord, c: Classified, isTest: boolean): void {
+    const resolved = new Set(this.openByLoose.get(c.loose));
+    const tests = isTest ? this.openTests.get(testShapeOf(c).runner) : undefined;
+    if (tests) {
+      const { targets } = testShapeOf(c);
+      // No target: the whole suite, every open failure of the runner. Else those under its targets.
+      const candidates = targets.length ? targets.flatMap((q) => [...(tests.under.get(q) ?? []), ...(tests.under.get(q.replace(/\/$/, '')) ?? [])]) : [...tests.all.keys()];
+      for (const f of candidates) if (covers(targets, tests.all.get(f) ?? [])) resolved.add(f);
     }
     for (const f of resolved) {
       this.resolvedBy.set(f.index, pass.index);
@@ -336,8 +348,8 @@ function runnerOf(command: string): string {
 export function resolves(passed: string | string[], passedIsTest: boolean, failed: string | string[]): boolean {
   if (looseKey(passed) === looseKey(failed)) return true;
   if (!passedIsTest || !isTestCommand(failed)) return false;
-  const p = testShapeOf(passed);
-  const f = testShapeOf(failed);
+  const p = testShapeOf(classify(passed));
+  const f = testShapeOf(classify(failed));
   return p.runner === f.runner && covers(p.targets, f.targets);
 }
 
@@ -348,12 +360,18 @@ function covers(passed: string[], failed: string[]): boolean {
 }
 
 /** A test command's runner and targets, computed once per distinct command (the classify cache holds them). */
-function testShapeOf(command: string | string[]): { runner: string; targets: string[] } {
-  const c = classify(command);
+function testShapeOf(c: Classified): { runner: string; targets: string[] } {
   if (!c.shape) {
     c.shape = { runner: runnerOf(c.key), targets: testTargets(c.key) };
   }
   return c.shape;
+}
+
+/** A test target and the folders above it: the keys a passing run of any of them looks it up by. */
+function foldersOf(target: string): string[] {
+  const out = [target];
+  for (let i = target.lastIndexOf('/'); i > 0; i = target.lastIndexOf('/', i - 1)) out.push(target.slice(0, i));
+  return out;
 }
 
 function addTo<T>(map: Map<string, Set<T>>, key: string, value: T): void {
