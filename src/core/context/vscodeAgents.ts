@@ -220,8 +220,7 @@ export class VscodeTaskDiscovery {
     const file = agent === 'cline' ? path.join(storage, 'state', 'taskHistory.json') : path.join(storage, 'tasks', '_index.json');
     let doc = this.indexes.get(file);
     if (!doc) {
-      // Cline's history is one array, newest last: a huge one is read from its end.
-      doc = new JsonDocFile(file, agent === 'cline' ? { tail: {} } : {});
+      doc = new JsonDocFile(file);
       this.indexes.set(file, doc);
     }
     // A half-written index keeps its last valid version; with none, each task folder is asked.
