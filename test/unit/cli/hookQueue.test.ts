@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { promises as fs, readdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { coalesce, privateQueueDir, QUEUE_FOLDER, runWorker, WORKER_LOCK } from '../../../src/cli/commands/hookDetached';
 import type { QueuedEvent } from '../../../src/cli/commands/hookDetached';
@@ -166,6 +168,23 @@ describe('the hook worker and its queue (in process)', () => {
     // Its holder gone: the lock is stale and taken over.
     await fs.writeFile(path.join(q.dir, WORKER_LOCK), JSON.stringify({ pid: 2 ** 22 + 17, at: Date.now() }));
     assert.equal(await runWorker(env, async () => undefined, async () => undefined), 1);
+  });
+
+  it('removes this user\'s idle queue folders that older versions left in the shared temp folder; a held one stays', async () => {
+    const idle = path.join(os.tmpdir(), `handoff-hook-queue-${randomBytes(8).toString('hex')}`);
+    const held = path.join(os.tmpdir(), `handoff-hook-queue-${randomBytes(8).toString('hex')}`);
+    await fs.mkdir(idle);
+    await fs.mkdir(held);
+    await fs.writeFile(path.join(idle, '.lock'), JSON.stringify({ pid: 2 ** 22 + 17, at: Date.now() }));
+    await fs.writeFile(path.join(held, '.lock'), JSON.stringify({ pid: process.pid, at: Date.now() }));
+    try {
+      await runWorker({ HANDOFF_STATE_DIR: await makeTempDir('handoff-state-') }, async () => undefined, async () => undefined);
+      assert.equal(await exists(idle), false);
+      assert.equal(await exists(held), true);
+    } finally {
+      await fs.rm(idle, { recursive: true, force: true });
+      await fs.rm(held, { recursive: true, force: true });
+    }
   });
 
   it('a log line for a workspace removed meanwhile creates nothing', async () => {
