@@ -1,7 +1,8 @@
 // Set-up diff benchmark: `handoff setup claude --dry-run` (whole process: read, parse, plan, diff) on a
 // 24 000-line settings file, and the diff alone of two 24 000-line texts that differ on every line
 // (the worst case: a file reformatted throughout). Exits non-zero when either takes more than 2 s or
-// its process peaks at 200 MB or more.
+// its process peaks at 200 MB or more. Also `setup codex` on an old 100 000-line config.toml against a
+// 25 000-line one: fails unless the time grows about linearly.
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -59,9 +60,33 @@ function measure(label, args, env = {}) {
   return ok;
 }
 
+/**
+ * `setup codex` for a Codex before hooks (notify in config.toml) on an old config of `lines` lines (one
+ * project table per trusted folder): seconds. The TOML editor's patch grew faster than the file.
+ */
+function codexSetup(lines) {
+  const codexHome = path.join(dir, `codex-${lines}`);
+  fs.mkdirSync(codexHome);
+  const tables = Array.from({ length: Math.ceil(lines / 3) }, (_, i) => `[projects."/home/me/src/project-${i}"]\ntrust_level = "trusted"\n`);
+  fs.writeFileSync(path.join(codexHome, 'config.toml'), `model = "o3"\napproval_policy = "on-request"\n\n${tables.join('\n')}`);
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [cli, 'setup', 'codex', '--codex-version', '0.100.0', '--launcher', '/opt/handoff/handoff'], { env: { ...process.env, CODEX_HOME: codexHome }, encoding: 'utf8' });
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  const written = /^notify = /m.test(fs.readFileSync(path.join(codexHome, 'config.toml'), 'utf8'));
+  return { s, ok: r.status === 0 && written, err: r.stderr };
+}
+
+const small = codexSetup(25_000);
+const big = codexSetup(100_000);
+const ratio = big.s / small.s;
+// Linear: four times the lines, about four times the time (6 leaves room for a busy machine).
+const codexOk = small.ok && big.ok && ratio <= 6;
+console.log(`setup codex (notify, config.toml): 25 000 lines ${small.s.toFixed(2)} s, 100 000 lines ${big.s.toFixed(2)} s, ratio ${ratio.toFixed(1)} ${codexOk ? 'ok' : `FAIL (limit 6; ${small.err}${big.err})`}`);
+
 const results = [
   measure(`setup claude --dry-run, ${LINES}-line settings`, [cli, 'setup', 'claude', '--dry-run', '--launcher', '/opt/handoff/handoff'], { CLAUDE_CONFIG_DIR: home }),
   measure(`diff of two ${LINES}-line texts differing on every line`, [worst]),
+  codexOk,
 ];
 fs.rmSync(dir, { recursive: true, force: true });
 process.exit(results.every(Boolean) ? 0 : 1);

@@ -1,12 +1,12 @@
 // `handoff hook` as the agents run it: before every prompt (UserPromptSubmit), after every turn (Stop)
 // and at session end. Those answers must be quick, so this small bundle reads the event and answers
-// them itself — the wrap-up line from the transcript's tail; SessionEnd / PreCompact / Stop handed to a
-// detached process — and loads the full command line only for the rest (SessionStart, the detached
-// completion itself, --help).
+// them itself — the wrap-up line from the transcript's tail; SessionEnd / PreCompact / Stop queued for
+// the background worker — and loads the full command line only for the rest (SessionStart, the worker
+// itself, --help).
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from './args';
-import { isInline, spawnCompletion } from './commands/hookDetached';
+import { isInline, queueCompletion } from './commands/hookDetached';
 import { parseHookEvent, PRELOADED_STDIN } from './commands/hookEvent';
 import { HOOK_FLAGS } from './commands/hookFlags';
 import { stopNeedsPacket, wrapUpOutput } from './commands/wrapUpHook';
@@ -39,7 +39,8 @@ async function answer(): Promise<boolean> {
   const generating = event.hook_event_name === 'SessionEnd' || event.hook_event_name === 'PreCompact';
   if (generating || event.hook_event_name === 'Stop') {
     if (!generating && !(await stopNeedsPacket(event, parsed.flags, cwd))) return true;
-    return (await spawnCompletion(raw, argv, process.env)) !== undefined;
+    // Not queued (the reason): the full command line says why in the folder's hook.log.
+    return (await queueCompletion(raw, argv, process.env, process.cwd())) === null;
   }
   return false;
 }

@@ -65,11 +65,13 @@ async function appendNoFollow(file: string, text: string, mode: number): Promise
 
 /**
  * Appends `text` to `file` when its folder really lies inside `root` and the file is a plain file (or
- * absent). Returns null when written, else why not (nothing is created outside the root).
+ * absent). Returns null when written, else why not (nothing is created outside the root, nor the root).
  */
 export async function appendInside(file: string, root: string, text: Redacted): Promise<string | null> {
   const dir = path.dirname(file);
   if (!(await realInside(dir, root))) return `${dir} leads outside the workspace; not written`;
+  // A workspace removed meanwhile (a repository deleted while its packet was written) is not made again.
+  if (!(await fs.stat(root).then((st) => st.isDirectory(), () => false))) return `${root} no longer exists; not written`;
   try {
     await fs.mkdir(dir, { recursive: true });
   } catch (err) {

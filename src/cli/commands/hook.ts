@@ -19,7 +19,9 @@ import { readSessionFile } from '../../core/session/reader';
 import { contextForPacket, sessionForCli } from '../context';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK } from '../types';
-import { completeInQueue, isInline, LAST_HOOK_FILE, spawnCompletion } from './hookDetached';
+import { completeInQueue, isInline, isWorker, QUEUED_AT_ENV, LAST_HOOK_FILE, queueCompletion, runWorker, WORKER_DEADLINE_MS } from './hookDetached';
+import type { QueuedEvent } from './hookDetached';
+import { parseArgs } from '../args';
 import { agentOfEvent } from './hookEvent';
 import { HOOK_FLAGS } from './hookFlags';
 import { stopNeedsPacket, wrapUpOutput } from './wrapUpHook';
@@ -153,7 +155,8 @@ async function regenerateAfterCompact(workspaceDir: string, flags: FlagValues, i
   const done = await withDeadline(work, COMPACT_REGEN_BUDGET_MS);
   if (done !== 'timeout') return done;
   await logLine(outputDir, `${tag} writing the packet again takes longer than ${COMPACT_REGEN_BUDGET_MS} ms: finished in the background; answered from the existing packet`, workspaceDir);
-  if ((await spawnCompletion(raw, hookArgs(flags), io.env)) === undefined) await logLine(outputDir, `${tag} the packet could not be handed to a background process`, workspaceDir);
+  const refused = await queueCompletion(raw, hookArgs(flags), io.env, io.cwd);
+  if (refused) await logLine(outputDir, `${tag} the packet could not be handed to the background worker: ${refused}`, workspaceDir);
   return null;
 }
 
@@ -246,7 +249,8 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   }
   // Answer at once; a detached process of its own writes the packet (the agent may kill this one).
   if (!isInline(io.env)) {
-    if ((await spawnCompletion(raw, hookArgs(flags), io.env)) === undefined) await logLine(outputDir, `${tag} the packet could not be handed to a background process`, workspaceDir);
+    const refused = await queueCompletion(raw, hookArgs(flags), io.env, io.cwd);
+    if (refused) await logLine(outputDir, `${tag} no packet written: ${refused}`, workspaceDir);
     return;
   }
   const packetDir = await completeInQueue(outputDir, event, io.env, () => generateForEvent(workspaceDir, flags, io, tag, event.transcript_path ?? undefined), (l) => logLine(outputDir, l, workspaceDir));
@@ -255,7 +259,23 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   if (agentOfEvent(event) === 'claude') io.stdout(`handoff: ${path.join(packetDir, 'handoff.json')}\n`);
 }
 
-/** The hook's own flags again, for the detached process. */
+/**
+ * The background worker: handles the queued events one at a time, each as its hook would inline, in
+ * the folder and with the flags and environment it was queued with. Past its deadline (and a grace
+ * for the packet being written) the process ends whatever it is doing.
+ */
+async function drainQueue(io: CliIO): Promise<void> {
+  setTimeout(() => process.exit(0), WORKER_DEADLINE_MS + 60_000).unref();
+  const one = async (e: QueuedEvent): Promise<void> => {
+    const parsed = parseArgs(e.args, HOOK_FLAGS);
+    const env = { ...io.env, ...e.env, [QUEUED_AT_ENV]: String(e.queued_at) };
+    if (!parsed.ok) return logElsewhere(`hook worker: queued flags not understood (${e.args.join(' ')}); skipped`, env);
+    await runHook(parsed.flags, { ...io, cwd: e.cwd, env, readStdin: () => Promise.resolve(e.raw) });
+  };
+  await runWorker(io.env, one, (line) => logElsewhere(line, io.env));
+}
+
+/** The hook's own flags again, for the worker. */
 function hookArgs(flags: FlagValues): string[] {
   return HOOK_FLAGS.flatMap((f) => (flags[f.name] === undefined ? [] : [`--${f.name}`, String(flags[f.name])]));
 }
@@ -280,7 +300,8 @@ export const hookCommand: CommandSpec = {
   flags: HOOK_FLAGS,
   async run({ flags, io }) {
     try {
-      await runHook(flags, io);
+      if (isWorker(io.env)) await drainQueue(io);
+      else await runHook(flags, io);
     } catch (err) {
       await logElsewhere(`hook: ${(err as Error)?.message ?? String(err)} (in ${io.cwd})`, io.env);
     }

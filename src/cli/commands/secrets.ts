@@ -10,6 +10,9 @@ import { SESSION_FLAGS, taskOptions } from '../context';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED, UsageError } from '../types';
 
+/** Sessions named in the listing when none of the rest holds a credential. */
+const MAX_SESSIONS_LISTED = 20;
+
 /** The listing for people: one numbered entry per credential, the sessions read, the next step. */
 export function formatSecrets(report: SecretsReport, workspaceDir: string): string {
   const lines: string[] = [];
@@ -17,8 +20,12 @@ export function formatSecrets(report: SecretsReport, workspaceDir: string): stri
   lines.push(n ? `${n} credential${n === 1 ? '' : 's'} found for ${workspaceDir} (masked here; the files still hold them):` : `No credentials found for ${workspaceDir}.`);
   // The risk's words are the packet's; here nothing is a packet, and the listing masks what it shows.
   report.risks.forEach((r, i) => lines.push(`  ${i + 1}. ${r.detail.replace(' (masked in this packet)', '')}`));
-  const read = report.sessions.map((s) => `${s.task ? `${s.task}: ` : ''}${displayPath(s.file)} (${s.credentials})`);
-  lines.push(read.length ? `Sessions read: ${read.join(', ')}.` : 'No agent session found for the folder.');
+  // Those holding credentials first; past a screenful the clean ones are only counted (5 000 tasks were 600 KB).
+  const sorted = [...report.sessions].sort((a, b) => Number(b.credentials > 0) - Number(a.credentials > 0));
+  const shown = sorted.filter((s, i) => s.credentials > 0 || i < MAX_SESSIONS_LISTED);
+  const read = shown.map((s) => `${s.task ? `${s.task}: ` : ''}${displayPath(s.file)} (${s.credentials})`);
+  const more = report.sessions.length - shown.length;
+  lines.push(read.length ? `Sessions read: ${read.join(', ')}${more ? `, and ${more} more without credentials` : ''}.` : 'No agent session found for the folder.');
   if (report.sessions.some((s) => s.credentials > 0 && !isKiloDbFile(s.file))) lines.push('Mask them in the session files with: handoff secrets --scrub');
   if (report.sessions.some((s) => s.credentials > 0 && isKiloDbFile(s.file))) lines.push(`${KILO_DB_NOT_SCRUBBED}.`);
   const agents = [...new Set(report.sessions.filter((s) => s.task && s.credentials > 0 && !isKiloDbFile(s.file)).map((s) => s.task!.replace(/ task .*$/, '')))];

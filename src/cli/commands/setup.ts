@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readIfExists } from '../../core/fsx';
 import { redact } from '../../core/redact';
-import { applyPlans, writeRefusal } from '../../core/setup/apply';
+import { applyPlans, removeLeftovers, writeRefusal } from '../../core/setup/apply';
 import { CLAUDE_HOOK_EVENTS, planClaudeRemove, planClaudeSetup } from '../../core/setup/claude';
 import { codexHookEvents, planCodexFullRemove, planCodexHooksSetup, planCodexSetup } from '../../core/setup/codex';
 import { codexHookTrust, codexTrustReport } from '../../core/setup/codexTrust';
@@ -150,7 +150,10 @@ async function carryOut(result: PlanResult, flags: FlagValues, io: CliIO): Promi
     if (diffs[i]) io.stdout(redact(diffs[i]!));
     for (const note of p.notes) io.stdout(`${note}\n`);
   }
-  if (flags['dry-run'] === true || plans.every(isNoop)) return null;
+  if (flags['dry-run'] === true) return null;
+  // A temp file a killed earlier run left beside a file set-up writes goes, even when nothing changes.
+  await removeLeftovers(plans);
+  if (plans.every(isNoop)) return null;
   await applyPlans(plans);
   for (const [i, p] of plans.entries()) {
     if (isNoop(p)) continue;

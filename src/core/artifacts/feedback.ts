@@ -181,8 +181,16 @@ export class FeedbackTrim {
   private readonly failures: IndexedRecord[] = [];
   private readonly lastRunOf = new Map<string, IndexedRecord>();
   private lastTestRun: IndexedRecord | null = null;
-  /** Failure index → the index of a later passing run that resolves it. */
+  /** Failure index → the index of a later passing run that resolves it (kept failures only). */
   private readonly resolvedBy = new Map<number, number>();
+  /**
+   * The kept failures no later run has resolved yet, indexed so a passing run finds the ones it may
+   * resolve without comparing itself with every failure: by loose key, and the test runs by runner and
+   * by each target's folders (`tests/unit/a.py` under itself, `tests/unit` and `tests`). A pass looks
+   * up only the failures under its own targets: linear in the log.
+   */
+  private readonly openByLoose = new Map<string, Set<IndexedRecord>>();
+  private readonly openTests = new Map<string, { all: Map<IndexedRecord, string[]>; under: Map<string, Set<IndexedRecord>> }>();
   total = 0;
 
   constructor(opts: FeedbackOptions) {
@@ -196,27 +204,82 @@ export class FeedbackTrim {
     this.total++;
     ring.push(rec);
     if (ring.length > this.k) ring.shift();
-    const { key, isTest: testCommand } = classify(rec.record.command);
+    const c = classify(rec.record.command);
+    const { key, isTest: testCommand } = c;
     // A script whose output reads as a runner's summary ("69 passing") is a test run too.
     const isTest = testCommand || isTestOutput(rec.record.stdout_tail) || isTestOutput(rec.record.stderr_tail);
     if (isFailure(rec.record)) {
       failures.push(rec);
+      this.open(rec);
       // The newest failures are the most useful; drop the oldest beyond the cap.
-      failures.splice(0, failures.length - this.cap);
+      for (const dropped of failures.splice(0, failures.length - this.cap)) this.forget(dropped);
     } else if (outcomeOf(rec.record) === 'ok' && failures.length) {
-      const loose = classify(rec.record.command).loose;
-      for (const f of failures) {
-        if (this.resolvedBy.has(f.index)) continue;
-        const failed = classify(f.record.command);
-        // The cheap comparison first; the test-target one only for a test run after a failed test run.
-        if (failed.loose === loose || (isTest && failed.isTest && resolves(rec.record.command, true, f.record.command))) this.resolvedBy.set(f.index, rec.index);
-      }
+      this.resolveBy(rec, c, isTest);
     }
     if (isTest) this.lastTestRun = rec;
     if ((isTest || watch.has(key)) && (lastRunOf.has(key) || lastRunOf.size < MAX_TRACKED || watch.has(key))) {
       lastRunOf.delete(key);
       lastRunOf.set(key, rec);
       if (lastRunOf.size > MAX_TRACKED) evictOldestUnwatched(lastRunOf, watch);
+    }
+  }
+
+  /** A new failure: open until a later passing run resolves it. */
+  private open(f: IndexedRecord): void {
+    const c = classify(f.record.command);
+    addTo(this.openByLoose, c.loose, f);
+    if (c.isTest) {
+      const shape = testShapeOf(c);
+      let tests = this.openTests.get(shape.runner);
+      if (!tests) this.openTests.set(shape.runner, (tests = { all: new Map(), under: new Map() }));
+      tests.all.set(f, shape.targets);
+      for (const t of shape.targets) for (const key of foldersOf(t)) addTo(tests.under, key, f);
+    }
+  }
+
+  /** A failure out of the kept ones (or resolved): no longer looked up. */
+  private close(f: IndexedRecord): void {
+    const c = classify(f.record.command);
+    const loose = this.openByLoose.get(c.loose);
+    loose?.delete(f);
+    if (loose?.size === 0) this.openByLoose.delete(c.loose);
+    if (c.isTest) {
+      const shape = testShapeOf(c);
+      const tests = this.openTests.get(shape.runner);
+      if (!tests) return;
+      tests.all.delete(f);
+      for (const t of shape.targets) {
+        for (const key of foldersOf(t)) {
+          const set = tests.under.get(key);
+          set?.delete(f);
+          if (set?.size === 0) tests.under.delete(key);
+        }
+      }
+      if (tests.all.size === 0) this.openTests.delete(shape.runner);
+    }
+  }
+
+  private forget(f: IndexedRecord): void {
+    this.close(f);
+    this.resolvedBy.delete(f.index);
+  }
+
+  /**
+   * A passing run resolves the open failures of the same command (flags aside) and, when it is a test
+   * run, the failed test runs of the same runner whose targets it covers — what `resolves` decides.
+   */
+  private resolveBy(pass: IndexedRecord, c: Classified, isTest: boolean): void {
+    const resolved = new Set(this.openByLoose.get(c.loose));
+    const tests = isTest ? this.openTests.get(testShapeOf(c).runner) : undefined;
+    if (tests) {
+      const { targets } = testShapeOf(c);
+      // No target: the whole suite, every open failure of the runner. Else those under its targets.
+      const candidates = targets.length ? targets.flatMap((q) => [...(tests.under.get(q) ?? []), ...(tests.under.get(q.replace(/\/$/, '')) ?? [])]) : [...tests.all.keys()];
+      for (const f of candidates) if (covers(targets, tests.all.get(f) ?? [])) resolved.add(f);
+    }
+    for (const f of resolved) {
+      this.resolvedBy.set(f.index, pass.index);
+      this.close(f);
     }
   }
 
@@ -285,18 +348,42 @@ function runnerOf(command: string): string {
 export function resolves(passed: string | string[], passedIsTest: boolean, failed: string | string[]): boolean {
   if (looseKey(passed) === looseKey(failed)) return true;
   if (!passedIsTest || !isTestCommand(failed)) return false;
-  const p = normalizeCommand(passed);
-  const f = normalizeCommand(failed);
-  if (runnerOf(p) !== runnerOf(f)) return false;
-  const pt = testTargets(p);
-  if (!pt.length) return true;
-  const ft = testTargets(f);
-  return ft.length > 0 && ft.every((t) => pt.some((q) => t === q || t.startsWith(`${q.replace(/\/$/, '')}/`)));
+  const p = testShapeOf(classify(passed));
+  const f = testShapeOf(classify(failed));
+  return p.runner === f.runner && covers(p.targets, f.targets);
+}
+
+/** A passing run's targets cover a failed run's: no target (the whole suite), or each failed target under one. */
+function covers(passed: string[], failed: string[]): boolean {
+  if (!passed.length) return true;
+  return failed.length > 0 && failed.every((t) => passed.some((q) => t === q || t.startsWith(`${q.replace(/\/$/, '')}/`)));
+}
+
+/** A test command's runner and targets, computed once per distinct command (the classify cache holds them). */
+function testShapeOf(c: Classified): { runner: string; targets: string[] } {
+  if (!c.shape) {
+    c.shape = { runner: runnerOf(c.key), targets: testTargets(c.key) };
+  }
+  return c.shape;
+}
+
+/** A test target and the folders above it: the keys a passing run of any of them looks it up by. */
+function foldersOf(target: string): string[] {
+  const out = [target];
+  for (let i = target.lastIndexOf('/'); i > 0; i = target.lastIndexOf('/', i - 1)) out.push(target.slice(0, i));
+  return out;
+}
+
+function addTo<T>(map: Map<string, Set<T>>, key: string, value: T): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(value);
 }
 
 /** Agents repeat the same few commands; remember their key and test-runner verdict. */
-const classifyCache = new Map<string, { key: string; isTest: boolean; loose: string }>();
-function classify(command: string | string[]): { key: string; isTest: boolean; loose: string } {
+interface Classified { key: string; isTest: boolean; loose: string; shape?: { runner: string; targets: string[] } }
+const classifyCache = new Map<string, Classified>();
+function classify(command: string | string[]): Classified {
   const raw = Array.isArray(command) ? `a:${command.join('\u0000')}` : `s:${command}`;
   let hit = classifyCache.get(raw);
   // Stryker disable next-line ConditionalExpression: without the cache the same answer is computed again

@@ -199,8 +199,9 @@ export class VscodeTaskDiscovery {
         const dir = path.join(tasksDir, i.id);
         const file = path.join(dir, 'ui_messages.json');
         const st = await statOrNull(file);
-        if (!st?.isFile()) return null;
-        return { source: agent, file, dir, sessionId: i.id, cwd: i.cwd as string, mtimeMs: Math.max(i.ts, st.mtimeMs), size: st.size };
+        // A FIFO or a folder in its place stays a candidate: its reader says what it is, located.
+        if (!st) return null;
+        return { source: agent, file, dir, sessionId: i.id, cwd: i.cwd as string, mtimeMs: Math.max(i.ts, st.mtimeMs), size: st.isFile() ? st.size : 0 };
       }),
     );
     return out.filter((c): c is TaskCandidate => !!c);

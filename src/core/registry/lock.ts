@@ -25,7 +25,8 @@ export class LockTimeoutError extends Error {
   }
 }
 
-function pidAlive(pid: number): boolean {
+/** True when a process with this pid exists (EPERM: it does, but belongs to someone else). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -88,7 +89,7 @@ function parseLock(text: string): Pick<LockContent, 'pid' | 'at'> | null {
  * the file renamed turns out to be a fresh lock (someone recovered and locked in between), it is
  * put back with `link`, which never overwrites.
  */
-async function recover(lockPath: string, seenText: string): Promise<void> {
+export async function recover(lockPath: string, seenText: string): Promise<void> {
   const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     await fs.rename(lockPath, aside);
@@ -154,7 +155,14 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, opts: LockO
       }
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      // The folder was removed by a run that finished with it (an emptied queue folder): made again.
+      if (code === 'ENOENT') {
+        await fs.mkdir(dir, { recursive: true });
+        if (Date.now() > deadline) throw err;
+        continue;
+      }
+      if (code !== 'EEXIST') throw err;
     }
     const text = await fs.readFile(lockPath, 'utf8').catch(() => null);
     let held: Pick<LockContent, 'pid' | 'at'> | null = null;

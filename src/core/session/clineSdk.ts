@@ -12,9 +12,9 @@ import type { ContextResult } from '../context/types';
 import { parseClineResult } from './cline';
 import type { SessionFacts } from './model';
 import { taskCredentials } from './taskCredentials';
-import { JsonDocFile } from './taskJson';
+import { JsonDocFile, notReadOf } from './taskJson';
 import type { ApiMessage, TaskEvent, TaskSnapshot } from './vscodeTask';
-import { apiCommandEvents, apiMessages, factsOfEvents, obj, resultText, str } from './vscodeTask';
+import { apiCommandEvents, apiMessages, factsOfEvents, obj, resultText, str, tsOf } from './vscodeTask';
 
 /** The SDK's sessions folder: `$CLINE_SESSION_DATA_DIR`, `$CLINE_DATA_DIR/sessions`, `$CLINE_DIR/data/sessions`, else `~/.cline/data/sessions`. */
 export function defaultClineSessionsDir(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
@@ -41,7 +41,7 @@ export function sdkManifest(value: unknown, dir: string): SdkManifest | null {
   const m = obj(value);
   const id = str(m?.['session_id']);
   if (!m || !id) return null;
-  const time = (v: unknown): number => (typeof v === 'string' && Number.isFinite(Date.parse(v)) ? Date.parse(v) : typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const time = (v: unknown): number => (typeof v === 'string' && Number.isFinite(Date.parse(v)) ? Date.parse(v) : tsOf(v));
   const messages = str(m['messages_path']);
   return {
     sessionId: id,
@@ -105,7 +105,7 @@ export class ClineSdkReader {
   constructor(readonly file: string) {
     const dir = path.dirname(file);
     this.manifest = new JsonDocFile(path.join(dir, `${path.basename(dir)}.json`));
-    this.messages = new JsonDocFile(file, { arrayLines: true });
+    this.messages = new JsonDocFile(file, { arrayLines: true, tail: {} });
   }
 
   async facts(): Promise<SessionFacts | null> {
@@ -117,6 +117,8 @@ export class ClineSdkReader {
     // The messages are Anthropic-format, like a legacy task's api history: scanned the same way.
     const credentials = facts && msgs.value !== undefined ? taskCredentials({ api: { file: this.file, value: msgs.value, lines: msgs.lines } }, 'cline') : [];
     if (facts && credentials.length) facts = { ...facts, credentials };
+    const notRead = notReadOf([[this.file, msgs]]);
+    if (facts && notRead.length) facts = { ...facts, notRead };
     this.cached = { key, facts };
     return facts;
   }

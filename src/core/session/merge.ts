@@ -211,10 +211,11 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     finalCommands: finalCommands(facts),
     ...(facts.goal ? { goal: facts.goal } : {}),
   };
-  if (facts.badLines.length) {
+  if (facts.badLines.length || facts.notRead?.length) {
     out.diagnostics = [
       ...snapshot.diagnostics,
       ...facts.badLines.map((line) => ({ file: facts.file, line, message: 'not a JSON line; skipped' })),
+      ...(facts.notRead ?? []).map((n) => ({ file: n.file, message: n.message })),
     ];
   }
   return out;

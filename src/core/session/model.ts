@@ -218,6 +218,8 @@ export interface SessionFacts {
   unknownLines?: { count: number; types: string[] };
   /** Lines that were not JSON (not the torn last line), with their 1-based line numbers (bounded). */
   badLines: number[];
+  /** What was not read, said plainly (a huge task file read from its end), per file. */
+  notRead?: { file: string; message: string }[];
 }
 
 const LABEL: Record<SessionAgent, string> = { 'claude-code': 'claude', codex: 'codex', cline: 'cline', roo: 'roo', zoo: 'zoo', kilo: 'kilo' };

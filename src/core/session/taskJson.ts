@@ -1,9 +1,18 @@
 import { promises as fs } from 'node:fs';
 import { jsonErrorDetail, parseJsonLocated } from '../artifacts/readJson';
-import { readRegular } from '../fsx';
+import { openRegular, readRegular } from '../fsx';
+import { readArrayTail } from './jsonTail';
 
 /** The agents rewrite their task files whole; a task of a long session runs to tens of MB. */
 export const MAX_TASK_FILE_BYTES = 256 * 1024 * 1024;
+/**
+ * A task file that is one array and bigger than this is read from its end: its last messages up to
+ * TAIL_BYTES (the scan gives up after SCAN_BYTES), with a notice of what was left out. Parsing a 250 MB
+ * file whole took seconds and over a GB of memory.
+ */
+export const TAIL_FROM_BYTES = 32 * 1024 * 1024;
+export const TAIL_BYTES = 8 * 1024 * 1024;
+export const SCAN_BYTES = 64 * 1024 * 1024;
 /** Bytes that stay invalid this long after their last write are broken, not half-written. */
 export const SETTLE_MS = 5_000;
 
@@ -24,6 +33,13 @@ export interface JsonDocState {
   problem: string | null;
   /** Bumped whenever `value` changes. */
   version: number;
+  /** Set when only the end of a big array was read: what was left out, a sentence after the file's name. */
+  partial?: string | null;
+}
+
+/** What the big task files left out, as the packet's sources say it. */
+export function notReadOf(docs: [string, JsonDocState][]): { file: string; message: string }[] {
+  return docs.flatMap(([file, d]) => (d.partial ? [{ file, message: d.partial }] : []));
 }
 
 /**
@@ -40,7 +56,7 @@ export class JsonDocFile {
 
   constructor(
     readonly file: string,
-    private readonly opts: { arrayLines?: boolean; maxBytes?: number; now?: () => number; settleMs?: number } = {},
+    private readonly opts: { arrayLines?: boolean; maxBytes?: number; now?: () => number; settleMs?: number; tail?: { fromBytes?: number; tailBytes?: number; scanBytes?: number } } = {},
   ) {}
 
   async read(): Promise<JsonDocState> {
@@ -63,6 +79,7 @@ export class JsonDocFile {
       return this.state;
     }
     this.key = key;
+    if (this.opts.tail && st.size > (this.opts.tail.fromBytes ?? TAIL_FROM_BYTES)) return this.readTail();
     const read = await readRegular(this.file, { maxBytes: this.opts.maxBytes ?? MAX_TASK_FILE_BYTES });
     if (!read.ok) {
       if (read.refusal.kind === 'missing') {
@@ -92,6 +109,39 @@ export class JsonDocFile {
       problem: null,
       version: this.state.version + 1,
     };
+    return this.state;
+  }
+
+  /** A big array: its last elements only, with a notice of what was left out. */
+  private async readTail(): Promise<JsonDocState> {
+    const opened = await openRegular(this.file);
+    if (!opened.ok) {
+      if (opened.refusal.kind === 'missing') {
+        this.key = '';
+        this.state = { value: undefined, lines: [], missing: true, pending: false, problem: null, version: this.state.version + 1 };
+      } else {
+        this.state = { ...this.state, missing: false, pending: false, problem: `${this.file} ${opened.refusal.message}` };
+      }
+      return this.state;
+    }
+    const t = this.opts.tail ?? {};
+    let tail;
+    try {
+      tail = await readArrayTail(opened.file.handle, opened.file.size, { tailBytes: t.tailBytes ?? TAIL_BYTES, scanBytes: t.scanBytes ?? SCAN_BYTES });
+    } catch (err) {
+      this.state = { ...this.state, missing: false, pending: false, problem: `${this.file} cannot be read: ${(err as Error).message}` };
+      return this.state;
+    } finally {
+      await opened.file.handle.close().catch(() => undefined);
+    }
+    if (!tail) {
+      // Like a file that does not parse: maybe caught half-written; reported once it settled.
+      this.detail = `${this.file}: not valid JSON (its end is not that of a JSON array of messages)`;
+      this.state = { ...this.state, missing: false, pending: true, problem: null };
+      return this.state;
+    }
+    this.detail = null;
+    this.state = { value: tail.values, lines: tail.lines, missing: false, pending: false, problem: null, version: this.state.version + 1, partial: tail.notice };
     return this.state;
   }
 }

@@ -10,7 +10,7 @@ import type { SessionFacts } from './model';
 import { rooTaskFacts } from './roo';
 import { taskCredentials } from './taskCredentials';
 import type { JsonDocState } from './taskJson';
-import { JsonDocFile } from './taskJson';
+import { JsonDocFile, notReadOf } from './taskJson';
 import type { TaskSnapshot } from './vscodeTask';
 import { apiMessages, uiMessages } from './vscodeTask';
 
@@ -48,7 +48,8 @@ export class VscodeTaskReader {
     private readonly opts: TaskReaderOptions = {},
   ) {
     this.file = path.join(dir, 'ui_messages.json');
-    const o = { arrayLines: true, ...(opts.now ? { now: opts.now } : {}) };
+    // Big task files are read from their end (their last messages), never parsed whole.
+    const o = { arrayLines: true, tail: {}, ...(opts.now ? { now: opts.now } : {}) };
     this.ui = new JsonDocFile(this.file, o);
     this.api = new JsonDocFile(path.join(dir, 'api_conversation_history.json'), o);
     this.meta = new JsonDocFile(path.join(dir, 'task_metadata.json'), opts.now ? { now: opts.now } : {});
@@ -81,6 +82,8 @@ export class VscodeTaskReader {
       // Every message of both files goes through the credential scan (flagged, never only masked).
       const credentials = taskCredentials({ ui: { file: this.file, value: ui.value, lines: ui.lines }, ...(api.value !== undefined ? { api: { file: this.api.file, value: api.value, lines: api.lines } } : {}) }, this.agent);
       if (credentials.length) facts = { ...facts, credentials };
+      const notRead = notReadOf([[this.file, ui], [this.api.file, api]]);
+      if (notRead.length) facts = { ...facts, notRead };
     }
     this.cached = { key, facts };
     return facts;
@@ -95,7 +98,7 @@ export class VscodeTaskReader {
       return { known: false, ...base, reason: ui.pending ? `${this.file} is being written; reading it again on its next change` : `${this.file} is missing` };
     }
     const messages = uiMessages(ui.value, ui.lines);
-    const warnings = [ui.problem, api.problem].filter((w): w is string => !!w);
+    const warnings = [ui.problem, api.problem, ...notReadOf([[this.file, ui], [this.api.file, api]]).map((n) => `${n.file} ${n.message}`)].filter((w): w is string => !!w);
     let r: ContextResult;
     if (this.agent === 'cline') {
       const model = [...apiMessages(api.value, [])].reverse().find((m) => m.modelId)?.modelId ?? null;

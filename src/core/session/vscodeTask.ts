@@ -16,6 +16,10 @@ export type Obj = Record<string, unknown>;
 export const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+/** The most a JavaScript date holds (ms from the epoch, either way). */
+const MAX_DATE_MS = 8.64e15;
+/** A message time a date can hold, else 0 (unknown): a `ts` out of range must not break a reading. */
+export const tsOf = (v: unknown): number => (Math.abs(num(v)) <= MAX_DATE_MS ? num(v) : 0);
 
 /** The closing words are kept whole up to this (the packet cuts them at a paragraph boundary). */
 const CLOSING_CHARS = 12_000;
@@ -67,7 +71,7 @@ export function uiMessages(value: unknown, lines: readonly number[]): UiMessage[
     const type = m['type'] === 'ask' ? 'ask' : m['type'] === 'say' ? 'say' : null;
     if (!type) return;
     out.push({
-      ts: num(m['ts']),
+      ts: tsOf(m['ts']),
       type,
       kind: str(m[type]) ?? '',
       text: str(m['text']) ?? '',
@@ -91,7 +95,7 @@ export function apiMessages(value: unknown, lines: readonly number[]): ApiMessag
   value.forEach((v, index) => {
     const m = obj(v);
     if (!m || (m['role'] !== 'user' && m['role'] !== 'assistant')) return;
-    const ts = typeof m['ts'] === 'number' && Number.isFinite(m['ts']) ? m['ts'] : null;
+    const ts = typeof m['ts'] === 'number' && tsOf(m['ts']) === m['ts'] ? m['ts'] : null;
     out.push({ role: m['role'], content: blocks(m['content']), ts, modelId: str(obj(m['modelInfo'])?.['modelId']) ?? null, index, line: lines[index] ?? 1, raw: m });
   });
   return out;

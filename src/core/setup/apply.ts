@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { pidAlive } from '../registry/lock';
 import type { SetupPlan } from './plan';
 
 /** Agent settings may hold API keys (`env`): a backup or temp copy is never readable by others. */
@@ -43,6 +44,25 @@ export async function writeRefusal(file: string): Promise<string | null> {
 }
 
 /**
+ * The temp files a killed set-up left beside `target` (`.<name>.<pid>.<hex>.tmp` of a process that is
+ * gone): they may hold a copy of the settings. Only this file's own temp names are looked at.
+ */
+async function removeKilledTemps(target: string): Promise<void> {
+  const prefix = `.${path.basename(target)}.`;
+  const names = await fs.readdir(path.dirname(target)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) await fs.rm(path.join(path.dirname(target), name), { force: true });
+  }
+}
+
+/** What killed runs left beside the plans' files and backups; also when there is nothing to write now. Never throws. */
+export async function removeLeftovers(plans: SetupPlan[]): Promise<void> {
+  for (const f of plans.flatMap((p) => [p.file, p.backupFile])) await removeKilledTemps(await realTarget(f)).catch(() => undefined);
+}
+
+/**
  * Writes `text` to `file` atomically with the given mode from the first byte: a temp file next to the
  * real target, created exclusively with `mode` (so a run killed half-way leaves no wider copy), synced,
  * then renamed over the target. A symlink at `file` is kept.
@@ -50,6 +70,7 @@ export async function writeRefusal(file: string): Promise<string | null> {
 export async function writeWithMode(file: string, text: string, mode: number): Promise<void> {
   const target = await realTarget(file);
   await fs.mkdir(path.dirname(target), { recursive: true });
+  await removeKilledTemps(target);
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fs.open(tmp, 'wx', mode);
   try {
@@ -83,6 +104,7 @@ export async function applyPlan(plan: SetupPlan): Promise<void> {
     throw err;
   });
   if (now !== plan.before) throw new Error(`${plan.file} changed since the change was prepared; nothing was written. Run it again.`);
+  await removeLeftovers([plan]);
   const writes = plan.after !== plan.before || (plan.writeBackup !== null) || plan.removeBackup;
   if (!writes) return;
   const refusal = plan.before === null ? null : await writeRefusal(plan.file);

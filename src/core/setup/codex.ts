@@ -86,7 +86,7 @@ export function planCodexSetup(input: CodexSetupInput): PlanResult {
   if (isDeepStrictEqual(current, wanted)) return connectPlan(input, input.text ?? '', [], 'Codex CLI is already connected; nothing to change.');
   // A new key goes with the other top-level keys, before the first table.
   const next: JsonObject = current === undefined ? { notify: wanted, ...config } : { ...config, notify: wanted };
-  const edited = patchToml(input.file, input.text, next);
+  const edited = patchToml(input.file, input.text, next, config);
   if (!edited.ok) return edited;
   return connectPlan(input, edited.text, notes, 'Codex CLI is already connected; nothing to change.');
 }
@@ -103,7 +103,7 @@ export function planCodexRemove(input: { file: string; text: string | null; back
   const parsed = parseTomlFile(input.file, input.text);
   if (!parsed.ok) return parsed;
   if (!isOurNotify(parsed.value['notify'])) return { ok: true, plan: { ...none, notes: ['Session Handoff is not in this config; nothing to remove.'] } };
-  return removalPlan(input, withoutOurNotify(parsed.value));
+  return removalPlan(input, withoutOurNotify(parsed.value), parsed.value);
 }
 
 /** config.toml without what set-up put there: our notify, and `[features] hooks` as it was before set-up. */
@@ -117,14 +117,14 @@ function planCodexConfigRemove(input: { file: string; text: string | null; backu
 }
 
 /** The plan that leaves `rest` in a TOML file: the backup's bytes when they hold it, none when empty and set-up made the file. */
-export function removalPlan(input: { file: string; text: string | null; backup: string | null }, rest: JsonObject): PlanResult {
+export function removalPlan(input: { file: string; text: string | null; backup: string | null }, rest: JsonObject, current?: JsonObject): PlanResult {
   const backupFile = backupFileOf(input.file);
   const none = { file: input.file, before: input.text, after: input.text, backupFile, writeBackup: null, removeBackup: false };
   const fromBackup = input.backup === null ? null : parseTomlFile(input.file, input.backup);
   if (input.backup !== null && fromBackup?.ok && isDeepStrictEqual(JSON.parse(JSON.stringify(fromBackup.value)), JSON.parse(JSON.stringify(rest)))) {
     return { ok: true, plan: { ...none, after: input.backup, removeBackup: true, notes: [] } };
   }
-  const edited = patchToml(input.file, input.text, rest);
+  const edited = patchToml(input.file, input.text, rest, current);
   if (!edited.ok) return edited;
   if (input.backup === null && !edited.text.trim()) return { ok: true, plan: { ...none, after: null, notes: [] } };
   return {
@@ -265,7 +265,7 @@ export function planCodexHooksSetup(input: CodexHooksInput): PlanResult {
     if (!more.ok) return more;
     return { ok: true, plan: main.plan, more: [more.plan] };
   }
-  const dropNotify = removalPlan({ file: input.configFile, text: input.configText, backup: input.configBackup }, wanted);
+  const dropNotify = removalPlan({ file: input.configFile, text: input.configText, backup: input.configBackup }, wanted, config.value);
   if (!dropNotify.ok) return dropNotify;
   dropNotify.plan.notes = [
     `The notify program an earlier set-up wrote is taken out: the Stop hook does its work now${chainedNotify(config.value['notify']) ? '; your own notify program is back in its place' : ''}.`,

@@ -76,11 +76,21 @@ export function stringifyLike(value: unknown, original: string | null): string {
   return `${JSON.stringify(value, null, indent ?? 2)}\n`;
 }
 
+/**
+ * The backup's value without the keys it held as `null` and the result lacks: set-up filled those in
+ * (`"hooks": null` became our hooks) and removing ours leaves them out, so the backup's bytes — the
+ * `null` included — are what comes back.
+ */
+function withoutFilledNulls(backup: unknown, result: JsonObject): unknown {
+  if (!isObject(backup)) return backup;
+  return Object.fromEntries(Object.entries(backup).filter(([k, v]) => !(v === null && !(k in result))));
+}
+
 /** The removal's text: the backup's exact bytes when the result equals it, else the result serialised. */
 export function restoredText(result: JsonObject, current: string, backup: string | null): { text: string; exact: boolean } {
   if (backup !== null) {
     const b = parseJsonLocated(backup);
-    if (b.ok && isDeepStrictEqual(b.value, result)) return { text: backup, exact: true };
+    if (b.ok && isDeepStrictEqual(withoutFilledNulls(b.value, result), result)) return { text: backup, exact: true };
   }
   return { text: stringifyLike(result, current), exact: false };
 }

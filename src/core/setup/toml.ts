@@ -34,10 +34,10 @@ export function parseTomlFile(file: string, text: string | null): TomlParse {
  * again and refused (an error naming the file) when it is not valid TOML or does not hold `value`
  * (a key that would appear twice, a value the editor could not place).
  */
-export function patchToml(file: string, before: string | null, value: JsonObject): { ok: true; text: string } | { ok: false; message: string } {
+export function patchToml(file: string, before: string | null, value: JsonObject, current?: JsonObject): { ok: true; text: string } | { ok: false; message: string } {
   let text: string;
   try {
-    text = patch(before ?? '', value);
+    text = (before && current && patchTopLevel(before, current, value)) || patch(before ?? '', value);
   } catch (err) {
     return { ok: false, message: `${file}: the change could not be made without breaking the file (${(err as Error)?.message ?? String(err)}); nothing was written` };
   }
@@ -47,4 +47,45 @@ export function patchToml(file: string, before: string | null, value: JsonObject
     return { ok: false, message: `${file}: the edited file would not be valid TOML with each key once; nothing was written. Please add the entries by hand.` };
   }
   return { ok: true, text };
+}
+
+/** Line starts that may open the first table; past this many tries the whole file is patched. */
+const MAX_HEAD_TRIES = 20;
+
+const isTable = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The editor's patch grows faster than the file (a 100 000-line config took half a minute), while set-up
+ * only ever changes top-level keys (`notify`). Those live before the first table, so only that head is
+ * patched and the rest is kept as it is. Null when the change touches a table, or the head cannot be
+ * told apart (the caller then patches the whole file; the result is checked either way).
+ */
+function patchTopLevel(before: string, current: JsonObject, value: JsonObject): string | null {
+  const keys = new Set([...Object.keys(current), ...Object.keys(value)]);
+  const changed = [...keys].filter((k) => !isDeepStrictEqual(current[k], value[k]));
+  const holdsTable = (v: unknown): boolean => isTable(v) || (Array.isArray(v) && v.some(holdsTable));
+  if (changed.some((k) => holdsTable(current[k]) || holdsTable(value[k]))) return null;
+  const re = /^[ \t]*\[/gm;
+  let tries = 0;
+  for (let m = re.exec(before); m; m = re.exec(before)) {
+    if (++tries > MAX_HEAD_TRIES) return null;
+    const head = before.slice(0, m.index);
+    let headValue: JsonObject;
+    try {
+      headValue = parse(head) as JsonObject;
+    } catch {
+      continue; // inside a multi-line string or array: not a table yet
+    }
+    // The head holds every top-level key that is not a table: it is the whole top level.
+    if (Object.keys(headValue).some((k) => isTable(headValue[k]))) return null;
+    const next: JsonObject = {};
+    // The keys in the order the caller wants them (a new one with the other top-level keys).
+    for (const k of Object.keys(value)) if (k in headValue || changed.includes(k)) next[k] = value[k] as JsonObject[string];
+    let out = patch(head, next);
+    if (out && !out.endsWith('\n')) out += '\n';
+    // The blank line that parted the head from the tables stays.
+    if (out && /(^|\n)[ \t]*\n$/.test(head) && !/\n[ \t]*\n$/.test(out)) out += '\n';
+    return out + before.slice(m.index);
+  }
+  return null;
 }

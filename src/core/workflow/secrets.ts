@@ -62,17 +62,24 @@ export interface SessionFileEntry {
 }
 
 const TASK_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo'];
+/** Task folders read at the same time. */
+const TASKS_AT_ONCE = 16;
 
 /** Every task of the folder (any age) with its facts: they stay on disk until deleted. */
 async function folderTasks(args: SecretsArgs): Promise<SessionFacts[]> {
   const found = await new VscodeTaskDiscovery(args.workspaceDir, args.tasks ?? {}).all(TASK_AGENTS).catch(() => []);
-  const out: SessionFacts[] = [];
-  for (const c of found) {
-    const reader = taskReaderFor(c);
-    const f = await reader.facts(true).catch(() => null);
-    if (f) out.push(f);
-  }
-  return out;
+  const out: (SessionFacts | null)[] = found.map(() => null);
+  // A few tasks read at once: thousands of small folders cost their file operations' waits, not CPU.
+  let next = 0;
+  const readTasks = async (): Promise<void> => {
+    for (let i = next++; i < found.length; i = next++) {
+      const c = found[i]!;
+      const reader = taskReaderFor(c);
+      out[i] = await reader.facts(true).catch(() => null);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(TASKS_AT_ONCE, found.length) }, readTasks));
+  return out.filter((f): f is SessionFacts => f !== null);
 }
 
 /** A task's entries: each of its files holding a credential, with how many (the chat alone when none). */

@@ -6,7 +6,7 @@ import { makeTempDir } from '../helpers/fixtures';
 import { tempRepos } from '../helpers/gitRepo';
 import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
 import { TASK_IDS } from '../session/vscodeAgentFixture';
-import { taskWithCatEnv } from '../session/taskSecrets';
+import { githubToken, taskWithCatEnv } from '../session/taskSecrets';
 
 const ID = TASK_IDS['cline-native'];
 
@@ -113,5 +113,35 @@ describe('handoff secrets with a Cline task', () => {
     const prompt = handoff(['prompt', '--dir', s.repo], { env: s.env });
     assert.equal(prompt.code, 0, prompt.stderr);
     assert.match(prompt.stdout, /printed a Stripe live key \(STRIPE_SECRET_KEY\) into Cline task .* delete the task in Cline or scrub it/);
+  });
+});
+
+describe('handoff secrets over many Cline tasks', () => {
+  const make = tempRepos(workbenchRepo);
+
+  it('reads every task, lists the ones holding a credential and counts the clean ones past twenty', async function () {
+    this.timeout(60_000);
+    const dir = await fs.realpath(make().dir);
+    const storage = path.join(await makeTempDir('handoff-storage-'), 'saoudrizwan.claude-dev');
+    const history: unknown[] = [];
+    for (let i = 0; i < 60; i++) {
+      const id = String(1764400000000 + i);
+      const task = path.join(storage, 'tasks', id);
+      await fs.mkdir(task, { recursive: true });
+      // The oldest task holds the key: it must still be found, and named, whatever its place.
+      const text = i === 0 ? `export GITHUB_TOKEN=${githubToken()}` : `step ${i}`;
+      await fs.writeFile(path.join(task, 'ui_messages.json'), JSON.stringify([{ ts: 1764400000000 + i, type: 'say', say: 'task', text: `task ${i}` }, { ts: 1764400000001 + i, type: 'say', say: 'text', text }]));
+      history.push({ id, ts: 1764400000000 + i, task: `task ${i}`, cwdOnTaskInitialization: dir });
+    }
+    await fs.mkdir(path.join(storage, 'state'));
+    await fs.writeFile(path.join(storage, 'state', 'taskHistory.json'), JSON.stringify(history));
+    const out = handoff(['secrets', '--dir', dir, '--cline-dir', storage], { env: await isolatedEnv() });
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /^1 credential found/m);
+    assert.match(out.stdout, /Sessions read: Cline task 1764400000000: \S+ui_messages\.json \(1\), /);
+    assert.match(out.stdout, /, and 40 more without credentials\.\n/);
+    assert.equal((out.stdout.match(/Cline task \d+: /g) ?? []).length, 20);
+    const json = JSON.parse(handoff(['secrets', '--dir', dir, '--cline-dir', storage, '--json'], { env: await isolatedEnv() }).stdout) as { sessions: unknown[] };
+    assert.equal(json.sessions.length, 60, 'the JSON keeps every session');
   });
 });

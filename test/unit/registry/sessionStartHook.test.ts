@@ -3,7 +3,8 @@ import { doorLine } from '../../../src/core/render/prompt';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { tempRepos } from '../helpers/gitRepo';
-import { queueDirOf } from '../../../src/cli/commands/hookDetached';
+import { folderLockDir } from '../../../src/cli/commands/hookDetached';
+import { makeTempDir } from '../helpers/fixtures';
 import { commitSource, handoff, workbenchRepo } from '../helpers/workbenchRepo';
 
 /** The stdin Claude Code gives a SessionStart hook (source: startup, resume, clear or compact). */
@@ -120,13 +121,14 @@ describe('handoff hook on SessionStart (real process, real git)', () => {
   it('after a compaction, a regeneration that cannot finish in the budget answers from the existing fresh packet and completes in the background', async () => {
     const r = make();
     assert.equal(handoff(['generate', '--dir', r.dir]).code, 0);
-    // Another completion for this folder holds the queue: the regeneration has to wait its turn.
-    const queue = queueDirOf(path.join(r.dir, 'outputs/handoff'));
+    // Another completion for this folder holds its lock: the regeneration has to wait its turn.
+    const env = { ...process.env, HANDOFF_STATE_DIR: await makeTempDir('state-') };
+    const queue = await folderLockDir(path.join(r.dir, 'outputs/handoff'), env);
     await fs.mkdir(queue, { recursive: true });
     await fs.writeFile(path.join(queue, '.lock'), JSON.stringify({ pid: process.pid, at: Date.now(), nonce: 'held-by-test' }));
     try {
       const started = Date.now();
-      const out = handoff(['hook'], { input: sessionStart(r.dir, 'compact', 'sess-a') });
+      const out = handoff(['hook'], { env, input: sessionStart(r.dir, 'compact', 'sess-a') });
       assert.equal(out.code, 0, out.stderr);
       assert.ok(Date.now() - started < 10_000);
       const context = parseHookOutput(out.stdout).hookSpecificOutput.additionalContext;

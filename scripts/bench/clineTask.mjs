@@ -1,0 +1,104 @@
+// Benchmark: a Cline task whose ui_messages.json is 250 MB (HANDOFF_BENCH_CLINE_MB), through the built
+// `handoff status` and `handoff generate`. Such a file is read from its end (its last messages) and the
+// packet says what was not read. Fails when either command takes over 2 s, reaches 200 MB of memory,
+// or does not say what it left out.
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const MB = Number(process.env.HANDOFF_BENCH_CLINE_MB ?? 250);
+const LIMIT_S = 2;
+const LIMIT_MB = 200;
+const here = path.dirname(new URL(import.meta.url).pathname);
+const cli = path.join(path.resolve(here, '..', '..'), 'dist', 'cli.js');
+const stats = path.join(here, 'procStats.cjs');
+if (!fs.existsSync(cli)) {
+  console.error('bench: dist/cli.js is missing; run `node esbuild.mjs` first (npm run bench does).');
+  process.exit(1);
+}
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-cline-'));
+const ws = path.join(dir, 'ws');
+fs.mkdirSync(ws);
+const git = (...args) => spawnSync('git', args, { cwd: ws, encoding: 'utf8' });
+git('init', '-q', '-b', 'main');
+git('config', 'user.email', 'bench@example.invalid');
+git('config', 'user.name', 'bench');
+fs.writeFileSync(path.join(ws, 'app.py'), 'print("hi")\n');
+fs.writeFileSync(path.join(ws, '.gitignore'), 'outputs/\n');
+git('add', '-A');
+git('commit', '-q', '-m', 'bench');
+
+const home = path.join(dir, 'home');
+const storage = path.join(home, '.config', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev');
+const id = '1764400000000';
+const task = path.join(storage, 'tasks', id);
+fs.mkdirSync(task, { recursive: true });
+fs.mkdirSync(path.join(storage, 'state'), { recursive: true });
+fs.writeFileSync(path.join(storage, 'state', 'taskHistory.json'), JSON.stringify([{ id, ts: Date.now(), task: 'Fix the flaky date test', cwdOnTaskInitialization: ws }]));
+fs.writeFileSync(path.join(task, 'api_conversation_history.json'), JSON.stringify([
+  { role: 'user', content: [{ type: 'text', text: `<task>\nFix the flaky date test\n</task>\n# Current Working Directory (${ws}) Files` }], ts: 1764400000000 },
+  { role: 'assistant', content: [{ type: 'text', text: 'On it.' }], ts: 1764400001000, modelInfo: { modelId: 'claude-sonnet-4-5', providerId: 'anthropic' } },
+]));
+
+// The chat: a request, then turns of text, a command, its output and an API request with usage.
+const ui = path.join(task, 'ui_messages.json');
+const out = fs.createWriteStream(ui);
+let written = 0;
+let n = 0;
+const put = async (s) => {
+  written += Buffer.byteLength(s);
+  if (!out.write(s)) await once(out, 'drain');
+};
+await put(`[${JSON.stringify({ ts: 1764400000000, type: 'say', say: 'task', text: 'Fix the flaky date test' })}`);
+while (written < MB * 1024 * 1024) {
+  n++;
+  const ts = 1764400000000 + n * 1000;
+  const kind = n % 4;
+  const m = kind === 0 ? { ts, type: 'say', say: 'api_req_started', text: JSON.stringify({ request: '[execute_command]', tokensIn: 30000 + (n % 1000), tokensOut: 500, cacheWrites: 0, cacheReads: 0 }) }
+    : kind === 1 ? { ts, type: 'say', say: 'text', text: `Step ${n}: looking at the date helpers. ${'x'.repeat(1500)}` }
+    : kind === 2 ? { ts, type: 'say', say: 'command', text: 'npm test -- utils/date' }
+    : { ts, type: 'say', say: 'command_output', text: `PASS utils/date.test.js\n${'line of output\n'.repeat(80)}` };
+  await put(`,${JSON.stringify(m)}`);
+}
+await put(']');
+out.end();
+await once(out, 'finish');
+const size = fs.statSync(ui).size;
+
+const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: path.join(home, 'claude'), CODEX_HOME: path.join(home, 'codex'), HANDOFF_STATE_DIR: path.join(dir, 'state') };
+function run(args) {
+  const statsFile = path.join(dir, 'stats.json');
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--require', stats, cli, ...args], { env: { ...env, HANDOFF_PROC_STATS: statsFile }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const s = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
+  return { r, seconds, mb: s.rss / 1048576, cpu: s.cpu / 1e6 };
+}
+
+let ok = true;
+const status = run(['status', '--dir', ws]);
+const statusSays = /Cline/.test(status.r.stdout);
+console.log(`Cline task, ui_messages.json ${(size / 1048576).toFixed(0)} MB (${n + 1} messages):`);
+console.log(`  handoff status: ${status.seconds.toFixed(2)} s (CPU ${status.cpu.toFixed(2)} s), peak ${status.mb.toFixed(0)} MB, exit ${status.r.status}${statusSays ? '' : ' (no Cline reading!)'}`);
+const gen = run(['generate', '--dir', ws, '--allow-dirty', '--json']);
+const told = /only (the first message and )?the last \d+ messages? \([^)]*\) of its [\d.]+ MB were read; the [\d.]+ MB (before|between) them were not/.test(`${gen.r.stdout}${gen.r.stderr}`);
+let packetOk = false;
+try {
+  const packet = JSON.parse(fs.readFileSync(JSON.parse(gen.r.stdout).json, 'utf8'));
+  packetOk = packet.session_id === id;
+} catch {
+  // reported below
+}
+console.log(`  handoff generate: ${gen.seconds.toFixed(2)} s (CPU ${gen.cpu.toFixed(2)} s), peak ${gen.mb.toFixed(0)} MB, exit ${gen.r.status}; packet from the task written: ${packetOk}; says what was not read: ${told}`);
+for (const [name, m] of [['status', status], ['generate', gen]]) {
+  if (m.seconds > LIMIT_S) { console.error(`bench: handoff ${name} took ${m.seconds.toFixed(2)} s (limit ${LIMIT_S} s)`); ok = false; }
+  if (m.mb >= LIMIT_MB) { console.error(`bench: handoff ${name} peaked at ${m.mb.toFixed(0)} MB (limit ${LIMIT_MB} MB)`); ok = false; }
+}
+if (status.r.status !== 0 || !statusSays || gen.r.status !== 0 || !packetOk || !told) {
+  console.error(`bench: the Cline task was not read as expected:\n${status.r.stdout}${status.r.stderr}\n${gen.r.stdout}${gen.r.stderr}`.slice(0, 4000));
+  ok = false;
+}
+fs.rmSync(dir, { recursive: true, force: true });
+process.exit(ok ? 0 : 1);
