@@ -1,12 +1,12 @@
 // `npm test`: type-check, lint, unit tests, then the tiers inside a real VS Code workbench.
 // Each tier ends with a plain `N passed, N failed` line; the first failing tier fails the run.
-// Usage: node scripts/test.mjs [tier…]   tiers: typecheck lint unit real inhost ui
+// Usage: node scripts/test.mjs [tier…]   tiers: typecheck lint docs unit real inhost ui
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const ALL = ['typecheck', 'lint', 'unit', 'real', 'inhost', 'ui'];
+const ALL = ['typecheck', 'lint', 'docs', 'unit', 'real', 'inhost', 'ui'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
@@ -56,6 +56,8 @@ const tiers = {
     console.log(`lint: ${ok ? 1 : 0} passed, ${ok ? 0 : 1} failed`);
     return ok;
   },
+  // Every relative link and #anchor of README.md and docs/ resolves; prints its own `docs: …` line.
+  docs: () => run('node', ['scripts/check-links.mjs']),
   unit: () => {
     if (!buildOnce()) return false;
     // The unit tests make many temporary folders and repositories: give them one parent that goes

@@ -1,6 +1,7 @@
 // The handoff panel in the real workbench: Generate Handoff on a dirty tree asks through a modal,
 // Generate Anyway writes the packet and opens the panel, the panel shows the next action, Copy Restart
-// Prompt fills the clipboard, hostile packet text renders as text, and a screenshot goes to the README.
+// Prompt fills the clipboard, hostile packet text renders as text, and screenshots go to the README
+// (with HANDOFF_DOC_IMAGES=1 they are also written to docs/images/: panel.png and overview.png).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -81,6 +82,28 @@ export const steps = [
         fs.copyFileSync(file, doc);
       }
       await ui.runCommand('View: Toggle Primary Side Bar Visibility');
+    },
+  },
+  {
+    name: 'the overview: sidebar, panel and context meter in one screenshot, for the README',
+    fn: async (ui) => {
+      // The README's first picture: the Session Handoff views beside the panel, the meter in the status bar.
+      const header = ui.page.locator('.part.sidebar .pane-header h3.title', { hasText: /^Clean State$/i });
+      await ui.waitFor(async () => {
+        if (await header.first().isVisible()) return true;
+        await ui.runCommand('View: Show Session Handoff').catch(() => ui.page.keyboard.press('Escape'));
+        return header.first().isVisible();
+      }, 30000, 'the Session Handoff container in the sidebar');
+      await ui.webview().locator('[data-testid="next-action"]').waitFor({ state: 'visible' });
+      assert.match(await ui.statusBarText('sessionHandoff.context'), /\d+%/, 'the meter shows a reading');
+      await ui.page.mouse.move(5, 5);
+      const file = await ui.screenshot('overview');
+      assert.ok(fs.statSync(file).size > 10_000, 'a real image');
+      if (process.env.HANDOFF_DOC_IMAGES) {
+        const doc = path.join(ui.extensionPath, 'docs', 'images', 'overview.png');
+        fs.mkdirSync(path.dirname(doc), { recursive: true });
+        fs.copyFileSync(file, doc);
+      }
     },
   },
   {
