@@ -122,7 +122,7 @@ export function buildPacket(input: PacketInput): BuildResult {
   if (!next.ok) return { ok: false, reason: next.reason };
 
   const branch = git?.branch ?? agent?.branch ?? null;
-  const prereqs = collectReadFirst(snapshot, changed, failed, { tempGlobs: input.options.tempGlobs, knownFiles: git?.knownFiles ?? null });
+  const prereqs = collectReadFirst(snapshot, changed, failed, { tempGlobs: input.options.tempGlobs, knownFiles: git?.knownFiles ?? null }, next.text);
   // Say why there is no last known good commit, so the next session does not assume HEAD is safe.
   const questions = collectOpenQuestions(snapshot);
   const lkgNote = git && !git.lastKnownGoodCommit && git.lkgUnknownReason ? ` Last known good commit unknown: ${git.lkgUnknownReason}.` : '';

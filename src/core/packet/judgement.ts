@@ -183,9 +183,39 @@ export function packetClosing(snapshot: WorkbenchSnapshot): Packet['closing'] {
   const s = snapshot.session;
   if (!c || !s) return null;
   const cut = cutAtParagraph(c.text);
+  // A long message keeps its recommendation, next steps and questions even when they sit past the cut.
+  const key = cut.omitted ? keyParts(c.text.trim().slice(cut.text.length)) : '';
+  const text = key ? `${cut.text}\n\n[…]\n\n${key}` : cut.text;
   const readerOmitted = s.closing?.omittedChars ?? 0;
-  const omitted = cut.omitted + readerOmitted;
-  return { text: cut.text, source: { file: s.file, line: c.line, what: 'closing message' }, ...(omitted ? { omitted_chars: omitted } : {}) };
+  const omitted = cut.omitted - key.length + readerOmitted;
+  return { text, source: { file: s.file, line: c.line, what: 'closing message' }, ...(omitted > 0 ? { omitted_chars: omitted } : {}) };
+}
+
+/** Labels that start the part of a closing message a successor must not lose. */
+const KEY_LABEL = /^\s*(?:#{1,6}\s*)?[*_]*(?:recommend(?:ed|ation)s?|my recommendation|suggest(?:ed|ion)s?|proposed|next steps?|next actions?|next|remaining|still open|left to do|open questions?|questions?(?: for you)?|decisions? needed|conclusion|bottom line|tl;?dr|in short)\b/i;
+/** The key parts cut from a closing message are kept up to this many characters. */
+const KEY_MAX = 2000;
+
+/**
+ * The paragraphs of `rest` (the part of a closing message past its cut) that start with a key label —
+ * a recommendation, next steps, open questions — each with the list under it, up to KEY_MAX characters.
+ */
+export function keyParts(rest: string): string {
+  const paragraphs = rest.replace(/\r\n?/g, '\n').split(/\n\s*\n/);
+  const out: string[] = [];
+  let size = 0;
+  for (let i = 0; i < paragraphs.length; i++) {
+    const p = (paragraphs[i] ?? '').trim();
+    if (!KEY_LABEL.test(p)) continue;
+    // A heading alone keeps the paragraph under it.
+    const whole = /^\s*(?:#{1,6}\s*\S.*|[*_]+[^*_\n]+[*_]+:?)$/.test(p) && paragraphs[i + 1] ? `${p}\n\n${(paragraphs[++i] ?? '').trim()}` : p;
+    const piece = whole.length + size > KEY_MAX ? wholeWords(whole, Math.max(0, KEY_MAX - size)).text : whole;
+    if (!piece) break;
+    out.push(piece);
+    size += piece.length;
+    if (size >= KEY_MAX) break;
+  }
+  return out.join('\n\n');
 }
 
 /** Open questions with their sources: questions_for_human, then the closing words', then the question tool's. */

@@ -46,6 +46,7 @@ export function collectReadFirst(
   changed: readonly ChangedFile[],
   failed: readonly FailedAttempt[],
   options: ReadFirstOptions,
+  nextAction?: string,
 ): string[] {
   const isTemp = globMatcher(options.tempGlobs);
   const live = changed.filter((c) => c.kind !== 'deleted').map((c) => c.path);
@@ -73,7 +74,9 @@ export function collectReadFirst(
       else if (changedSet.has(r)) named.push(r);
     }
   }
-  const code = [...tests, ...named, ...live].filter((p) => !isTemp(p) && !WORKBENCH_FILES.test(p));
+  // The files the next action names come first: they are what the first step touches.
+  const fromNext = nextAction ? pathsIn(nextAction).map(resolve).filter((r): r is string => !!r && (changedSet.has(r) || !!known?.has(r))) : [];
+  const code = [...fromNext, ...tests, ...named, ...live].filter((p) => !isTemp(p) && !WORKBENCH_FILES.test(p));
   const files = [...new Set(code)].slice(0, READ_FIRST_MAX);
   const reports = live.filter((p) => WORKBENCH_FILES.test(p) && !isTemp(p));
   if (snapshot.verification && !snapshot.verification.passed) reports.push(snapshot.verification.file);

@@ -3,6 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isReadOnlyCommand, programFiles, programOf } from '../../../src/core/artifacts/readOnly';
 import { isBareContinuation, openFailuresOf, purposeOf } from '../../../src/core/packet/ending';
+import { keyParts } from '../../../src/core/packet/judgement';
+import { collectReadFirst } from '../../../src/core/packet/readFirst';
 import type { CommandRun, FailedAttempt } from '../../../src/core/packet/schema';
 import { renderRestartPrompt } from '../../../src/core/render/prompt';
 import { readSessionFile } from '../../../src/core/session/reader';
@@ -157,6 +159,37 @@ describe('the parts of the ending model', () => {
 });
 
 describe('what the packet carries for the next step', () => {
+  it('a closing longer than its excerpt keeps its recommendation and next steps past the cut', async () => {
+    const findings = Array.from({ length: 12 }, (_, i) => `${i + 1}. Finding number ${i + 1} about the plan, with enough words to matter here and there.`).join('\n\n');
+    const text = `**Findings**\n\n${findings}\n\n${'Detail. '.repeat(300)}\n\n**Recommended Shape**\nKeep content as text and add embedding_inputs.\n\nThanks.`;
+    const p = await packetFor((d) => facts(d, { ...closing(text, 150), latestRequest: { text: 'review the plan', line: 8 } }));
+    assert.ok(p.closing!.text.length < text.length);
+    assert.match(p.closing!.text, /\n\n\[…\]\n\n\*\*Recommended Shape\*\*\nKeep content as text and add embedding_inputs\.$/);
+    assert.ok(!/Thanks\./.test(p.closing!.text), 'an unlabelled paragraph past the cut stays out');
+    assert.equal(keyParts('Some detail.\n\nNext steps:\n- a\n- b\n\nBye.'), 'Next steps:\n- a\n- b');
+    assert.equal(keyParts('Only detail here.\n\nAnd more.'), '');
+  });
+
+  it('"read these first" starts with the files the next action names', () => {
+    const changed = ['src/a.ts', 'src/b.ts', 'src/report/totals.py'].map((p) => ({ path: p, kind: 'modified' as const }));
+    const snapshot = { diagnostics: [], sources: [] } as unknown as Parameters<typeof collectReadFirst>[0];
+    const files = collectReadFirst(snapshot, changed, [], { tempGlobs: [], knownFiles: ['src/a.ts', 'src/b.ts', 'src/report/totals.py'] }, 'Check what the export wrote to src/report/totals.py before anything else.');
+    assert.equal(files[0], 'src/report/totals.py');
+  });
+
+  it('a message typed mid-turn that the agent then answered is not "unanswered"', async () => {
+    const dir = await makeTempDir('handoff-ending-');
+    const file = path.join(dir, 's1.jsonl');
+    const queued = `${JSON.stringify({ type: 'attachment', isSidechain: false, sessionId: 's1', cwd: '/w', attachment: { type: 'queued_command', prompt: 'also keep the totals in euros', commandMode: 'prompt' } })}\n`;
+    await fs.writeFile(file, [user('Build the export page'), call('c1', 'Bash', { command: 'npm test' }), queued, result('c1', 'ok'), say('a1', 'Done; totals stay in euros.')].join(''));
+    const f = await readSessionFile(file, 'claude-code');
+    assert.ok(f);
+    assert.deepEqual(f.unanswered, []);
+    const p = await packetFor(() => ({ ...f, cwd: '/w' }));
+    assert.equal(p.ending?.kind, 'agent-closed');
+    assert.ok(!/never got a real answer/.test(p.next_action), p.next_action);
+  });
+
   const line = (o: unknown): string => `${JSON.stringify(o)}\n`;
   const user = (text: string) => line({ type: 'user', isSidechain: false, sessionId: 's1', cwd: '/w', message: { role: 'user', content: text } });
   const call = (id: string, name: string, input: unknown) => line({ type: 'assistant', isSidechain: false, sessionId: 's1', cwd: '/w', message: { id: `m-${id}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id, name, input }] } });
