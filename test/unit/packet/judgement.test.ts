@@ -1,16 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { loadWorkbench } from '../../../src/core/artifacts/loader';
-import { DEFAULT_OPTIONS } from '../../../src/core/options';
-import { buildPacket } from '../../../src/core/packet/build';
 import { cutAtParagraph, labelledNext, questionsIn, reportsDone, wholeWords } from '../../../src/core/packet/judgement';
 import type { Packet } from '../../../src/core/packet/schema';
 import { renderMarkdown } from '../../../src/core/render/markdown';
 import { renderRestartPrompt } from '../../../src/core/render/prompt';
-import { mergeSession } from '../../../src/core/session/merge';
-import type { SessionCommand, SessionFacts } from '../../../src/core/session/model';
-import { fixturePath, makeTempDir } from '../helpers/fixtures';
+import type { SessionCommand } from '../../../src/core/session/model';
+import { fixturePath } from '../helpers/fixtures';
 import { closing, cmd, facts, packetFor } from '../helpers/sessionPacket';
 
 /**
