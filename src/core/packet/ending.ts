@@ -135,6 +135,18 @@ export function openFailuresOf(failed: readonly FailedAttempt[], commands: reado
   });
 }
 
+/** A request for instructions the human will carry out: "give me steps", "how do I …", "walk me through". */
+const ASKED_FOR_STEPS = /\b(give me (?:the )?(?:steps|instructions|commands)|steps to (?:do|fix|set up|get)|how (?:do|can|should) i\b|tell me how|what (?:do|should) i (?:do|run)|walk me through)/i;
+
+/** The paragraph of a closing message under a "Recommendation" / "Recommended …" label, without the label. */
+export function recommendationIn(text: string): string | null {
+  for (const p of text.replace(/\r\n?/g, '\n').split(/\n\s*\n/)) {
+    const m = /^\s*(?:#{1,6}\s*)?[*_]*(?:my )?recommend(?:ed|ation)s?\b[^\n]*?[*_]*\s*(?:[:—–-]|\n)\s*([\s\S]+)$/i.exec(p);
+    if (m?.[1]?.trim()) return m[1].trim();
+  }
+  return null;
+}
+
 /** "You need to …", "you'll have to …", "run X yourself": a step the agent hands to the human. */
 const HUMAN_STEP = /(?:^|[.!?]\s+|\n\s*(?:[-*•]|\d+[.)])?\s*)((?:you(?:'ll| will)? (?:need|have) to|you must|you should|you can now|please)\b(?:[^\n.!?`]|`[^`\n]*`)*[.!?]?)/i;
 
@@ -268,6 +280,21 @@ export function readEnding(snapshot: WorkbenchSnapshot, failed: readonly FailedA
     return make('agent-closed', summary, src, { text: `${inspect}${inspect ? 'Then: ' : ''}${who}${oneLine(stated.text, 600)}${after}`, kind: stated.from === 'recap' ? 'recap' : 'closing-next', from: stated.from === 'recap' ? 'recap' : 'closing words', source: src });
   }
   if (open.length) return make('agent-closed', summary, closingSrc, null);
+  // The user asked how to do something and got the steps: the user runs them; the next session asks how it went.
+  if (request && ASKED_FOR_STEPS.test(request.text)) {
+    return make('agent-closed', summary, closingSrc, {
+      text: `The user runs the steps the previous session gave for ${quote(request.text, 200)} (its closing message, L${closingAfter.line ?? '?'}). Ask whether they worked, and debug from the actual error if not; nothing is left to code until then.`,
+      kind: 'closing-next', from: 'closing words', source: closingSrc,
+    });
+  }
+  // A recommendation the agent closed on (a review, a plan) is the user's to accept before anyone acts on it.
+  const recommendation = recommendationIn(closingAfter.text);
+  if (recommendation) {
+    return make('agent-closed', summary, closingSrc, {
+      text: `Take the previous session's recommendation to the user and get their decision before acting on it: ${quote(recommendation, 500)}${requestText ? ` (the request was ${requestText})` : ''}.`,
+      kind: 'closing-next', from: 'closing words', source: closingSrc,
+    });
+  }
   if (reportsDone(closingAfter.text)) {
     const test = s.lastTestCommand ?? null;
     const verify = test ? `verify it (\`${oneLine(test, 160).replace(/`/g, "'")}\`)` : 'verify it';

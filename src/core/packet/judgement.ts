@@ -82,7 +82,8 @@ function sentences(line: string): string[] {
   const masked = line.replace(/`[^`]*`/g, (m) => 'x'.repeat(m.length));
   const out: string[] = [];
   let start = 0;
-  for (const m of masked.matchAll(/[.?!]["')\]]*\s+/g)) {
+  // A quoted question inside a sentence ('judges asking "can I attach it?" hear …') does not end it.
+  for (const m of masked.matchAll(/[.?!]["'”’)\]]*\s+(?![a-z])/g)) {
     const end = (m.index ?? 0) + m[0].length;
     out.push(line.slice(start, end).trim());
     start = end;
@@ -160,7 +161,7 @@ export function labelledNext(text: string): string | null {
   return m?.[1]?.trim() ? m[1].trim() : null;
 }
 
-const DONE = /\b(done|completed?|finished|fixed|landed|committed|merged|pushed|shipped|implemented|all (?:tests|checks) (?:pass|passed|green)|is ready|works now)\b/i;
+const DONE = /\b(done|completed?|finished|fixed|landed|committed|merged|pushed|shipped|implemented|all (?:tests|checks) (?:pass|passed|green)|is ready|works now|(?:i(?:'|’)ve|i have|has been|have been) (?:created|added|written|updated|built|deployed|set up|configured))\b/i;
 const NOT_DONE = /\b(not (?:yet )?(?:done|finished|complete|working)|still (?:fails?|failing|broken|red|open)|remaining|todo|blocked|couldn'?t|could not|unable|failed|fails|next\s*:|question)\b/i;
 
 /** True when the closing words report the work done and name nothing left open. */

@@ -99,6 +99,31 @@ describe('the ending decides the next action', () => {
     assert.match(p.next_action, /recap \(L1296\) named what comes after the task: "submit the dashboard URL and SUBMISSION\.md to the team\."/);
   });
 
+  it('the user asked for steps and got them → the user runs them; the next session asks how it went', async () => {
+    const p = await packetFor((d) => facts(d, {
+      ...closing('That error means the wallet has no token account.\n\n1. Run `spl-token create-account MINT`\n2. Retry the deposit.', 753),
+      latestRequest: { text: 'give me steps to do this: the wallet has no Token-2022 account', line: 725 },
+    }));
+    assert.match(p.next_action, /^The user runs the steps the previous session gave for "give me steps to do this/);
+    assert.match(p.next_action, /Ask whether they worked/);
+  });
+
+  it('a closing that recommends → take the recommendation to the user before acting on it', async () => {
+    const p = await packetFor((d) => facts(d, {
+      ...closing('**Findings**\n1. The plan breaks retrieval; this is implemented wrongly.\n\n**Recommended Shape**\nKeep content as text and add embedding_inputs.', 150),
+      latestRequest: { text: 'Review this implementation plan', line: 8 },
+    }));
+    assert.equal(p.next_action, 'Take the previous session\'s recommendation to the user and get their decision before acting on it: "Keep content as text and add embedding_inputs." (the request was "Review this implementation plan").');
+  });
+
+  it('a question quoted inside a sentence is no question to the user', async () => {
+    const p = await packetFor((d) => facts(d, {
+      ...closing('Tradeoff: judges asking "can I attach a receipt?" hear "planned" instead. Want me to do (a) or (b)?', 256),
+      latestRequest: { text: 'help decide FW-007', line: 133 },
+    }));
+    assert.deepEqual(p.questions?.map((q) => q.text), ['Want me to do (a) or (b)?']);
+  });
+
   it('an old failure never becomes next by recency: a later pass on the same target, or a failure before the last request', async () => {
     const p = await packetFor((d) => facts(d, {
       ...closing('I moved the handler and the build is green again.', 90),

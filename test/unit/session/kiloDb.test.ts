@@ -135,7 +135,7 @@ describe("Kilo Code's kilo.db", () => {
     assert.equal(entry.credentials, 1);
     assert.equal(entry.agent, 'kilo');
     const risk = report.risks.find((r) => /Stripe/i.test(r.detail));
-    assert.match(risk?.detail ?? '', /`npm test -- src\/export` printed a Stripe live key into Kilo Code task ses_3f9c2a7b1e04Kq8ZrT2vLx9Kp4/);
+    assert.match(risk?.detail ?? '', /`npm test -- src\/export` printed a Stripe live key \(STRIPE_KEY\) into Kilo Code task ses_3f9c2a7b1e04Kq8ZrT2vLx9Kp4/);
     assert.match(risk?.detail ?? '', /delete the session in Kilo Code \(its database is not scrubbed\)/);
     assert.ok(!JSON.stringify(report).includes(key));
     const before = await fs.readFile(kiloDb);
