@@ -53,7 +53,7 @@ describe('Scrub Credentials from Agent Sessions… (in the extension host)', () 
     assert.ok(asked, 'the confirmation was shown');
     const { message, detail } = asked as { message: string; detail: string };
     assert.match(message, /^Mask 1 credential in 1 agent session file\?$/);
-    assert.match(detail, /^1\. `cd services\/sync && cat \.env` printed a Stripe live key into the agent's transcript .*scrub-test-0000\.jsonl line 24/);
+    assert.match(detail, /^1\. `cd services\/sync && cat \.env` printed a Stripe live key \(PROVIDER_API_KEY\) into the agent's transcript .*scrub-test-0000\.jsonl line 24/);
     assert.equal(await fs.readFile(file, 'utf8'), original);
   });
 
