@@ -96,8 +96,11 @@ describe('handoff mcp: the MCP server over stdio', function () {
 
   it('a packet that changes while the server runs is the one served; a stale one is only described', async () => {
     const r = make();
-    const c = await open(r.dir, await tempHome());
-    assert.equal(handoff(['generate', '--dir', r.dir]).code, 0);
+    // The command line and the server are one user: the same home, so the same ledger key.
+    const home = await tempHome();
+    const c = await open(r.dir, home);
+    const asUser = { env: { ...process.env, ...home } };
+    assert.equal(handoff(['generate', '--dir', r.dir], asUser).code, 0);
     const first = JSON.parse((await resource(c, 'handoff.json')).text) as { packet_id: string };
     // The agent moves on: a new next action, a commit, a packet written by the command line meanwhile.
     r.write('agent_state.json', JSON.stringify({ schema_version: 1, session_id: 'sess-b', branch: 'feat/refund', active_task_id: 'T-1', next_action: 'Round refunds to cents in src/refund.py' }));
@@ -105,7 +108,7 @@ describe('handoff mcp: the MCP server over stdio', function () {
     const stale = await tool(c, 'handoff_prompt');
     assert.match(stale.text, /but it is stale: .*Its instructions are not included/);
     assert.doesNotMatch(stale.text, /NEXT ACTION|Handle partial refunds/);
-    assert.equal(handoff(['generate', '--dir', r.dir]).code, 0);
+    assert.equal(handoff(['generate', '--dir', r.dir], asUser).code, 0);
     const second = JSON.parse((await resource(c, 'handoff.json')).text) as { packet_id: string; next_action: string };
     assert.notEqual(second.packet_id, first.packet_id);
     assert.equal(second.next_action, 'Round refunds to cents in src/refund.py');

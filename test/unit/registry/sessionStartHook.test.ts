@@ -120,9 +120,10 @@ describe('handoff hook on SessionStart (real process, real git)', () => {
 
   it('after a compaction, a regeneration that cannot finish in the budget answers from the existing fresh packet and completes in the background', async () => {
     const r = make();
-    assert.equal(handoff(['generate', '--dir', r.dir]).code, 0);
-    // Another completion for this folder holds its lock: the regeneration has to wait its turn.
+    // One user throughout: the packet is vouched for with the same state folder's key the hook reads.
     const env = { ...process.env, HANDOFF_STATE_DIR: await makeTempDir('state-') };
+    assert.equal(handoff(['generate', '--dir', r.dir], { env }).code, 0);
+    // Another completion for this folder holds its lock: the regeneration has to wait its turn.
     const queue = await folderLockDir(path.join(r.dir, 'outputs/handoff'), env);
     await fs.mkdir(queue, { recursive: true });
     await fs.writeFile(path.join(queue, '.lock'), JSON.stringify({ pid: process.pid, at: Date.now(), nonce: 'held-by-test' }));

@@ -94,7 +94,7 @@ describe('handoff setup: the MCP server in the agent\'s MCP configuration (real 
     assert.match(r.stdout, /^\+\[mcp_servers\.handoff\]\n\+command = "\/opt\/handoff\/handoff"\n\+args = \["mcp"\]$/m);
     const text = await read(config);
     assert.ok(text.startsWith(before), 'appended; the user\'s text untouched');
-    assert.deepEqual(JSON.parse(JSON.stringify(parseToml(text))), { model: 'gpt-5.5', mcp_servers: { docs: { command: 'docs-server' }, handoff: { command: LAUNCHER, args: ['mcp'] } } });
+    assert.deepEqual(JSON.parse(JSON.stringify(parseToml(text))), { model: 'gpt-5.5', features: { hooks: true }, mcp_servers: { docs: { command: 'docs-server' }, handoff: { command: LAUNCHER, args: ['mcp'] } } });
     assert.equal(await read(`${config}.handoff-backup`), before);
     const again = run();
     assert.match(again.stdout, /already in Codex's config\.toml; nothing to change/);
