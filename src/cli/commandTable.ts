@@ -1,6 +1,7 @@
 import { archiveCommand } from './commands/archive';
 import { auditCommand } from './commands/audit';
 import { checkCommand } from './commands/check';
+import { exportCommand, importCommand } from './commands/exchange';
 import { generateCommand } from './commands/generate';
 import { hookCommand } from './commands/hook';
 import { listCommand } from './commands/list';
@@ -28,6 +29,8 @@ export const COMMANDS: CommandSpec[] = [
   auditCommand,
   secretsCommand,
   showCommand,
+  exportCommand,
+  importCommand,
   statusCommand(),
   statuslineCommand(),
 ];
