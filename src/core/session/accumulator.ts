@@ -433,12 +433,20 @@ export class SessionAccumulator {
     this.rev++;
   }
 
+  /** How many human requests and commands were read so far (every one, not the bounded lists). */
+  get readSoFar(): { requests: number; commands: number; latest: string | null } {
+    return { requests: this.requestsSeen, commands: this.count, latest: this.requests[this.requests.length - 1]?.text ?? null };
+  }
+
+  private requestsSeen = 0;
+
   /** A message the human typed. */
   humanRequest(text: string, line: number | null = null): void {
     const raw = text.trim();
     if (!raw) return;
     const t = raw.length > MAX_HUMAN_CHARS + RAW_MARGIN ? raw.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN) : raw;
     const req: Request = { text: t, line, commandsBefore: this.count, answered: false, why: 'no-reply' };
+    this.requestsSeen++;
     if (this.current) {
       this.unansweredList.push(this.current);
       if (this.unansweredList.length > MAX_UNANSWERED) this.unansweredList.shift();
