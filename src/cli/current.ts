@@ -1,6 +1,8 @@
 import type { HandoffOptions } from '../core/options';
-import { gitDirOf, isOwnPacket } from '../core/registry/ownership';
 import { packetTrust, type PacketTrust } from '../core/registry/trust';
+import { ownedOrUnknown } from '../core/registry/trustPacket';
+
+export { ownedOrUnknown };
 import { currentPacket } from '../core/workflow/freshness';
 import { outputDirOf } from '../core/workflow/paths';
 import { createGitClient } from '../git/gitClient';
@@ -28,12 +30,3 @@ export async function currentOrExplain(workspaceDir: string, options: HandoffOpt
   return { ...current, trust };
 }
 
-/**
- * Whether this tool wrote the packet here (`isOwnPacket`). Outside a git repository there is no ledger
- * to ask: that is not "not written here" but unknown, and such a packet is never fresh anyway (without
- * git neither HEAD nor the branch can be matched), so it is judged stale, never an instruction.
- */
-export async function ownedOrUnknown(stored: { dir: string; sha256?: string | null }): Promise<boolean> {
-  if (!(await gitDirOf(stored.dir).catch(() => null))) return true;
-  return stored.sha256 ? isOwnPacket(stored.dir, stored.sha256) : false;
-}

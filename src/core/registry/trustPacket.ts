@@ -1,4 +1,4 @@
-import { isOwnPacket, packetHash, recordOwnPacket } from './ownership';
+import { gitDirOf, isOwnPacket, packetHash, recordOwnPacket } from './ownership';
 
 /**
  * Records a packet that arrived from elsewhere (imported, committed by a teammate) as trusted here, on
@@ -10,4 +10,15 @@ import { isOwnPacket, packetHash, recordOwnPacket } from './ownership';
 export async function trustPacket(packetDir: string, json: string | Uint8Array): Promise<boolean> {
   await recordOwnPacket(packetDir, json);
   return isOwnPacket(packetDir, packetHash(json));
+}
+
+/**
+ * Whether this tool wrote the packet here, or its user trusted it here (`isOwnPacket`). Outside a git
+ * repository there is no ledger to ask: that is not "not written here" but unknown, and such a packet is
+ * never fresh anyway (without git neither HEAD nor the branch can be matched), so it is judged stale,
+ * never an instruction.
+ */
+export async function ownedOrUnknown(stored: { dir: string; sha256?: string | null }): Promise<boolean> {
+  if (!(await gitDirOf(stored.dir).catch(() => null))) return true;
+  return stored.sha256 ? isOwnPacket(stored.dir, stored.sha256) : false;
 }

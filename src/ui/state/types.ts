@@ -25,6 +25,8 @@ export interface PacketEntry {
   freshness: PacketFreshness;
   /** Epoch ms of the last write of its handoff.json. */
   writtenAt?: number;
+  /** Written here or trusted here (false: committed, copied or imported, and not trusted yet). */
+  owned?: boolean;
 }
 
 /** A transcript or usage file that could feed the meter; the newest one wins. */
