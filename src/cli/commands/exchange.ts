@@ -78,10 +78,6 @@ export const importCommand: CommandSpec = {
     const match = await matchCheckout(packet, git);
     const refuseTrust = flags['trust'] === true && (match.remote === 'different' || match.branch === 'different');
     const written = await writeImported(outputDirOf(workspaceDir, optionsOf(flags)), packet);
-    if (!written.ok) {
-      io.stderr(`handoff import: refused: ${written.reason}\n`);
-      return EXIT_REFUSED;
-    }
     let trusted = false;
     if (flags['trust'] === true && !refuseTrust) {
       trusted = await trustPacket(written.packetDir, written.json);

@@ -4,7 +4,7 @@ import type { GitClient } from '../gitPort';
 import { safeSegment, serializePacket } from '../packet/build';
 import { remoteKey } from '../packet/portable';
 import { PacketSchema, type Packet } from '../packet/schema';
-import { writePacket } from '../packet/write';
+import { packetContentHash, writePacket } from '../packet/write';
 import { redact, redactedJson, type Redacted } from '../redact';
 import { withLock } from '../registry/lock';
 import { renderMarkdown } from '../render/markdown';
@@ -140,14 +140,19 @@ export async function matchCheckout(packet: Packet, git: GitClient): Promise<Che
 
 /**
  * Writes an imported packet into the output dir under the output dir's lock, NOT as this machine's own:
- * it is shown for review, and instructs nobody until trusted. Refuses (as a value) when its folder
- * already holds another packet.
+ * it is shown for review, and instructs nobody until trusted. A folder already holding another packet of
+ * that id (an earlier export of the same session) is left alone: the id gets a short content hash, as a
+ * generated packet's does.
  */
-export async function writeImported(outputDir: string, packet: Packet): Promise<{ ok: true; packetDir: string; kind: 'written' | 'unchanged'; json: Redacted } | { ok: false; reason: string }> {
-  const safe = { ...packet, packet_id: safeSegment(packet.packet_id) };
+export async function writeImported(outputDir: string, packet: Packet): Promise<{ packetDir: string; kind: 'written' | 'unchanged'; json: Redacted }> {
+  let safe = { ...packet, packet_id: safeSegment(packet.packet_id) };
   return withLock(outputDir, async () => {
-    const w = await writePacket(outputDir, safe, { keepOther: true, record: false });
-    if (w.kind === 'taken') return { ok: false as const, reason: `${w.packetDir} already holds another packet with the id ${safe.packet_id}; not replaced.` };
-    return { ok: true as const, packetDir: w.packetDir, kind: w.kind, json: serializePacket(safe) };
+    let w = await writePacket(outputDir, safe, { keepOther: true, record: false });
+    if (w.kind === 'taken') {
+      safe = { ...safe, packet_id: `${safe.packet_id}-${packetContentHash(safe)}` };
+      w = await writePacket(outputDir, safe, { keepOther: true, record: false });
+      if (w.kind === 'taken') throw new Error(`${w.packetDir} already holds another packet; nothing imported`);
+    }
+    return { packetDir: w.packetDir, kind: w.kind, json: serializePacket(safe) };
   });
 }

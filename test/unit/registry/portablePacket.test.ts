@@ -4,6 +4,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Packet } from '../../../src/core/packet/schema';
+import { isOwnPacket, packetHash } from '../../../src/core/registry/ownership';
+import { writeImported } from '../../../src/core/workflow/exchange';
+import { buildTestPacket } from '../helpers/packetBuilder';
 import { placeSession } from '../session/sessionFixture';
 import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
 
@@ -159,5 +162,22 @@ describe('a packet continued on another machine: portable, exported, imported, t
     const bad = handoff(['import', garbage], { cwd: two.repo, env: two.env });
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /garbage\.json is not valid JSON/);
+  });
+
+  it('an import is written beside an earlier one of the same id, and neither is taken as ours', async () => {
+    const src = workbenchRepo();
+    made.push(src.dir);
+    const out = path.join(src.dir, 'outputs', 'handoff');
+    const first = await writeImported(out, buildTestPacket({ packet_id: 'sess-x', next_action: 'First export' }));
+    const again = await writeImported(out, buildTestPacket({ packet_id: 'sess-x', next_action: 'First export' }));
+    const second = await writeImported(out, buildTestPacket({ packet_id: 'sess-x', next_action: 'Second export' }));
+    assert.equal(path.basename(first.packetDir), 'sess-x');
+    assert.equal(again.kind, 'unchanged');
+    assert.match(path.basename(second.packetDir), /^sess-x-[0-9a-f]{8}$/);
+    assert.equal((JSON.parse(await fs.readFile(path.join(first.packetDir, 'handoff.json'), 'utf8')) as Packet).next_action, 'First export');
+    for (const w of [first, second]) {
+      assert.equal(await fs.readFile(path.join(w.packetDir, 'handoff.json'), 'utf8'), w.json, 'the bytes trust would record are the bytes written');
+      assert.equal(await isOwnPacket(w.packetDir, packetHash(w.json)), false);
+    }
   });
 });
