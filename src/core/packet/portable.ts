@@ -79,7 +79,7 @@ export function portableText(text: string, roots: PortableRoots): string {
   const reps = replacements(roots);
   if (!reps.length || !reps.some((r) => text.includes(r.from))) return text;
   // One pass with an alternation, longest first, each followed by a separator or the end of the path.
-  const re = new RegExp(`(${reps.map((r) => escape(r.from)).join('|')})(?=([\\\\/])|[^\\w.-]|$)([\\\\/])?`, 'g');
+  const re = new RegExp(`(${reps.map((r) => escape(r.from)).join('|')})(?=([\\\\/])|[^\\w.-]|\\.(?:\\s|$)|$)([\\\\/])?`, 'g');
   return text.replace(re, (_m, from: string, _next: string | undefined, sep: string | undefined) => {
     const to = reps.find((r) => r.from === from)?.to ?? from;
     if (to === '.' && sep) return '';

@@ -39,9 +39,17 @@ export interface SessionRequestSeen {
 /** The `"timestamp": "…"` of a log line (Claude Code and Codex both write one at the top level). */
 const TIMESTAMP = /"timestamp"\s*:\s*"([^"]{10,40})"/;
 
+/** How much of each end of a line is searched for its time (Claude Code writes it after the message on some lines). */
+const TIME_WINDOW = 64 * 1024;
+
 function lineTime(bytes: Uint8Array): string | null {
-  const m = TIMESTAMP.exec(Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 64 * 1024)).toString('utf8'));
-  return m?.[1] && !Number.isNaN(Date.parse(m[1])) ? m[1] : null;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ends = buf.length <= 2 * TIME_WINDOW ? [buf] : [buf.subarray(0, TIME_WINDOW), buf.subarray(buf.length - TIME_WINDOW)];
+  for (const part of ends) {
+    const m = TIMESTAMP.exec(part.toString('utf8'));
+    if (m?.[1] && !Number.isNaN(Date.parse(m[1]))) return m[1];
+  }
+  return null;
 }
 
 /** What the last `read()` cost (tests and the benchmark look at it). */

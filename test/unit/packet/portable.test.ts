@@ -23,6 +23,8 @@ describe('portable packet paths', () => {
     // A longer name that merely starts like the repository is not inside it.
     assert.equal(portableText(`${repo}-old/x.py`, roots), '~/work/shop-old/x.py');
     assert.equal(portableText('/srv/other/x.py', roots), '/srv/other/x.py');
+    // At the end of a sentence too.
+    assert.ok(!portableText(`The session ran in ${repo}. Then it stopped.`, roots).includes(repo));
   });
 
   it('Codex rollouts keep their dated path under ~/.codex; task files their extension folder', () => {
