@@ -1,7 +1,7 @@
 import { archiveCommand } from './commands/archive';
 import { auditCommand } from './commands/audit';
 import { checkCommand } from './commands/check';
-import { exportCommand, importCommand } from './commands/exchange';
+import { exportCommand, importCommand, trustCommand } from './commands/exchange';
 import { generateCommand } from './commands/generate';
 import { hookCommand } from './commands/hook';
 import { listCommand } from './commands/list';
@@ -31,6 +31,7 @@ export const COMMANDS: CommandSpec[] = [
   showCommand,
   exportCommand,
   importCommand,
+  trustCommand,
   statusCommand(),
   statuslineCommand(),
 ];

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Packet } from '../../core/packet/schema';
-import { trustPacket } from '../../core/registry/trustPacket';
+import { packetHash } from '../../core/registry/ownership';
+import { ownedOrUnknown, trustPacket } from '../../core/registry/trustPacket';
 import { exportPacket, matchCheckout, MAX_EXPORT_BYTES, readExport, writeImported } from '../../core/workflow/exchange';
 import { outputDirOf } from '../../core/workflow/paths';
 import { readPackets } from '../../core/workflow/readPackets';
@@ -105,5 +106,41 @@ export const importCommand: CommandSpec = {
       io.stdout(`${lines.join('\n')}\n`);
     }
     return refuseTrust || (flags['trust'] === true && !trusted) ? EXIT_REFUSED : EXIT_OK;
+  },
+};
+
+/** `handoff trust <packet_id>`: a packet not written here (a teammate's, committed) trusted here after review. */
+export const trustCommand: CommandSpec = {
+  name: 'trust',
+  summary: "trust a packet not written here (a teammate's, committed) after reading it: the next session is then handed it while it is fresh",
+  usage: 'trust <packet_id> [--dir DIR] [--output-dir DIR]',
+  flags: [...DIR_FLAGS],
+  positionals: { min: 1, max: 1, names: 'one packet id (see handoff list --all)' },
+  async run({ flags, positionals, io }) {
+    const workspaceDir = await workspaceDirOf(flags, io);
+    const outputDir = outputDirOf(workspaceDir, optionsOf(flags));
+    const id = positionals[0] as string;
+    const stored = (await readPackets(outputDir)).packets.find((p) => p.packet.packet_id === id || path.basename(p.dir) === id);
+    if (!stored) {
+      io.stderr(`handoff trust: no packet ${id} in ${outputDir} (see handoff list --all)\n`);
+      return EXIT_REFUSED;
+    }
+    if (await ownedOrUnknown(stored)) {
+      io.stdout(`${id} was written here or is trusted already: nothing to do\n`);
+      return EXIT_OK;
+    }
+    // The bytes read are the bytes trusted: a file changed after this point is not.
+    const json = await fs.readFile(path.join(stored.dir, 'handoff.json'));
+    if (stored.sha256 && packetHash(json) !== stored.sha256) {
+      io.stderr(`handoff trust: ${id} changed while it was being read; read it again (handoff show) and trust it then\n`);
+      return EXIT_REFUSED;
+    }
+    if (!(await trustPacket(stored.dir, json))) {
+      io.stderr(`handoff trust: ${id} could not be recorded as trusted (is ${workspaceDir} in a git repository?)\n`);
+      return EXIT_REFUSED;
+    }
+    const match = await matchCheckout(stored.packet, createGitClient(workspaceDir));
+    io.stdout(`Trusted ${id} here. Its next action: ${stored.packet.next_action}\n${match.lines.map((l) => `  ${l}`).join('\n')}\n`);
+    return EXIT_OK;
   },
 };

@@ -180,4 +180,34 @@ describe('a packet continued on another machine: portable, exported, imported, t
       assert.equal(await isOwnPacket(w.packetDir, packetHash(w.json)), false);
     }
   });
+
+  it("a teammate's packet (copied or committed) is never handed over until `handoff trust` names it", async () => {
+    const origin = await remote();
+    const one = await machine(origin, 'one');
+    const two = await machine(origin, 'two');
+    assert.equal(handoff(['generate', '--allow-dirty'], { cwd: one.repo, env: one.env }).code, 0);
+    // Copied over as is (a laptop's folder, an archive): same HEAD, same inputs, not written here.
+    await fs.cp(path.join(one.repo, 'outputs'), path.join(two.repo, 'outputs'), { recursive: true });
+    const before = contextOf(handoff(['hook'], { cwd: two.repo, env: two.env, input: startup(two.repo) }).stdout);
+    assert.match(before, /was not written here/);
+    assert.doesNotMatch(before, /NEXT ACTION/);
+    assert.equal(handoff(['trust', 'nope'], { cwd: two.repo, env: two.env }).code, 1);
+    const trust = handoff(['trust', 'sess-a'], { cwd: two.repo, env: two.env });
+    assert.equal(trust.code, 0, trust.stderr);
+    assert.match(trust.stdout, /^Trusted sess-a here\. Its next action: Handle partial refunds in src\/refund\.py\n {2}Remote: the same/);
+    assert.match(contextOf(handoff(['hook'], { cwd: two.repo, env: two.env, input: startup(two.repo) }).stdout), /NEXT ACTION[^\n]*\n> Handle partial refunds/);
+    assert.match(handoff(['trust', 'sess-a'], { cwd: two.repo, env: two.env }).stdout, /already: nothing to do/);
+
+    // Committed: the commit that adds it moves HEAD past the packet's, so trusted it is stale, never an instruction.
+    const three = await machine(origin, 'three');
+    git(one.repo, 'add', '-f', 'outputs/handoff/sess-a/handoff.json', 'outputs/handoff/sess-a/handoff.md');
+    git(one.repo, 'commit', '-qm', 'handoff packet');
+    git(one.repo, 'push', '-q', 'origin', 'feat/refund');
+    git(three.repo, 'pull', '-q', 'origin', 'feat/refund');
+    assert.match(contextOf(handoff(['hook'], { cwd: three.repo, env: three.env, input: startup(three.repo) }).stdout), /was not written here/);
+    assert.equal(handoff(['trust', 'sess-a'], { cwd: three.repo, env: three.env }).code, 0);
+    const committed = contextOf(handoff(['hook'], { cwd: three.repo, env: three.env, input: startup(three.repo) }).stdout);
+    assert.doesNotMatch(committed, /was not written here|NEXT ACTION/);
+    assert.match(committed, /HEAD moved 1 commit since the packet/);
+  });
 });
