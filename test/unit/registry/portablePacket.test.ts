@@ -8,9 +8,9 @@ import { isOwnPacket, packetHash } from '../../../src/core/registry/ownership';
 import { writeImported } from '../../../src/core/workflow/exchange';
 import { buildTestPacket } from '../helpers/packetBuilder';
 import { placeSession } from '../session/sessionFixture';
+import { GIT_ENV } from '../helpers/gitRepo';
 import { handoff, workbenchRepo } from '../helpers/workbenchRepo';
 
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1' };
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /** One "machine": a home of its own (Claude Code's folder in it) and a clone of the shared remote. */
