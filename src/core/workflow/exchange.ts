@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import * as os from 'node:os';
 import { stripControlDeep } from '../controlChars';
 import type { GitClient } from '../gitPort';
 import { safeSegment, serializePacket } from '../packet/build';
-import { remoteKey } from '../packet/portable';
+import { portableText, remoteKey } from '../packet/portable';
 import { PacketSchema, type Packet } from '../packet/schema';
 import { packetContentHash, writePacket } from '../packet/write';
 import { redact, redactedJson, type Redacted } from '../redact';
@@ -98,7 +99,9 @@ export async function matchCheckout(packet: Packet, git: GitClient): Promise<Che
   const lines: string[] = [];
   const [local, here] = await Promise.all([git.remoteUrl?.().catch(() => null) ?? Promise.resolve(null), git.head().catch(() => null)]);
   let remote: CheckoutMatch['remote'] = 'unknown';
-  if (packet.remote && local) remote = remoteKey(packet.remote) === remoteKey(local) ? 'same' : 'different';
+  // A remote on a local disk is written with the home folder as `~` (portable): compare it both ways.
+  const localForms = local ? [local, portableText(local, { repoRoot: null, home: os.homedir() })] : [];
+  if (packet.remote && local) remote = localForms.some((l) => remoteKey(l) === remoteKey(packet.remote as string)) ? 'same' : 'different';
   if (remote === 'same') lines.push(`Remote: the same (${packet.remote}).`);
   else if (remote === 'different') lines.push(`Remote: DIFFERENT — the packet was written in a clone of ${packet.remote}, this checkout's remote is ${local}.`);
   else lines.push(`Remote: cannot be compared (${packet.remote ? 'this checkout has no remote' : 'the packet records none'}).`);

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Packet } from '../../../src/core/packet/schema';
 import { isOwnPacket, packetHash } from '../../../src/core/registry/ownership';
-import { writeImported } from '../../../src/core/workflow/exchange';
+import type { GitClient } from '../../../src/core/gitPort';
+import { matchCheckout, writeImported } from '../../../src/core/workflow/exchange';
 import { buildTestPacket } from '../helpers/packetBuilder';
 import { placeSession } from '../session/sessionFixture';
 import { GIT_ENV } from '../helpers/gitRepo';
@@ -79,6 +80,7 @@ describe('a packet continued on another machine: portable, exported, imported, t
     }
     const packet = JSON.parse(json) as Packet;
     assert.equal(packet.remote, origin, 'the packet names its remote');
+    assert.ok(md.includes(`(remote \`${origin}\`)`), 'handoff.md names it too');
     assert.equal(packet.branch, 'feat/refund');
     assert.equal(packet.head_commit, git(one.repo, 'rev-parse', 'HEAD'));
     assert.match(json, /"file": "~\/\.claude\/projects\/…\/7f3e2a91-4c8b-4d2e-9a1f-3b5c6d7e8f90\.jsonl"/, 'the session file as agent folder + session id');
@@ -209,5 +211,19 @@ describe('a packet continued on another machine: portable, exported, imported, t
     const committed = contextOf(handoff(['hook'], { cwd: three.repo, env: three.env, input: startup(three.repo) }).stdout);
     assert.doesNotMatch(committed, /was not written here|NEXT ACTION/);
     assert.match(committed, /HEAD moved 1 commit since the packet/);
+  });
+
+  it('a remote on this disk, written with the home as ~, matches the clone of it; another does not', async () => {
+    const home = os.homedir();
+    const git = (url: string) =>
+      ({ remoteUrl: async () => url, head: async () => ({ head: 'a'.repeat(40), branch: 'main' }), commitsBetween: async () => 0 }) as unknown as GitClient;
+    const packet = buildTestPacket({ remote: '~/repos/app.git', head_commit: 'a'.repeat(40) });
+    const same = await matchCheckout(packet, git(path.join(home, 'repos', 'app.git')));
+    assert.equal(same.remote, 'same');
+    assert.equal(same.matches, true);
+    assert.deepEqual(same.lines, ['Remote: the same (~/repos/app.git).', 'Branch: the same (main).', "HEAD: at the packet's HEAD aaaaaaa."]);
+    const other = await matchCheckout(packet, git(path.join(home, 'repos', 'fork.git')));
+    assert.equal(other.remote, 'different');
+    assert.equal(other.matches, false);
   });
 });
