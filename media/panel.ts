@@ -55,6 +55,8 @@ const buttons: Record<PanelAction, HTMLButtonElement> = {
   copyPrompt,
   copyAsNewTask: button('copy-task', 'add', 'Copy as New Task', { type: 'copyAsNewTask' }),
   copyJson: button('copy-json', 'json', 'Copy JSON', { type: 'copyJson' }),
+  copyPrSummary: button('copy-pr', 'git-pull-request', 'Copy PR Summary', { type: 'copyPrSummary' }),
+  trustPacket: button('trust-packet', 'shield', 'Trust This Packet', { type: 'trustPacket' }),
   openMarkdown: button('open-md', 'markdown', 'Open handoff.md', { type: 'openMarkdown' }),
   regenerate: button('regenerate', 'refresh', 'Regenerate', { type: 'regenerate' }),
   generate: button('toolbar-generate', 'add', 'Generate Handoff', { type: 'generate' }, true),
@@ -116,7 +118,13 @@ function flashCopied(id: string): void {
   label.textContent = 'Copied';
   b.classList.add('copied');
   live.textContent =
-    id === 'copy-prompt' ? 'Restart prompt copied to the clipboard' : id === 'copy-task' ? 'Restart prompt copied for a new task' : 'Packet JSON copied to the clipboard';
+    id === 'copy-prompt'
+      ? 'Restart prompt copied to the clipboard'
+      : id === 'copy-task'
+        ? 'Restart prompt copied for a new task'
+        : id === 'copy-pr'
+          ? 'Pull request summary copied to the clipboard'
+          : 'Packet JSON copied to the clipboard';
   clearTimeout(timers.get(id));
   timers.set(
     id,
@@ -136,7 +144,7 @@ function onMessage(msg: HostMessage): void {
       renderEmpty(msg.empty);
       break;
     case 'copied':
-      flashCopied(msg.what === 'prompt' ? 'copy-prompt' : msg.what === 'task' ? 'copy-task' : 'copy-json');
+      flashCopied({ prompt: 'copy-prompt', task: 'copy-task', json: 'copy-json', pr: 'copy-pr' }[msg.what]);
       break;
     case 'failed':
       notice.textContent = msg.message;

@@ -1,6 +1,7 @@
 import { archiveCommand } from './commands/archive';
 import { auditCommand } from './commands/audit';
 import { checkCommand } from './commands/check';
+import { exportCommand, importCommand, trustCommand } from './commands/exchange';
 import { generateCommand } from './commands/generate';
 import { hookCommand } from './commands/hook';
 import { listCommand } from './commands/list';
@@ -30,6 +31,9 @@ export const COMMANDS: CommandSpec[] = [
   auditCommand,
   secretsCommand,
   showCommand,
+  exportCommand,
+  importCommand,
+  trustCommand,
   statusCommand(),
   risksCommand,
   mcpCommand,

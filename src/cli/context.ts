@@ -8,6 +8,7 @@ import type { VscodeAgentOptions } from '../core/context/vscodeAgents';
 import type { ContextResult } from '../core/context/types';
 import { workbenchDirOf } from '../core/workflow/paths';
 import type { SessionFacts } from '../core/session/model';
+import type { SessionCut } from '../core/session/reader';
 import { readFolderSession } from '../core/session/tracker';
 import type { CliIO, FlagSpec, FlagValues } from './types';
 import { UsageError } from './types';
@@ -68,10 +69,11 @@ export async function readContext(workspaceDir: string, flags: FlagValues, env: 
  * The agent session working in the folder (Claude Code transcript or Codex rollout, found as the
  * meter finds it), read once. Reading it must never stop a command: a failure means no session.
  */
-export async function sessionForCli(workspaceDir: string, flags: FlagValues, env: Record<string, string | undefined>): Promise<SessionFacts | null> {
+export async function sessionForCli(workspaceDir: string, flags: FlagValues, env: Record<string, string | undefined>, cut?: SessionCut): Promise<SessionFacts | null> {
   const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
   try {
     return await readFolderSession({
+      ...(cut ? { cut } : {}),
       ...taskOptions(workspaceDir, flags),
       agents: ['claude', 'codex', 'cline', 'roo', 'zoo', 'kilo'],
       settle: true,

@@ -1,5 +1,8 @@
 import type { HandoffOptions } from '../core/options';
 import { currentWithTrust } from '../core/workflow/restartPrompt';
+import { ownedOrUnknown } from '../core/registry/trustPacket';
+
+export { ownedOrUnknown };
 import { outputDirOf } from '../core/workflow/paths';
 import { createGitClient } from '../git/gitClient';
 import { printDiagnostics } from './common';

@@ -53,6 +53,10 @@ export interface GitClient {
   sessionBase(head?: string | null): Promise<string | null>;
   /** How many commits `to` is ahead of `from`, or null when either is unknown. */
   commitsBetween(from: string, to: string): Promise<number | null>;
+  /** The fetch URL of `origin` (else of the first remote), or null without one. */
+  remoteUrl?(): Promise<string | null>;
+  /** Whether `ancestor` is `descendant` or one of its ancestors; null when git does not know either commit. */
+  isAncestor?(ancestor: string, descendant: string): Promise<boolean | null>;
   /** Committer time (epoch seconds) of a revision, or null. */
   commitTime(rev: string): Promise<number | null>;
   /**

@@ -240,6 +240,24 @@ export function createGitClient(cwd: string): GitClient {
       return Number.isInteger(n) ? n : null;
     },
 
+    async remoteUrl(): Promise<string | null> {
+      const origin = (await tryRun(['config', '--get', 'remote.origin.url']))?.trim();
+      if (origin) return origin;
+      const first = (await tryRun(['remote']))?.split('\n')[0]?.trim();
+      return (first && (await tryRun(['config', '--get', `remote.${first}.url`]))?.trim()) || null;
+    },
+
+    async isAncestor(ancestor: string, descendant: string): Promise<boolean | null> {
+      const full: string[] = [];
+      for (const rev of [ancestor, descendant]) {
+        const sha = /^[0-9a-f]{7,64}$/i.test(rev) ? (await tryRun(['rev-parse', '-q', '--verify', `${rev}^{commit}`]))?.trim() : null;
+        if (!sha) return null;
+        full.push(sha);
+      }
+      // The merge base of the two is the ancestor itself exactly when it is one.
+      return (await tryRun(['merge-base', full[0]!, full[1]!]))?.trim() === full[0];
+    },
+
     async commitTime(rev: string): Promise<number | null> {
       const out = await tryRun(['log', '-1', '--format=%ct', rev, '--']);
       const n = out === null ? NaN : Number(out.trim());

@@ -18,7 +18,7 @@ export const FreshnessViewSchema = z.object({
 export const AckViewSchema = z.object({ id: z.string(), by: z.string(), at: z.string() });
 
 /** The panel's buttons; the host says which apply to the packet shown (an archived one: Generate only). */
-export const PANEL_ACTIONS = ['copyPrompt', 'copyAsNewTask', 'copyJson', 'openMarkdown', 'regenerate', 'generate'] as const;
+export const PANEL_ACTIONS = ['copyPrompt', 'copyAsNewTask', 'copyJson', 'copyPrSummary', 'trustPacket', 'openMarkdown', 'regenerate', 'generate'] as const;
 export type PanelAction = (typeof PANEL_ACTIONS)[number];
 
 /** Everything the webview needs to draw one packet; built by the host from the UI state. */
@@ -56,7 +56,7 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('render'), model: PanelModelSchema }),
   z.object({ type: z.literal('empty'), empty: PanelEmptySchema }),
   /** Acknowledges a copy so the button can say "Copied". */
-  z.object({ type: z.literal('copied'), what: z.enum(['prompt', 'json', 'task']) }),
+  z.object({ type: z.literal('copied'), what: z.enum(['prompt', 'json', 'task', 'pr']) }),
   /** A short, user-facing failure for the last request (e.g. the file to open is gone). */
   z.object({ type: z.literal('failed'), message: z.string() }),
 ]);
@@ -69,6 +69,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** Cline / Roo Code / Kilo Code: the prompt for the agent's new-task flow. */
   z.object({ type: z.literal('copyAsNewTask') }),
   z.object({ type: z.literal('copyJson') }),
+  /** The packet as a short markdown summary for a pull request. */
+  z.object({ type: z.literal('copyPrSummary') }),
+  /** A packet not written here: trust it after review (a modal asks first). */
+  z.object({ type: z.literal('trustPacket') }),
   z.object({ type: z.literal('openMarkdown') }),
   z.object({ type: z.literal('regenerate') }),
   z.object({ type: z.literal('generate') }),

@@ -20,6 +20,8 @@ import { composeSummary } from './summary';
 /** Git-derived packet fields, computed elsewhere and passed in as plain data. */
 export interface GitInput {
   repo: string | null;
+  /** The remote's URL (`origin`), credentials removed; absent without one. */
+  remote?: string | null;
   branch: string | null;
   headCommit: string | null;
   /** ISO time of the HEAD commit: the fallback for `generated_at`. */
@@ -133,6 +135,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     session_id: deriveSessionId(input),
     topic: topicOf(snapshot),
     repo: git?.repo ?? null,
+    ...(git?.remote ? { remote: git.remote } : {}),
     branch,
     head_commit: git?.headCommit ?? null,
     last_known_good_commit: git?.lastKnownGoodCommit ?? agent?.last_known_good_commit ?? null,

@@ -1,7 +1,10 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { resolveInside } from '../safePath';
 import { isKiloDbFile } from '../session/kiloDb';
+import type { SessionAgent } from '../session/model';
 import type { Source } from '../source';
+import { isPortableAgentPath, resolveAgentPath } from './portable';
 import type { Packet } from './schema';
 
 /**
@@ -35,13 +38,18 @@ export interface OpenableDirs {
   agentHomes: readonly string[];
   /** The session file the folder's state was filled from, when known. */
   sessionFile?: string | null;
+  /** That session with its agent, to recognise its portable path (`~/.claude/projects/…/<id>.jsonl`). */
+  session?: { agent: SessionAgent; file: string } | null;
 }
 
 export function openableSource(p: Packet, file: string, dirs: OpenableDirs): string | null {
   if (!file || file.includes('\0')) return null;
   if (!sourcesOf(p).some((s) => s.file === file)) return null;
-  if (!path.isAbsolute(file)) return resolveInside(dirs.folder, path.resolve(dirs.workbenchDir, file));
-  const abs = path.resolve(file);
+  // A portable agent path (`~/.claude/projects/…/<id>.jsonl`): this machine's file, if it has one.
+  const local = isPortableAgentPath(file) ? resolveAgentPath(file, { agentHomes: dirs.agentHomes, home: os.homedir(), session: dirs.session ?? null }) : file;
+  if (!local) return null;
+  if (!path.isAbsolute(local)) return resolveInside(dirs.folder, path.resolve(dirs.workbenchDir, local));
+  const abs = path.resolve(local);
   if (resolveInside(dirs.folder, abs)) return abs;
   // The folder's own session file, whatever its kind (a Cline / Roo Code task's ui_messages.json too),
   // except a database (Kilo Code's kilo.db), which no text editor shows: its "line" is a message number.

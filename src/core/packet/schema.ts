@@ -162,6 +162,8 @@ export const PacketSchema = z.object({
   session_id: z.string(),
   topic: z.string(),
   repo: z.string().nullable(),
+  /** The repository's remote (`origin`), credentials removed: tells a receiver whether it matches their checkout. */
+  remote: z.string().nullable().optional(),
   branch: z.string().nullable(),
   head_commit: z.string().nullable(),
   last_known_good_commit: z.string().nullable(),

@@ -28,7 +28,9 @@ export function renderPacketFiles(packet: Packet): { json: Redacted; md: Redacte
  * hold these exact bytes. With `keepOther`, a folder already holding another packet is not touched
  * (`taken`). The packet is rendered once and each file read once.
  */
-export async function writePacket(outputDir: string, packet: Packet, opts: { keepOther?: boolean } = {}): Promise<WriteResult> {
+export async function writePacket(outputDir: string, packet: Packet, opts: { keepOther?: boolean; record?: boolean } = {}): Promise<WriteResult> {
+  // `record: false`: a packet that arrived from elsewhere (an import) is written but not taken as ours.
+  const record = opts.record === false ? async (): Promise<void> => undefined : recordOwnPacket;
   const packetDir = path.join(outputDir, packet.packet_id);
   // A packet folder committed as a symlink out of the output dir is never written through.
   if (!(await realInside(packetDir, outputDir))) throw new Error(`${packetDir} is a symbolic link that leads outside ${outputDir}; no packet written`);
@@ -36,13 +38,13 @@ export async function writePacket(outputDir: string, packet: Packet, opts: { kee
   const [oldJson, oldMd] = await Promise.all([readIfExists(path.join(packetDir, PACKET_JSON)), readIfExists(path.join(packetDir, PACKET_MD))]);
   if (oldJson === json && oldMd === md) {
     // The bytes this run would write: ours, whoever put them there.
-    await recordOwnPacket(packetDir, json);
+    await record(packetDir, json);
     return { kind: 'unchanged', packetDir };
   }
   if (opts.keepOther && oldJson !== null) return { kind: 'taken', packetDir };
   if (oldMd !== md) await atomicWrite(path.join(packetDir, PACKET_MD), md);
   if (oldJson !== json) await atomicWrite(path.join(packetDir, PACKET_JSON), json);
-  await recordOwnPacket(packetDir, json);
+  await record(packetDir, json);
   return { kind: 'written', packetDir };
 }
 

@@ -119,7 +119,7 @@ export function renderMarkdown(p: Packet): string {
 
   out.push(`# Handoff: ${ident(p.topic)}`, '');
   out.push(`- Session: ${code(p.session_id)} · packet ${code(p.packet_id)} · status **${p.status}**${p.superseded_by ? ` by ${code(p.superseded_by)}` : ''}`);
-  out.push(`- Repository: ${p.repo ? code(p.repo) : 'unknown'} · branch ${p.branch ? code(p.branch) : 'unknown'} · HEAD ${code(short(p.head_commit))}`);
+  out.push(`- Repository: ${p.repo ? code(p.repo) : 'unknown'}${p.remote ? ` (remote ${code(p.remote)})` : ''} · branch ${p.branch ? code(p.branch) : 'unknown'} · HEAD ${code(short(p.head_commit))}`);
   out.push(`- Last known good commit: ${code(short(p.last_known_good_commit))}`);
   out.push(`- Time: ${asOfText(p)} — the packet holds no wall-clock time, so the same inputs give the same packet`);
   if (p.context) out.push(`- Context at generation: ${inline(contextText(p.context))}`);

@@ -489,6 +489,13 @@ export class SessionAccumulator {
     this.rev++;
   }
 
+  /** How many human requests and commands were read so far (every one, not the bounded lists). */
+  get readSoFar(): { requests: number; commands: number; latest: string | null } {
+    return { requests: this.requestsSeen, commands: this.count, latest: this.requests[this.requests.length - 1]?.text ?? null };
+  }
+
+  private requestsSeen = 0;
+
   /** A message the human typed. */
   humanRequest(text: string, line: number | null = null): void {
     const raw = text.trim();
@@ -501,6 +508,7 @@ export class SessionAccumulator {
       this.planApproved(this.proposedPlan.text, this.proposedPlan.line);
       this.proposedPlan = null;
     }
+    this.requestsSeen++;
     if (this.current) {
       this.unansweredList.push(this.current);
       if (this.unansweredList.length > MAX_UNANSWERED) this.unansweredList.shift();

@@ -16,6 +16,45 @@ import { TaskStore, taskStoreDir } from './taskStore';
 const CHUNK = 4 * 1024 * 1024;
 const HEAD_BYTES = 256;
 
+/**
+ * Where a read stops, to see the session as it was at an earlier moment: before a 1-based line (the
+ * line of a request: that request and everything after it are left out), or at the first line whose
+ * time is after `untilMs`. Lines without a time are read while the read goes on.
+ */
+export interface SessionCut {
+  beforeLine?: number;
+  untilMs?: number;
+}
+
+/** A human request as met in the log, for `handoff generate --list-requests`. */
+export interface SessionRequestSeen {
+  /** 1-based: the first request is 1. */
+  n: number;
+  line: number;
+  /** The line's time (ISO), when it carries one. */
+  at: string | null;
+  /** Commands the session ran before this request. */
+  commandsBefore: number;
+  /** The request's words (not redacted here: the caller's output is). */
+  text: string;
+}
+
+/** The `"timestamp": "…"` of a log line (Claude Code and Codex both write one at the top level). */
+const TIMESTAMP = /"timestamp"\s*:\s*"([^"]{10,40})"/;
+
+/** How much of each end of a line is searched for its time (Claude Code writes it after the message on some lines). */
+const TIME_WINDOW = 64 * 1024;
+
+function lineTime(bytes: Uint8Array): string | null {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ends = buf.length <= 2 * TIME_WINDOW ? [buf] : [buf.subarray(0, TIME_WINDOW), buf.subarray(buf.length - TIME_WINDOW)];
+  for (const part of ends) {
+    const m = TIMESTAMP.exec(part.toString('utf8'));
+    if (m?.[1] && !Number.isNaN(Date.parse(m[1]))) return m[1];
+  }
+  return null;
+}
+
 /** What the last `read()` cost (tests and the benchmark look at it). */
 export interface SessionReadStats {
   bytesRead: number;
@@ -47,9 +86,13 @@ export class SessionReader {
   private storeTasks: StoredTask[] | null = null;
   private lastStats: SessionReadStats = { bytesRead: 0, mode: 'unchanged', restarted: false };
 
+  /** The cut was reached: nothing after it is read. */
+  private stopped = false;
+
   constructor(
     readonly file: string,
     readonly agent: SessionAgent,
+    private readonly opts: { cut?: SessionCut; onRequest?: (r: SessionRequestSeen) => void } = {},
   ) {
     this.handler = this.newHandler();
     this.scanner = new CredentialScanner(this.agent === 'codex' ? 'codex' : 'claude-code');
@@ -68,12 +111,29 @@ export class SessionReader {
   private tee(): LineHandler {
     const handler: LineHandler = this.handler;
     const scanner = this.scanner;
+    const { cut, onRequest } = this.opts;
+    const acc = this.handler.acc;
     return {
       line: (bytes, lineNo) => {
+        if (this.stopped) return;
+        const at = cut?.untilMs !== undefined || onRequest ? lineTime(bytes) : null;
+        if (cut && ((cut.beforeLine !== undefined && lineNo >= cut.beforeLine) || (cut.untilMs !== undefined && at !== null && Date.parse(at) > cut.untilMs))) {
+          this.stopped = true;
+          return;
+        }
+        const before = onRequest ? acc.readSoFar : null;
         handler.line(bytes, lineNo);
         scanner.line(bytes, lineNo);
+        if (before && onRequest && acc.readSoFar.requests > before.requests) {
+          const now = acc.readSoFar;
+          onRequest({ n: now.requests, line: lineNo, at, commandsBefore: before.commands, text: now.latest ?? '' });
+        }
       },
       oversized: (head, tail, lineNo) => {
+        if (this.stopped || (this.opts.cut?.beforeLine !== undefined && lineNo >= this.opts.cut.beforeLine)) {
+          this.stopped = true;
+          return;
+        }
         handler.oversized(head, tail, lineNo);
         scanner.oversized(head, tail, lineNo);
       },
@@ -91,6 +151,7 @@ export class SessionReader {
     this.cachedRevision = -1;
     this.store = null;
     this.storeTasks = null;
+    this.stopped = false;
   }
 
   /** Brings the facts up to date with the file. Null when the file cannot be read. */
@@ -139,7 +200,8 @@ export class SessionReader {
       // The next chunk is read while the current one is split and parsed.
       let pos = this.offset;
       let next = pos < st.size ? readAt(handle, pos, Math.min(CHUNK, st.size - pos)) : null;
-      while (next) {
+      // A cut read stops at its line: what comes after is never read.
+      while (next && !this.stopped) {
         const chunk = await next;
         if (chunk.length === 0) break;
         bytes += chunk.length;
@@ -154,7 +216,8 @@ export class SessionReader {
       this.mtimeMs = st.mtimeMs;
       this.ino = st.ino;
       this.lastStats = { bytesRead: bytes, mode, restarted };
-      await this.readTaskStore();
+      // The on-disk task list is today's, not the cut's: a cut read goes by the log alone.
+      if (!this.opts.cut) await this.readTaskStore();
       return this.facts();
     } finally {
       await handle.close();
@@ -235,6 +298,14 @@ function fallbackSessionId(file: string, agent: SessionAgent): string {
 }
 
 /** Reads one session log once (the CLI's way). */
-export async function readSessionFile(file: string, agent: SessionAgent): Promise<SessionFacts | null> {
-  return new SessionReader(file, agent).read();
+export async function readSessionFile(file: string, agent: SessionAgent, opts: { cut?: SessionCut } = {}): Promise<SessionFacts | null> {
+  return new SessionReader(file, agent, opts).read();
+}
+
+/** Every human request of a log with its line, time and the commands before it (one read). */
+export async function listSessionRequests(file: string, agent: SessionAgent): Promise<{ requests: SessionRequestSeen[]; commands: number }> {
+  const requests: SessionRequestSeen[] = [];
+  const reader = new SessionReader(file, agent, { onRequest: (r) => requests.push(r) });
+  const facts = await reader.read();
+  return { requests, commands: facts?.commandCount ?? 0 };
 }

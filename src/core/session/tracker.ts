@@ -1,7 +1,7 @@
 import type { DiscoveryOptions, SessionCandidate } from '../context/discovery';
 import { SessionDiscovery } from '../context/discovery';
 import type { SessionFacts } from './model';
-import { SessionReader } from './reader';
+import { SessionReader, type SessionCut } from './reader';
 import { isVscodeAgent } from '../context/vscodeAgents';
 import type { AnyTaskReader } from './taskReader';
 import { taskReaderFor } from './taskReader';
@@ -11,6 +11,8 @@ export type SessionTrackerOptions = Omit<DiscoveryOptions, 'sources'> & {
   agents?: readonly ('claude' | 'codex' | 'cline' | 'roo' | 'zoo' | 'kilo')[];
   /** One-shot reads (the CLI): wait a moment for a task file caught half-written. */
   settle?: boolean;
+  /** Read the session only up to this point (`handoff generate --as-of / --before-request`). */
+  cut?: SessionCut;
 };
 
 /**
@@ -23,10 +25,12 @@ export class SessionTracker {
   private readonly readers = new Map<string, SessionReader>();
   private readonly tasks = new Map<string, AnyTaskReader>();
   private readonly settle: boolean;
+  private readonly cut: SessionCut | undefined;
 
   constructor(options: SessionTrackerOptions) {
-    const { agents, settle, ...rest } = options;
+    const { agents, settle, cut, ...rest } = options;
     this.settle = settle === true;
+    this.cut = cut;
     this.discovery = new SessionDiscovery({ ...rest, sources: agents ?? ['claude', 'codex'] });
   }
 
@@ -43,6 +47,8 @@ export class SessionTracker {
     for (const file of [...this.tasks.keys()]) if (file !== candidate?.file) this.tasks.delete(file);
     if (!candidate) return null;
     if (isVscodeAgent(candidate.source)) {
+      // A task is rewritten whole, not appended to: it has no earlier moment to cut at.
+      if (this.cut) throw new Error(`${candidate.file}: an earlier point can be chosen only in a Claude Code or Codex session log`);
       // A Cline / Roo Code / Zoo Code / Kilo Code task: JSON files rewritten whole (or a database), not an append-only log.
       const task = taskReaderFor({ ...candidate, source: candidate.source }, this.tasks.get(candidate.file));
       this.tasks.set(candidate.file, task);
@@ -54,7 +60,7 @@ export class SessionTracker {
     }
     let reader = this.readers.get(candidate.file);
     if (!reader) {
-      reader = new SessionReader(candidate.file, candidate.source === 'claude' ? 'claude-code' : 'codex');
+      reader = new SessionReader(candidate.file, candidate.source === 'claude' ? 'claude-code' : 'codex', this.cut ? { cut: this.cut } : {});
       this.readers.set(candidate.file, reader);
     }
     try {

@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { foldPendingAcks } from '../acks';
 import { stripControlDeep } from '../controlChars';
@@ -11,6 +12,7 @@ import type { GitClient, GitError } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import type { GitInput } from '../packet/build';
 import { buildPacket, deriveSessionId, safeSegment } from '../packet/build';
+import { portablePacket } from '../packet/portable';
 import type { Packet } from '../packet/schema';
 import { packetContentHash, writePacket } from '../packet/write';
 import { withLock, type LockOptions } from '../registry/lock';
@@ -67,6 +69,8 @@ export interface GatheredInputs {
   context: ContextResult | null;
   /** Why git facts are missing, when a git client was given but git could not answer. */
   gitError: GitError | null;
+  /** The repository root, when git answered: the packet's paths are relative to it. */
+  repoRoot?: string | null;
 }
 
 /** Loads the workbench and collects git facts, the clean report and the context reading. */
@@ -96,7 +100,7 @@ export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> 
       clean: clean?.clean ?? null,
       ...(insp.git.files ? { files: insp.git.files } : {}),
     }));
-  return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git, clean, context, gitError: null };
+  return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git, clean, context, gitError: null, repoRoot: insp.git.facts.root };
 }
 
 /**
@@ -149,7 +153,13 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
       // the session id plus a short content hash: a written packet is never replaced.
       // Cleaned once more as a whole: text from any source (a session reader, a derived step) reaches
       // handoff.json, handoff.md and the prompt without control, bidi or zero-width characters.
-      let packet = stripControlDeep(built.packet);
+      // No path of this machine in it: the packet travels (committed, exported, read on another machine).
+      let packet = portablePacket(stripControlDeep(built.packet), {
+        repoRoot: inputs.repoRoot ?? args.workspaceDir,
+        workspaceDir: args.workspaceDir,
+        home: os.homedir(),
+        session: args.session ?? null,
+      });
       let written = await writePacket(outputDir, packet, { keepOther: true });
       if (written.kind === 'taken') {
         packet = { ...packet, packet_id: `${packet.packet_id}-${packetContentHash(packet)}` };

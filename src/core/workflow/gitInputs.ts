@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { publicRemote } from '../packet/portable';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import { isOwnPath } from '../clean/inputs';
 import type { GitClient, GitFacts, LineOrigin, StatusEntry } from '../gitPort';
@@ -144,6 +145,8 @@ export async function computeGitInput(args: GitInputArgs): Promise<GitInput> {
     lastKnownGoodCommit,
   };
   if (lkgUnknownReason) input.lkgUnknownReason = lkgUnknownReason;
+  const remote = publicRemote((await git.remoteUrl?.().catch(() => null)) ?? null);
+  if (remote) input.remote = remote;
   const origins = await secretOriginsOf(git, snapshot, args.workbenchDir, facts.root);
   if (origins) input.secretOrigins = origins;
   if (knownFiles) input.knownFiles = knownFiles;

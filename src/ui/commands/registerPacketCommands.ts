@@ -5,6 +5,7 @@ import { archiveHandoffCommand } from './archiveHandoff';
 import { commandBoundary } from './boundary';
 import { copyJsonCommand } from './copyJson';
 import { copyAsNewTaskCommand } from './copyAsNewTask';
+import { copyPrSummaryCommand } from './copyPrSummary';
 import { copyRestartPromptCommand } from './copyRestartPrompt';
 import type { ConfirmDirty } from './dirtyModal';
 import { confirmDirtyModal } from './dirtyModal';
@@ -14,6 +15,8 @@ import { openMarkdownCommand } from './openMarkdown';
 import { openPacketCommand } from './openPacket';
 import type { ConfirmScrub } from './scrubCredentials';
 import { confirmScrubModal, scrubCredentialsCommand } from './scrubCredentials';
+import type { ConfirmTrust } from './trustPacket';
+import { confirmTrustModal, trustPacketCommand } from './trustPacket';
 
 /** What the packet commands expose to the composition root (and, through it, to in-host tests). */
 export interface PacketCommands {
@@ -25,11 +28,13 @@ export interface PacketCommands {
   overrideConfirmDirty(fn: ConfirmDirty): vscode.Disposable;
   /** Replaces the scrub confirmation modal (tests pick its button); returns a disposable that restores it. */
   overrideConfirmScrub(fn: ConfirmScrub): vscode.Disposable;
+  /** Replaces the Trust This Packet modal (tests pick its button); returns a disposable that restores it. */
+  overrideConfirmTrust(fn: ConfirmTrust): vscode.Disposable;
 }
 
 /**
  * Registers the handoff panel (with its serializer) and the packet commands: generateHandoff,
- * regenerate, copyRestartPrompt, copyJson, openMarkdown, openActiveHandoff, openPacket, archiveHandoff,
+ * regenerate, copyRestartPrompt, copyJson, copyPrSummary, trustPacket, openMarkdown, openActiveHandoff, openPacket, archiveHandoff,
  * scrubCredentials.
  * Everything is disposed through `context.subscriptions`.
  */
@@ -38,6 +43,7 @@ export function registerPacketCommands(services: Services, context: vscode.Exten
   context.subscriptions.push(panels);
   let confirm: ConfirmDirty = confirmDirtyModal;
   let confirmScrub: ConfirmScrub = confirmScrubModal;
+  let confirmTrust: ConfirmTrust = confirmTrustModal;
   const generate = generateHandoffCommand(services, { confirmDirty: () => confirm });
   const open = openPacketCommand(services, panels);
   const handlers: Record<string, (...args: never[]) => Promise<unknown>> = {
@@ -53,6 +59,8 @@ export function registerPacketCommands(services: Services, context: vscode.Exten
     'sessionHandoff.copyRestartPrompt': copyRestartPromptCommand(services),
     'sessionHandoff.copyAsNewTask': copyAsNewTaskCommand(services),
     'sessionHandoff.copyJson': copyJsonCommand(services),
+    'sessionHandoff.copyPrSummary': copyPrSummaryCommand(services),
+    'sessionHandoff.trustPacket': trustPacketCommand(services, () => confirmTrust),
     'sessionHandoff.openMarkdown': openMarkdownCommand(services),
     'sessionHandoff.openActiveHandoff': open,
     'sessionHandoff.openPacket': open,
@@ -71,6 +79,10 @@ export function registerPacketCommands(services: Services, context: vscode.Exten
     overrideConfirmScrub(fn) {
       confirmScrub = fn;
       return { dispose: () => void (confirmScrub = confirmScrubModal) };
+    },
+    overrideConfirmTrust(fn) {
+      confirmTrust = fn;
+      return { dispose: () => void (confirmTrust = confirmTrustModal) };
     },
   };
 }

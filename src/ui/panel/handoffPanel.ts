@@ -33,6 +33,8 @@ const ACTION_LABEL: Record<WebviewMessage['type'], string> = {
   copyPrompt: 'copy the restart prompt',
   copyAsNewTask: 'copy the restart prompt as a new task',
   copyJson: 'copy the handoff JSON',
+  copyPrSummary: 'copy the pull request summary',
+  trustPacket: 'trust this packet',
   openMarkdown: 'open handoff.md',
   regenerate: 'regenerate the handoff',
   generate: 'generate a handoff',
@@ -174,6 +176,14 @@ export class HandoffPanel extends Disposable {
         if (await vscode.commands.executeCommand<boolean>('sessionHandoff.copyJson', this.ref())) {
           await this.post({ type: 'copied', what: 'json' });
         }
+        return;
+      case 'copyPrSummary':
+        if (await vscode.commands.executeCommand<boolean>('sessionHandoff.copyPrSummary', this.ref())) {
+          await this.post({ type: 'copied', what: 'pr' });
+        }
+        return;
+      case 'trustPacket':
+        await vscode.commands.executeCommand('sessionHandoff.trustPacket', this.ref());
         return;
       case 'openMarkdown':
         await vscode.commands.executeCommand('sessionHandoff.openMarkdown', this.ref());

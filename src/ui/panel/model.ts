@@ -42,7 +42,9 @@ export function actionsFor(entry: PacketEntry): PanelAction[] {
   if (entry.packet.status === 'archived') return ['generate'];
   // A packet from a Cline / Roo Code / Kilo Code task: the next session is a new task of that agent.
   const fromTask = vscodeTaskAgent(entry.packet) !== null;
-  return fromTask ? ['copyPrompt', 'copyAsNewTask', 'copyJson', 'openMarkdown', 'regenerate'] : ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate'];
+  // One not written here (committed, copied, imported) can be trusted, after review, from here.
+  const trust: PanelAction[] = entry.owned === false ? ['trustPacket'] : [];
+  return [...trust, 'copyPrompt', ...(fromTask ? (['copyAsNewTask'] as const) : []), 'copyJson', 'copyPrSummary', 'openMarkdown', 'regenerate'];
 }
 
 /** The newest archived packet of the folder's current branch + topic, if the state knows both. */

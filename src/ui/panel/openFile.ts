@@ -53,6 +53,7 @@ export async function openPacketSource(
     workbenchDir: state?.workbenchDir ?? folder.uri.fsPath,
     agentHomes: homes,
     sessionFile: state?.session?.file ?? null,
+    session: state?.session ?? null,
   });
   if (!abs) return `${name} is not a session or workbench file of this packet, so it was not opened.`;
   try {

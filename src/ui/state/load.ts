@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { ownedOrUnknown } from '../../core/registry/trustPacket';
 import { acksForRisks } from '../../core/acks';
 import { readRegular } from '../../core/fsx';
 import type { GitClient } from '../../core/gitPort';
@@ -84,7 +85,8 @@ export async function loadFolderState(input: LoadInput, deps: LoadDeps): Promise
     const git = inspection.git.ok ? { ok: true as const, facts: inspection.git.facts } : inspection.git.error ? { ok: false as const, code: inspection.git.error.code, message: inspection.git.error.message } : null;
     const facts = inspection.git.ok ? inspection.git.facts : null;
     const fresh = await freshnessOf(inspection.packets.map((p) => p.packet), { facts, inputs: inspection.snapshot.sources }, gitClient);
-    const packets: PacketEntry[] = inspection.packets.map((p, i) => ({ id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness: fresh[i] as Freshness, writtenAt: p.mtimeMs, ...(p.sha256 ? { sha256: p.sha256 } : {}) }));
+    const owned = await Promise.all(inspection.packets.map((p) => ownedOrUnknown(p)));
+    const packets: PacketEntry[] = inspection.packets.map((p, i) => ({ id: path.basename(p.dir), dir: p.dir, packet: p.packet, freshness: fresh[i] as Freshness, writtenAt: p.mtimeMs, owned: owned[i] !== false, ...(p.sha256 ? { sha256: p.sha256 } : {}) }));
     const activePacket = inspection.active ? packets.find((p) => p.dir === inspection.active?.dir) ?? null : null;
     const live = collectRisks(inspection.snapshot, inspection.clean ? { findings: inspection.clean.findings } : null);
     const acked = await acksForRisks(outputDir, activePacket?.dir ?? null, [...(activePacket?.packet.open_risks ?? []), ...live]);

@@ -27,6 +27,8 @@ export interface PacketEntry {
   writtenAt?: number;
   /** The sha256 of its `handoff.json` bytes as read: what the trust rule (`handoffTrust`) looks up. */
   sha256?: string;
+  /** Written here or trusted here (false: committed, copied or imported, and not trusted yet). */
+  owned?: boolean;
 }
 
 /** A transcript or usage file that could feed the meter; the newest one wins. */

@@ -96,7 +96,10 @@ export class HandoffsProvider extends StateTreeProvider<HandoffNode> {
       : packet.status === 'active'
         ? new vscode.ThemeIcon('book', new vscode.ThemeColor('charts.green'))
         : new vscode.ThemeIcon(packet.status === 'archived' ? 'archive' : 'history', new vscode.ThemeColor('disabledForeground'));
-    item.contextValue = ['packet', packet.status, stale ? 'stale' : 'fresh'].join(' ');
+    // `foreign`: not written here and not trusted yet (committed, copied or imported): Trust This Packet applies.
+    const foreign = node.entry.owned === false;
+    item.contextValue = ['packet', packet.status, stale ? 'stale' : 'fresh', ...(foreign ? ['foreign'] : [])].join(' ');
+    if (foreign) item.description = `${item.description} · not written here`;
     const asOf = parseTime(packet.generated_at);
     const tip = [
       `**Next action:** ${escapeMarkdown(packet.next_action)}`,

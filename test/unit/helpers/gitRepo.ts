@@ -15,7 +15,8 @@ export interface TempRepo {
   remove(): void;
 }
 
-const ENV = {
+/** The environment every test git runs in: a fixed author, no system config, C locale. */
+export const GIT_ENV = {
   ...process.env,
   GIT_AUTHOR_NAME: 'Test',
   GIT_AUTHOR_EMAIL: 'test@example.com',
@@ -29,7 +30,7 @@ const ENV = {
 export function makeRepo(opts: { branch?: string; files?: Record<string, string>; message?: string } = {}): TempRepo {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'handoff-git-'));
   const git = (...args: string[]): string =>
-    execFileSync('git', args, { cwd: dir, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    execFileSync('git', args, { cwd: dir, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   git('init', '-q', '-b', opts.branch ?? 'main');
   git('config', 'user.name', 'Test');
   git('config', 'user.email', 'test@example.com');

@@ -47,10 +47,10 @@ describe('the panel of a packet from a task', () => {
   it('offers Copy as New Task next to Copy Restart Prompt, and only for a Cline / Roo Code / Kilo Code task', () => {
     const entry = (sources: Record<string, string>, status: 'active' | 'archived' = 'active') =>
       ({ id: 'p', dir: '/p', packet: buildTestPacket({ sources, status }), freshness: { stale: false, reasons: [] } }) as Parameters<typeof actionsFor>[0];
-    assert.deepEqual(actionsFor(entry({ session: 'roo:019a' })), ['copyPrompt', 'copyAsNewTask', 'copyJson', 'openMarkdown', 'regenerate']);
+    assert.deepEqual(actionsFor(entry({ session: 'roo:019a' })), ['copyPrompt', 'copyAsNewTask', 'copyJson', 'copyPrSummary', 'openMarkdown', 'regenerate']);
     assert.deepEqual(actionsFor(entry({ session: 'kilo:6f1c' })).slice(0, 2), ['copyPrompt', 'copyAsNewTask']);
     assert.deepEqual(actionsFor(entry({ session: 'zoo:019a' })).slice(0, 2), ['copyPrompt', 'copyAsNewTask']);
-    assert.deepEqual(actionsFor(entry({ session: 'claude:7f3e' })), ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate']);
+    assert.deepEqual(actionsFor(entry({ session: 'claude:7f3e' })), ['copyPrompt', 'copyJson', 'copyPrSummary', 'openMarkdown', 'regenerate']);
     assert.deepEqual(actionsFor(entry({ session: 'cline:1764' }, 'archived')), ['generate']);
   });
 });

@@ -75,7 +75,11 @@ describe('panel model', () => {
 
   it('offers only Generate on an archived packet, every action on the others', () => {
     assert.deepEqual(actionsFor(entry('a', 'archived')), ['generate']);
-    assert.deepEqual(actionsFor(entry('s2')), ['copyPrompt', 'copyJson', 'openMarkdown', 'regenerate']);
+    assert.deepEqual(actionsFor(entry('s2')), ['copyPrompt', 'copyJson', 'copyPrSummary', 'openMarkdown', 'regenerate']);
+    // A packet not written here (committed, copied, imported) offers Trust This Packet first; once trusted, no more.
+    assert.deepEqual(actionsFor({ ...entry('s2'), owned: false }), ['trustPacket', 'copyPrompt', 'copyJson', 'copyPrSummary', 'openMarkdown', 'regenerate']);
+    assert.ok(!actionsFor({ ...entry('s2'), owned: true }).includes('trustPacket'));
+    assert.deepEqual(actionsFor({ ...entry('a', 'archived'), owned: false }), ['generate']);
     const m = toPanelModel(state(), entry('a', 'archived', 1_764_400_000_000), [], true);
     assert.deepEqual(m.actions, ['generate']);
     assert.equal(m.writtenAt, 1_764_400_000_000);
