@@ -5,30 +5,16 @@
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { builtCli, gitWorkspace, here, tempDir } from './lib.mjs';
 
 const MB = Number(process.env.HANDOFF_BENCH_CLINE_MB ?? 250);
 const LIMIT_S = 2;
 const LIMIT_MB = 200;
-const here = path.dirname(new URL(import.meta.url).pathname);
-const cli = path.join(path.resolve(here, '..', '..'), 'dist', 'cli.js');
+const cli = builtCli();
 const stats = path.join(here, 'procStats.cjs');
-if (!fs.existsSync(cli)) {
-  console.error('bench: dist/cli.js is missing; run `node esbuild.mjs` first (npm run bench does).');
-  process.exit(1);
-}
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-cline-'));
-const ws = path.join(dir, 'ws');
-fs.mkdirSync(ws);
-const git = (...args) => spawnSync('git', args, { cwd: ws, encoding: 'utf8' });
-git('init', '-q', '-b', 'main');
-git('config', 'user.email', 'bench@example.invalid');
-git('config', 'user.name', 'bench');
-fs.writeFileSync(path.join(ws, 'app.py'), 'print("hi")\n');
-fs.writeFileSync(path.join(ws, '.gitignore'), 'outputs/\n');
-git('add', '-A');
-git('commit', '-q', '-m', 'bench');
+const dir = tempDir('handoff-bench-cline-');
+const ws = gitWorkspace(path.join(dir, 'ws'), { 'app.py': 'print("hi")\n', '.gitignore': 'outputs/\n' });
 
 const home = path.join(dir, 'home');
 const storage = path.join(home, '.config', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev');

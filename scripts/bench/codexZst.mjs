@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { root, tempDir } from './lib.mjs';
 
 const BIG = Number(process.env.HANDOFF_BENCH_BIG_MB ?? 500) * 1024 * 1024;
 const TARGET_RATIO = 1.5;
@@ -104,11 +105,10 @@ function run(bundle, what, file) {
 if (process.argv[2] === '--child') {
   await child(process.argv[3], process.argv[4], process.argv[5]);
 } else {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-zst-'));
+  const dir = tempDir('handoff-bench-zst-');
   try {
-    const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
     const entry = path.join(dir, 'entry.ts');
-    fs.writeFileSync(entry, `export { SessionReader } from ${JSON.stringify(path.join(repo, 'src/core/session/reader'))};\nexport { codexRolloutReader } from ${JSON.stringify(path.join(repo, 'src/core/context/codex'))};\n`);
+    fs.writeFileSync(entry, `export { SessionReader } from ${JSON.stringify(path.join(root, 'src/core/session/reader'))};\nexport { codexRolloutReader } from ${JSON.stringify(path.join(root, 'src/core/context/codex'))};\n`);
     const bundle = path.join(dir, 'reader.cjs');
     await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
     const file = path.join(dir, `rollout-2026-11-20T09-00-00-${THREAD}.jsonl`);

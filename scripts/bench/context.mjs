@@ -5,21 +5,20 @@ import * as esbuild from 'esbuild';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { root, tempDir } from './lib.mjs';
 
 const RUNS = 15;
 const BIG = Number(process.env.HANDOFF_BENCH_BIG_MB ?? 500) * 1024 * 1024;
 const SMALL = 50 * 1024;
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-ctx-'));
+const dir = tempDir('handoff-bench-ctx-');
 const require = createRequire(import.meta.url);
 
 // Bundle the real reader from src/ so the benchmark measures the shipped code.
 const bundle = path.join(dir, 'claude.cjs');
-const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
-await esbuild.build({ entryPoints: [path.join(repo, 'src/core/context/claude.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
+await esbuild.build({ entryPoints: [path.join(root, 'src/core/context/claude.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
 const { claudeTranscriptReader, claudeParser } = require(bundle);
 
 let n = 0;

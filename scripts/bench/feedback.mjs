@@ -5,19 +5,13 @@
 // failure-heavy log takes over 4 s.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtCli, tempDir } from './lib.mjs';
 
 const RECORDS = Number(process.env.HANDOFF_BENCH_RECORDS ?? 1_000_000);
 const LIMIT_MB = 200;
 const LIMIT_FAILURE_HEAVY_S = 4;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = path.join(root, 'dist', 'cli.js');
-if (!fs.existsSync(cli)) {
-  console.error('bench: dist/cli.js is missing; run `node esbuild.mjs` first (npm run bench does).');
-  process.exit(2);
-}
+const cli = builtCli(2);
 
 /** Streams the log to disk so the benchmark itself stays small too. */
 async function writeLog(file, recordAt) {
@@ -49,7 +43,7 @@ function failureHeavy(i) {
 }
 
 async function run(name, recordAt, maxSeconds) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-'));
+  const dir = tempDir('handoff-bench-');
   fs.writeFileSync(path.join(dir, 'agent_state.json'), JSON.stringify({
     session_id: 'bench', active_task_id: 'T-1', touched_files: ['src/a.ts'], next_action: 'Re-run the failing suite',
   }));

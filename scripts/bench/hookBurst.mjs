@@ -3,36 +3,25 @@
 // the packets. Samples /proc every 10 ms for the workers alive at once and the memory of every
 // `handoff hook` process together. Fails when more than one worker ran at a time, when the workers
 // together reached 200 MB, when no packet was written, or when the queue was not drained within 120 s.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { builtCli, gitWorkspace, tempDir } from './lib.mjs';
 
 const EVENTS = 50;
 const SESSIONS = 5;
 const LIMIT_MB = 200;
-const here = path.dirname(new URL(import.meta.url).pathname);
-const cli = path.join(path.resolve(here, '..', '..'), 'dist', 'cli.js');
-if (!fs.existsSync(cli)) {
-  console.error('bench: dist/cli.js is missing; run `node esbuild.mjs` first (npm run bench does).');
-  process.exit(1);
-}
+const cli = builtCli();
 if (!fs.existsSync('/proc/self/environ')) {
   console.log('hook burst: skipped (needs /proc to count the workers)');
   process.exit(0);
 }
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-burst-'));
-const ws = path.join(dir, 'ws');
-fs.mkdirSync(ws);
-const git = (...args) => spawnSync('git', args, { cwd: ws, encoding: 'utf8' });
-git('init', '-q', '-b', 'main');
-git('config', 'user.email', 'bench@example.invalid');
-git('config', 'user.name', 'bench');
-fs.writeFileSync(path.join(ws, 'app.py'), 'print("hi")\n');
-fs.writeFileSync(path.join(ws, 'agent_state.json'), JSON.stringify({ schema_version: 1, session_id: 'bench', branch: 'main', active_task_id: 'T-1', touched_files: ['app.py'], next_action: 'Run the tests in app.py' }));
-fs.writeFileSync(path.join(ws, '.gitignore'), 'outputs/\n');
-git('add', '-A');
-git('commit', '-q', '-m', 'bench');
+const dir = tempDir('handoff-bench-burst-');
+const ws = gitWorkspace(path.join(dir, 'ws'), {
+  'app.py': 'print("hi")\n',
+  'agent_state.json': JSON.stringify({ schema_version: 1, session_id: 'bench', branch: 'main', active_task_id: 'T-1', touched_files: ['app.py'], next_action: 'Run the tests in app.py' }),
+  '.gitignore': 'outputs/\n',
+});
 
 const state = path.join(dir, 'state');
 const env = { ...process.env, CLAUDE_CONFIG_DIR: path.join(dir, 'claude'), CODEX_HOME: path.join(dir, 'codex'), HANDOFF_STATE_DIR: state };

@@ -6,34 +6,22 @@
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { builtCli, gitWorkspace, tempDir } from './lib.mjs';
 
 const MB = Number(process.env.HANDOFF_BENCH_HOOK_MB ?? 100);
 const RUNS_END = 5;
 const RUNS_WRAP = 15;
 const MAX_RETURN_MS = 200;
 const MAX_WRAP_MS = 100;
-const here = path.dirname(new URL(import.meta.url).pathname);
-const root = path.resolve(here, '..', '..');
-const cli = path.join(root, 'dist', 'cli.js');
-if (!fs.existsSync(cli)) {
-  console.error('bench: dist/cli.js is missing; run `node esbuild.mjs` first (npm run bench does).');
-  process.exit(1);
-}
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-hooks-'));
-const ws = path.join(dir, 'ws');
-fs.mkdirSync(ws);
-const git = (...args) => spawnSync('git', args, { cwd: ws, encoding: 'utf8' });
-git('init', '-q', '-b', 'main');
-git('config', 'user.email', 'bench@example.invalid');
-git('config', 'user.name', 'bench');
-fs.writeFileSync(path.join(ws, 'app.py'), 'print("hi")\n');
-fs.writeFileSync(path.join(ws, 'agent_state.json'), JSON.stringify({ schema_version: 1, session_id: 'bench', branch: 'main', active_task_id: 'T-1', touched_files: ['app.py'], next_action: 'Run the tests in app.py' }));
-fs.writeFileSync(path.join(ws, 'feature_list.json'), JSON.stringify({ active: 'T-1', features: [{ id: 'T-1', status: 'in_progress', done_when: 'pytest' }] }));
-fs.writeFileSync(path.join(ws, '.gitignore'), 'outputs/\n');
-git('add', '-A');
-git('commit', '-q', '-m', 'bench');
+const cli = builtCli();
+const dir = tempDir('handoff-bench-hooks-');
+const ws = gitWorkspace(path.join(dir, 'ws'), {
+  'app.py': 'print("hi")\n',
+  'agent_state.json': JSON.stringify({ schema_version: 1, session_id: 'bench', branch: 'main', active_task_id: 'T-1', touched_files: ['app.py'], next_action: 'Run the tests in app.py' }),
+  'feature_list.json': JSON.stringify({ active: 'T-1', features: [{ id: 'T-1', status: 'in_progress', done_when: 'pytest' }] }),
+  '.gitignore': 'outputs/\n',
+});
 
 // A 100 MB transcript: long tool results, an assistant call every third line (60 % of the window last).
 const transcript = path.join(dir, 'bench.jsonl');

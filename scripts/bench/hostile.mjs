@@ -6,27 +6,21 @@
 // the machine's load), and with peak RSS under 200 MB. Prints a table; exits 1 on a miss.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtCli, gitWorkspace, root, tempDir } from './lib.mjs';
 
 const LIMIT_S = 2;
 const LIMIT_MB = 200;
 const LINE_MB = Number(process.env.HANDOFF_BENCH_LINE_MB ?? 300);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = path.join(root, 'dist', 'cli.js');
+const cli = builtCli(2);
 const fixture = path.resolve(root, '..', 'shared', 'fixtures', 'workbench-refund');
 const fixtureDir = process.env.HANDOFF_FIXTURES ? path.join(process.env.HANDOFF_FIXTURES, 'workbench-refund') : fixture;
-if (!fs.existsSync(cli)) {
-  console.error('bench: dist/cli.js is missing; run `node esbuild.mjs` first (npm run bench does).');
-  process.exit(2);
-}
 if (process.platform === 'win32') {
   console.log('bench: hostile files need FIFOs and /dev; skipped on Windows');
   process.exit(0);
 }
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-hostile-'));
+const tmp = tempDir('handoff-bench-hostile-');
 const rssFile = path.join(tmp, 'rss.txt');
 const preload = path.join(tmp, 'rss-hook.cjs');
 fs.writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
@@ -34,17 +28,14 @@ fs.writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFile
 /** A committed copy of the refund workbench (a small one of our own when the shared fixtures are absent). */
 function workbench(name) {
   const dir = path.join(tmp, name);
-  if (fs.existsSync(fixtureDir)) fs.cpSync(fixtureDir, dir, { recursive: true });
-  else {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'agent_state.json'), JSON.stringify({ session_id: 'bench', touched_files: ['a.py'], next_action: 'Fix a.py' }));
-    fs.writeFileSync(path.join(dir, 'feedback_record.jsonl'), `${JSON.stringify({ command: ['pytest'], exit_code: 1 })}\n`);
+  if (fs.existsSync(fixtureDir)) {
+    fs.cpSync(fixtureDir, dir, { recursive: true });
+    return gitWorkspace(dir);
   }
-  const git = (...a) => execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.com', '-c', 'commit.gpgsign=false', ...a], { cwd: dir, stdio: 'ignore' });
-  git('init', '-q');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'bench');
-  return dir;
+  return gitWorkspace(dir, {
+    'agent_state.json': JSON.stringify({ session_id: 'bench', touched_files: ['a.py'], next_action: 'Fix a.py' }),
+    'feedback_record.jsonl': `${JSON.stringify({ command: ['pytest'], exit_code: 1 })}\n`,
+  });
 }
 
 const replace = (dir, file, how) => {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { root, tempDir } from './lib.mjs';
 
 const MESSAGES = 10_000;
 const MINE = 8_000;
@@ -17,8 +18,7 @@ const TARGET_MS = 50;
 const FOLDER = '/home/dev/bench';
 
 const require = createRequire(import.meta.url);
-const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-kilo-'));
+const dir = tempDir('handoff-bench-kilo-');
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -74,7 +74,7 @@ try {
   const bundle = path.join(dir, 'kilo.cjs');
   // The shipped reader, bundled from src/.
   const contents = "export * from './src/core/session/kiloDb'; export { openSqliteSnapshot } from './src/core/session/sqliteSnapshot';";
-  await esbuild.build({ stdin: { contents, resolveDir: repo, loader: 'ts' }, bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
+  await esbuild.build({ stdin: { contents, resolveDir: root, loader: 'ts' }, bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
   const { kiloReading, kiloSessionFacts, kiloSessions, openSqliteSnapshot } = require(bundle);
   const file = path.join(dir, 'kilo.db');
   const parts = await writeDb(file);

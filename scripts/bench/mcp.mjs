@@ -5,36 +5,23 @@
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { builtCli, gitWorkspace, root, tempDir } from './lib.mjs';
 
 const MB = Number(process.env.HANDOFF_BENCH_MCP_MB ?? 200);
 const MAX_FIRST_MS = 5000;
-const here = path.dirname(new URL(import.meta.url).pathname);
-const root = path.resolve(here, '..', '..');
-const cli = path.join(root, 'dist', 'cli.js');
-if (!fs.existsSync(cli)) {
-  console.error('bench: dist/cli.js is missing; run `node esbuild.mjs` first (npm run bench does).');
-  process.exit(1);
-}
+const cli = builtCli();
 const require = createRequire(path.join(root, 'package.json'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-mcp-'));
+const dir = tempDir('handoff-bench-mcp-');
 try {
-  const ws = path.join(dir, 'ws');
-  fs.mkdirSync(ws);
-  const git = (...args) => spawnSync('git', args, { cwd: ws, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.email', 'bench@example.invalid');
-  git('config', 'user.name', 'bench');
-  fs.writeFileSync(path.join(ws, 'app.py'), 'print("hi")\n');
-  fs.writeFileSync(path.join(ws, 'agent_state.json'), JSON.stringify({ schema_version: 1, session_id: 'bench', branch: 'main', active_task_id: 'T-1', next_action: 'Run the tests in app.py' }));
-  fs.writeFileSync(path.join(ws, '.gitignore'), 'outputs/\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'bench');
+  const ws = gitWorkspace(path.join(dir, 'ws'), {
+    'app.py': 'print("hi")\n',
+    'agent_state.json': JSON.stringify({ schema_version: 1, session_id: 'bench', branch: 'main', active_task_id: 'T-1', next_action: 'Run the tests in app.py' }),
+    '.gitignore': 'outputs/\n',
+  });
 
   const claude = path.join(dir, 'claude');
   const projects = path.join(claude, 'projects', path.resolve(ws).replace(/[^a-zA-Z0-9]/g, '-'));

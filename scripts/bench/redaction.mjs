@@ -3,13 +3,11 @@
 // redaction throughput on log-like text; fails when recall is below 100 % or any look-alike changes.
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { root, tempDir } from './lib.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-redact-'));
+const dir = tempDir('handoff-bench-redact-');
 const entry = path.join(dir, 'entry.ts');
 fs.writeFileSync(entry, [
   `export * from ${JSON.stringify(path.join(root, 'src/core/redact/index.ts'))};`,

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { root, tempDir } from './lib.mjs';
 
 const BIG = Number(process.env.HANDOFF_BENCH_BIG_MB ?? 500) * 1024 * 1024;
 const TARGET_MS = 2000;
@@ -128,11 +129,10 @@ async function writeTranscript(file, bytes) {
 if (process.argv[2] === '--child') {
   await child(process.argv[3], process.argv[4]);
 } else {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-session-'));
+  const dir = tempDir('handoff-bench-session-');
   try {
-    const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
     const bundle = path.join(dir, 'reader.cjs');
-    await esbuild.build({ entryPoints: [path.join(repo, 'src/core/session/reader.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
+    await esbuild.build({ entryPoints: [path.join(root, 'src/core/session/reader.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
     const file = path.join(dir, 'transcript.jsonl');
     await writeTranscript(file, BIG);
     const r = spawnSync(process.execPath, [new URL(import.meta.url).pathname, '--child', bundle, file], { encoding: 'utf8', maxBuffer: 1 << 20 });

@@ -2,29 +2,20 @@
 // within its own 1.8 s budget or not at all, so the figure that matters is whether it injected the
 // packet (a restart prompt with its NEXT ACTION), and in what time. Freshness compares the log's hash,
 // never its records. Exits 1 when a run did not inject.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtCli, gitWorkspace, tempDir } from './lib.mjs';
 
 const RECORDS = Number(process.env.HANDOFF_BENCH_RECORDS ?? 1_000_000);
 const RUNS = 3;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = path.join(root, 'dist', 'cli.js');
-if (!fs.existsSync(cli)) {
-  console.error('bench: dist/cli.js is missing; run `node esbuild.mjs` first (npm run bench does).');
-  process.exit(2);
-}
+const cli = builtCli(2);
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-start-'));
-const state = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-state-'));
-const git = (...a) => execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.com', '-c', 'commit.gpgsign=false', ...a], { cwd: dir, stdio: 'ignore' });
-git('init', '-q', '-b', 'main');
-fs.writeFileSync(path.join(dir, 'agent_state.json'), JSON.stringify({ session_id: 'bench', active_task_id: 'T-1', branch: 'main', next_action: 'Re-run the failing suite' }));
-fs.writeFileSync(path.join(dir, '.gitignore'), 'feedback_record.jsonl\noutputs/\n');
-git('add', '-A');
-git('commit', '-q', '-m', 'bench');
+const dir = gitWorkspace(tempDir('handoff-bench-start-'), {
+  'agent_state.json': JSON.stringify({ session_id: 'bench', active_task_id: 'T-1', branch: 'main', next_action: 'Re-run the failing suite' }),
+  '.gitignore': 'feedback_record.jsonl\noutputs/\n',
+});
+const state = tempDir('handoff-bench-state-');
 
 const out = fs.createWriteStream(path.join(dir, 'feedback_record.jsonl'));
 for (let i = 0; i < RECORDS; i++) {

@@ -6,21 +6,15 @@
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { builtCli, here, root, tempDir } from './lib.mjs';
 
 const LINES = 24_000;
 const MAX_MS = 2_000;
 const MAX_MB = 200;
-const here = path.dirname(new URL(import.meta.url).pathname);
-const root = path.resolve(here, '..', '..');
-const cli = path.join(root, 'dist', 'cli.js');
+const cli = builtCli();
 const procStats = path.join(here, 'procStats.cjs');
-if (!fs.existsSync(cli)) {
-  console.error('bench: dist/cli.js is missing; run `node esbuild.mjs` first (npm run bench does).');
-  process.exit(1);
-}
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-setup-'));
+const dir = tempDir('handoff-bench-setup-');
 
 // A settings file of LINES lines: many permission rules, as a long-lived settings file collects.
 const allow = Array.from({ length: LINES - 8 }, (_, i) => `Bash(npm run task-${i})`);

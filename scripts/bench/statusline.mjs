@@ -7,28 +7,22 @@
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { builtCli, gitWorkspace, here, root, tempDir } from './lib.mjs';
 
 const RUNS = 21;
 const MAX_RATIO = 1.15;
 const MAX_PEAK_MIB = 45;
-const here = path.dirname(new URL(import.meta.url).pathname);
-const root = path.resolve(here, '..', '..');
-const cli = path.join(root, 'dist', 'cli.js');
+const cli = builtCli();
 const floor = path.join(here, 'statuslineFloor.cjs');
 const procStats = path.join(here, 'procStats.cjs');
-if (!fs.existsSync(cli)) {
-  console.error('bench: dist/cli.js is missing; run `node esbuild.mjs` first (npm run bench does).');
-  process.exit(1);
-}
 const SIZES = [
   ['50 KB', 50 * 1024],
   ['50 MB', 50 * 1024 * 1024],
   [`${Number(process.env.HANDOFF_BENCH_BIG_MB ?? 500)} MB`, Number(process.env.HANDOFF_BENCH_BIG_MB ?? 500) * 1024 * 1024],
 ];
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-bench-sl-'));
+const dir = tempDir('handoff-bench-sl-');
 const ws = path.join(dir, 'ws');
 // The measured processes' temp dir (where the statusline keeps its cache): the bench's own.
 const tmp = path.join(dir, 'tmp');
@@ -59,20 +53,13 @@ async function writeTranscript(file, bytes) {
   fs.closeSync(fd);
 }
 
-function git(...args) {
-  const r = spawnSync('git', ['-c', 'user.email=bench@example.com', '-c', 'user.name=bench', ...args], { cwd: ws, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-}
-
 /** A committed workbench with a fresh packet: the statusline shows `clean · handoff fresh`. */
 function makeWorkbench() {
-  fs.mkdirSync(ws);
-  fs.writeFileSync(path.join(ws, 'agent_state.json'), JSON.stringify({ schema_version: 1, session_id: 'bench', active_task_id: 'T-1', touched_files: [], assumptions: [], blockers: [], next_action: 'Ship the refund flow' }));
-  fs.writeFileSync(path.join(ws, 'feedback_record.jsonl'), `${JSON.stringify({ command: 'npm test', exit_code: 0, started_at: '2026-11-20T09:00:00Z' })}\n`);
-  fs.writeFileSync(path.join(ws, '.gitignore'), '*.jsonl.bench\n');
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('commit', '-qm', 'workbench');
+  gitWorkspace(ws, {
+    'agent_state.json': JSON.stringify({ schema_version: 1, session_id: 'bench', active_task_id: 'T-1', touched_files: [], assumptions: [], blockers: [], next_action: 'Ship the refund flow' }),
+    'feedback_record.jsonl': `${JSON.stringify({ command: 'npm test', exit_code: 0, started_at: '2026-11-20T09:00:00Z' })}\n`,
+    '.gitignore': '*.jsonl.bench\n',
+  });
   const r = spawnSync(process.execPath, [cli, 'generate', '--dir', ws], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`generate failed: ${r.stderr}`);
 }

@@ -2,13 +2,11 @@
 // prints its size and file list, fails when it reaches 1 MB, then restores the development build.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { root, tempDir } from './lib.mjs';
 
 const LIMIT_BYTES = 1024 * 1024;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'handoff-vsix-')), 'session-handoff.vsix');
+const out = path.join(tempDir('handoff-vsix-'), 'session-handoff.vsix');
 const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' });
 
 let failed = false;
