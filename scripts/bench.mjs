@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'bench');
-const files = fs.readdirSync(dir).filter((f) => f.endsWith('.mjs')).sort();
+const files = fs.readdirSync(dir).filter((f) => f.endsWith('.mjs') && f !== 'lib.mjs').sort();
 let failed = 0;
 for (const f of files) {
   console.log(`\n=== bench: ${f} ===`);
