@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { listDir, openRegular, statOrNull } from '../fsx';
 import { defaultClineSessionsDir, sdkManifest } from '../session/clineSdk';
 import { defaultKiloDbPath, kiloSessions, kiloSnapshot } from '../session/kiloDb';
+import { scanArrayObjects } from '../session/jsonStream';
 import { JsonDocFile } from '../session/taskJson';
 import { obj, str } from '../session/vscodeTask';
 import type { ContextSource } from './types';
@@ -109,6 +110,9 @@ function inside(folder: string, cwd: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
+/** The fields of a Cline HistoryItem that `historyItem` reads. */
+const HISTORY_KEYS: ReadonlySet<string> = new Set(['id', 'ts', 'cwdOnTaskInitialization', 'shadowGitConfigWorkTree']);
+
 /** A HistoryItem's id, timestamp and folder (Cline `cwdOnTaskInitialization` / `shadowGitConfigWorkTree`, Roo `workspace`). */
 function historyItem(v: unknown, agent: VscodeAgent): TaskInfo | null {
   const h = obj(v);
@@ -122,6 +126,7 @@ function historyItem(v: unknown, agent: VscodeAgent): TaskInfo | null {
 export class VscodeTaskDiscovery {
   private readonly indexes = new Map<string, JsonDocFile>();
   private readonly taskInfo = new Map<string, { key: string; info: TaskInfo | null }>();
+  private readonly histories = new Map<string, { key: string; infos: Map<string, TaskInfo> }>();
 
   constructor(
     private readonly folder: string,
@@ -256,7 +261,8 @@ export class VscodeTaskDiscovery {
 
   /** The agent's index of tasks (Cline `state/taskHistory.json`, Roo `tasks/_index.json`) by id; empty when unreadable. */
   private async index(agent: VscodeAgent, storage: string): Promise<Map<string, TaskInfo>> {
-    const file = agent === 'cline' ? path.join(storage, 'state', 'taskHistory.json') : path.join(storage, 'tasks', '_index.json');
+    if (agent === 'cline') return this.clineHistory(path.join(storage, 'state', 'taskHistory.json'));
+    const file = path.join(storage, 'tasks', '_index.json');
     let doc = this.indexes.get(file);
     if (!doc) {
       doc = new JsonDocFile(file);
@@ -264,7 +270,7 @@ export class VscodeTaskDiscovery {
     }
     // A half-written index keeps its last valid version; with none, each task folder is asked.
     const state = await doc.read();
-    const list = agent === 'cline' ? state.value : obj(state.value)?.['entries'];
+    const list = obj(state.value)?.['entries'];
     const out = new Map<string, TaskInfo>();
     if (Array.isArray(list)) {
       for (const v of list) {
@@ -273,6 +279,42 @@ export class VscodeTaskDiscovery {
       }
     }
     return out;
+  }
+
+  /**
+   * Cline's task history by id, streamed: it grows to hundreds of MB (each task's text), of which only
+   * each entry's id, time and folder are needed (a 100 MB history parsed whole took 2.65 s and 792 MB).
+   * Read again only when its size, mtime or inode moved; a half-written or broken one keeps the last
+   * complete version (with none, each task folder is asked).
+   */
+  private async clineHistory(file: string): Promise<Map<string, TaskInfo>> {
+    const cached = this.histories.get(file);
+    const opened = await openRegular(file);
+    if (!opened.ok) {
+      if (opened.refusal.kind === 'missing') this.histories.delete(file);
+      return opened.refusal.kind === 'missing' ? new Map() : (cached?.infos ?? new Map());
+    }
+    const { handle, size, mtimeMs, ino } = opened.file;
+    const key = `${size}:${mtimeMs}:${ino}`;
+    try {
+      if (cached?.key === key) return cached.infos;
+      const infos = new Map<string, TaskInfo>();
+      // Most tasks share a few folders: one string each.
+      const folders = new Map<string, string>();
+      const ok = await scanArrayObjects(handle, HISTORY_KEYS, (fields) => {
+        const info = historyItem(fields, 'cline');
+        if (!info) return;
+        if (info.cwd) info.cwd = folders.get(info.cwd) ?? (folders.set(info.cwd, info.cwd), info.cwd);
+        infos.set(info.id, info);
+      });
+      if (!ok) return cached?.infos ?? new Map();
+      this.histories.set(file, { key, infos });
+      return infos;
+    } catch {
+      return cached?.infos ?? new Map();
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
   }
 
   /**
