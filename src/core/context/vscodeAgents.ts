@@ -10,6 +10,7 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { FileHandle } from '../fsx';
 import { listDir, openRegular, statOrNull } from '../fsx';
 import { defaultClineSessionsDir, sdkManifest } from '../session/clineSdk';
 import { defaultKiloDbPath, kiloSessions, kiloSnapshot } from '../session/kiloDb';
@@ -110,8 +111,32 @@ function inside(folder: string, cwd: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
+/**
+ * Cline task histories as last read, by file: shared by every discovery of the process, so a command
+ * that looks for the session twice (the meter, then the packet's reader) streams a big history once.
+ */
+const histories = new Map<string, { key: string; read: Promise<Map<string, TaskInfo> | null>; last: Map<string, TaskInfo> | null }>();
+
 /** The fields of a Cline HistoryItem that `historyItem` reads. */
 const HISTORY_KEYS: ReadonlySet<string> = new Set(['id', 'ts', 'cwdOnTaskInitialization', 'shadowGitConfigWorkTree']);
+
+/** Cline's task history by id; null when it is not one complete array (half-written, broken, unreadable). */
+async function scanHistory(handle: FileHandle): Promise<Map<string, TaskInfo> | null> {
+  const infos = new Map<string, TaskInfo>();
+  // Most tasks share a few folders: one string each.
+  const folders = new Map<string, string>();
+  try {
+    const ok = await scanArrayObjects(handle, HISTORY_KEYS, (fields) => {
+      const info = historyItem(fields, 'cline');
+      if (!info) return;
+      if (info.cwd) info.cwd = folders.get(info.cwd) ?? (folders.set(info.cwd, info.cwd), info.cwd);
+      infos.set(info.id, info);
+    });
+    return ok ? infos : null;
+  } catch {
+    return null;
+  }
+}
 
 /** A HistoryItem's id, timestamp and folder (Cline `cwdOnTaskInitialization` / `shadowGitConfigWorkTree`, Roo `workspace`). */
 function historyItem(v: unknown, agent: VscodeAgent): TaskInfo | null {
@@ -126,7 +151,6 @@ function historyItem(v: unknown, agent: VscodeAgent): TaskInfo | null {
 export class VscodeTaskDiscovery {
   private readonly indexes = new Map<string, JsonDocFile>();
   private readonly taskInfo = new Map<string, { key: string; info: TaskInfo | null }>();
-  private readonly histories = new Map<string, { key: string; infos: Map<string, TaskInfo> }>();
 
   constructor(
     private readonly folder: string,
@@ -288,30 +312,21 @@ export class VscodeTaskDiscovery {
    * complete version (with none, each task folder is asked).
    */
   private async clineHistory(file: string): Promise<Map<string, TaskInfo>> {
-    const cached = this.histories.get(file);
     const opened = await openRegular(file);
+    const cached = histories.get(file);
     if (!opened.ok) {
-      if (opened.refusal.kind === 'missing') this.histories.delete(file);
-      return opened.refusal.kind === 'missing' ? new Map() : (cached?.infos ?? new Map());
+      if (opened.refusal.kind === 'missing') histories.delete(file);
+      return opened.refusal.kind === 'missing' ? new Map() : ((await cached?.read) ?? cached?.last ?? new Map());
     }
     const { handle, size, mtimeMs, ino } = opened.file;
     const key = `${size}:${mtimeMs}:${ino}`;
     try {
-      if (cached?.key === key) return cached.infos;
-      const infos = new Map<string, TaskInfo>();
-      // Most tasks share a few folders: one string each.
-      const folders = new Map<string, string>();
-      const ok = await scanArrayObjects(handle, HISTORY_KEYS, (fields) => {
-        const info = historyItem(fields, 'cline');
-        if (!info) return;
-        if (info.cwd) info.cwd = folders.get(info.cwd) ?? (folders.set(info.cwd, info.cwd), info.cwd);
-        infos.set(info.id, info);
-      });
-      if (!ok) return cached?.infos ?? new Map();
-      this.histories.set(file, { key, infos });
-      return infos;
-    } catch {
-      return cached?.infos ?? new Map();
+      // The same bytes being read by another look (the meter and the packet's reader at once): one read.
+      if (cached?.key === key) return (await cached.read) ?? cached.last ?? new Map();
+      const last = cached ? ((await cached.read) ?? cached.last) : null;
+      const read = scanHistory(handle);
+      histories.set(file, { key, read, last });
+      return (await read) ?? last ?? new Map();
     } finally {
       await handle.close().catch(() => undefined);
     }

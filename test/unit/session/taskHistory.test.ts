@@ -135,6 +135,31 @@ describe('Cline task discovery over a big task history', () => {
     assert.equal((await d.find(['cline']))[0]?.sessionId, mine[2]!.id);
   });
 
+  it('two looks at once (the meter and the packet\'s reader) read an unchanged history once', async () => {
+    const { folder, root, file, mine } = await storage(600);
+    const size = (await fs.stat(file)).size;
+    const probe = await fs.open(file, 'r');
+    const proto = Object.getPrototypeOf(probe) as { read: (...a: unknown[]) => Promise<{ bytesRead: number }> };
+    await probe.close();
+    const read = proto.read;
+    let bytes = 0;
+    proto.read = async function (this: unknown, ...a: unknown[]) {
+      const r = await read.apply(this, a);
+      bytes += r.bytesRead;
+      return r;
+    };
+    let found;
+    try {
+      found = await Promise.all([0, 1, 2].map(() => new VscodeTaskDiscovery(folder, { globalStorageRoots: [root] }).find(['cline'])));
+      found.push(await new VscodeTaskDiscovery(folder, { globalStorageRoots: [root] }).find(['cline']));
+    } finally {
+      proto.read = read;
+    }
+    assert.ok(size > 1_000_000);
+    assert.deepEqual(found.map((f) => f[0]?.sessionId), Array(4).fill(mine[1]!.id));
+    assert.ok(bytes >= size && bytes < size * 1.5, `${bytes} bytes read for a history of ${size}`);
+  });
+
   it('never parses the history whole: no JSON text over 1 MB is parsed while a 24 MB history is read', async function () {
     this.timeout(60_000);
     const { folder, root, text, mine } = await storage(0);
