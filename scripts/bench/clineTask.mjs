@@ -1,7 +1,7 @@
 // Benchmark: a Cline task whose ui_messages.json is 250 MB (HANDOFF_BENCH_CLINE_MB), through the built
 // `handoff status` and `handoff generate`. Such a file is read from its end (its last messages) and the
-// packet says what was not read. Fails when either command takes over 2 s, reaches 200 MB of memory,
-// or does not say what it left out.
+// packet says what was not read. Then the same task listed in a 100 MB task history. Fails when either
+// command takes over 2 s, reaches 200 MB of memory, or does not say what it left out.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -84,6 +84,58 @@ for (const [name, m] of [['status', status], ['generate', gen]]) {
 }
 if (status.r.status !== 0 || !statusSays || gen.r.status !== 0 || !packetOk || !told) {
   console.error(`bench: the Cline task was not read as expected:\n${status.r.stdout}${status.r.stderr}\n${gen.r.stdout}${gen.r.stderr}`.slice(0, 4000));
+  ok = false;
+}
+
+// A Cline task history of 100 MB (HANDOFF_BENCH_HISTORY_MB) listing tens of thousands of tasks: streamed
+// for each entry's id, time and folder, never parsed whole. The task's own chat is small here.
+const HISTORY_MB = Number(process.env.HANDOFF_BENCH_HISTORY_MB ?? 100);
+fs.writeFileSync(ui, JSON.stringify([
+  { ts: 1764400000000, type: 'say', say: 'task', text: 'Fix the flaky date test' },
+  { ts: 1764400001000, type: 'say', say: 'api_req_started', text: JSON.stringify({ request: '[read_file]', tokensIn: 30000, tokensOut: 500, cacheWrites: 0, cacheReads: 0 }) },
+  { ts: 1764400002000, type: 'say', say: 'command', text: 'npm test -- utils/date' },
+]));
+const historyFile = path.join(storage, 'state', 'taskHistory.json');
+const hist = fs.createWriteStream(historyFile);
+let histBytes = 0;
+let entries = 0;
+let placed = false;
+const putHist = async (s) => {
+  histBytes += Buffer.byteLength(s);
+  if (!hist.write(s)) await once(hist, 'drain');
+};
+await putHist('[');
+while (histBytes < HISTORY_MB * 1024 * 1024) {
+  const t = 1764000000000 + entries * 60_000;
+  const folder = `/home/dev/project-${entries % 40}`;
+  // The task itself sits in the middle of the history.
+  if (!placed && histBytes >= (HISTORY_MB * 1024 * 1024) / 2) placed = await putHist(`,${JSON.stringify({ id, ts: Date.now(), task: 'Fix the flaky date test', tokensIn: 30000, tokensOut: 500, cacheWrites: 0, cacheReads: 0, totalCost: 0.1, size: 4096, cwdOnTaskInitialization: ws, shadowGitConfigWorkTree: ws, isFavorited: false })}`).then(() => true);
+  const task = `Task ${entries}: refactor the "date" helpers in src\\utils and run the tests.\n${'Details of the request, pasted logs and code. '.repeat(20 + (entries % 60))}`;
+  await putHist(`${entries ? ',' : ''}${JSON.stringify({ id: String(t), ts: t, task, tokensIn: 1000 + entries, tokensOut: 200, cacheWrites: 0, cacheReads: 0, totalCost: 0.01, size: 2048, conversationHistoryDeletedRange: [2, 5], cwdOnTaskInitialization: folder, shadowGitConfigWorkTree: folder, isFavorited: entries % 9 === 0 })}`);
+  entries++;
+}
+await putHist(']');
+hist.end();
+await once(hist, 'finish');
+const histSize = fs.statSync(historyFile).size;
+const hStatus = run(['status', '--dir', ws]);
+const hStatusSays = /Cline/.test(hStatus.r.stdout);
+console.log(`Cline task history ${(histSize / 1048576).toFixed(0)} MB (${entries + 1} tasks):`);
+console.log(`  handoff status: ${hStatus.seconds.toFixed(2)} s (CPU ${hStatus.cpu.toFixed(2)} s), peak ${hStatus.mb.toFixed(0)} MB, exit ${hStatus.r.status}${hStatusSays ? '' : ' (no Cline reading!)'}`);
+const hGen = run(['generate', '--dir', ws, '--allow-dirty', '--json']);
+let hPacketOk = false;
+try {
+  hPacketOk = JSON.parse(fs.readFileSync(JSON.parse(hGen.r.stdout).json, 'utf8')).session_id === id;
+} catch {
+  // reported below
+}
+console.log(`  handoff generate: ${hGen.seconds.toFixed(2)} s (CPU ${hGen.cpu.toFixed(2)} s), peak ${hGen.mb.toFixed(0)} MB, exit ${hGen.r.status}; packet from the task written: ${hPacketOk}`);
+for (const [name, m] of [['status', hStatus], ['generate', hGen]]) {
+  if (m.seconds > LIMIT_S) { console.error(`bench: with the big history, handoff ${name} took ${m.seconds.toFixed(2)} s (limit ${LIMIT_S} s)`); ok = false; }
+  if (m.mb >= LIMIT_MB) { console.error(`bench: with the big history, handoff ${name} peaked at ${m.mb.toFixed(0)} MB (limit ${LIMIT_MB} MB)`); ok = false; }
+}
+if (hStatus.r.status !== 0 || !hStatusSays || hGen.r.status !== 0 || !hPacketOk) {
+  console.error(`bench: the Cline task was not found through the big history:\n${hStatus.r.stdout}${hStatus.r.stderr}\n${hGen.r.stdout}${hGen.r.stderr}`.slice(0, 4000));
   ok = false;
 }
 fs.rmSync(dir, { recursive: true, force: true });

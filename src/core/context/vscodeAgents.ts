@@ -10,9 +10,11 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { FileHandle } from '../fsx';
 import { listDir, openRegular, statOrNull } from '../fsx';
 import { defaultClineSessionsDir, sdkManifest } from '../session/clineSdk';
 import { defaultKiloDbPath, kiloSessions, kiloSnapshot } from '../session/kiloDb';
+import { scanArrayObjects } from '../session/jsonStream';
 import { JsonDocFile } from '../session/taskJson';
 import { obj, str } from '../session/vscodeTask';
 import type { ContextSource } from './types';
@@ -107,6 +109,33 @@ function inside(folder: string, cwd: string): boolean {
   const norm = (p: string) => (process.platform === 'win32' ? path.resolve(p).toLowerCase() : path.resolve(p));
   const rel = path.relative(norm(folder), norm(cwd));
   return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+/**
+ * Cline task histories as last read, by file: shared by every discovery of the process, so a command
+ * that looks for the session twice (the meter, then the packet's reader) streams a big history once.
+ */
+const histories = new Map<string, { key: string; read: Promise<Map<string, TaskInfo> | null>; last: Map<string, TaskInfo> | null }>();
+
+/** The fields of a Cline HistoryItem that `historyItem` reads. */
+const HISTORY_KEYS: ReadonlySet<string> = new Set(['id', 'ts', 'cwdOnTaskInitialization', 'shadowGitConfigWorkTree']);
+
+/** Cline's task history by id; null when it is not one complete array (half-written, broken, unreadable). */
+async function scanHistory(handle: FileHandle): Promise<Map<string, TaskInfo> | null> {
+  const infos = new Map<string, TaskInfo>();
+  // Most tasks share a few folders: one string each.
+  const folders = new Map<string, string>();
+  try {
+    const ok = await scanArrayObjects(handle, HISTORY_KEYS, (fields) => {
+      const info = historyItem(fields, 'cline');
+      if (!info) return;
+      if (info.cwd) info.cwd = folders.get(info.cwd) ?? (folders.set(info.cwd, info.cwd), info.cwd);
+      infos.set(info.id, info);
+    });
+    return ok ? infos : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A HistoryItem's id, timestamp and folder (Cline `cwdOnTaskInitialization` / `shadowGitConfigWorkTree`, Roo `workspace`). */
@@ -256,7 +285,8 @@ export class VscodeTaskDiscovery {
 
   /** The agent's index of tasks (Cline `state/taskHistory.json`, Roo `tasks/_index.json`) by id; empty when unreadable. */
   private async index(agent: VscodeAgent, storage: string): Promise<Map<string, TaskInfo>> {
-    const file = agent === 'cline' ? path.join(storage, 'state', 'taskHistory.json') : path.join(storage, 'tasks', '_index.json');
+    if (agent === 'cline') return this.clineHistory(path.join(storage, 'state', 'taskHistory.json'));
+    const file = path.join(storage, 'tasks', '_index.json');
     let doc = this.indexes.get(file);
     if (!doc) {
       doc = new JsonDocFile(file);
@@ -264,7 +294,7 @@ export class VscodeTaskDiscovery {
     }
     // A half-written index keeps its last valid version; with none, each task folder is asked.
     const state = await doc.read();
-    const list = agent === 'cline' ? state.value : obj(state.value)?.['entries'];
+    const list = obj(state.value)?.['entries'];
     const out = new Map<string, TaskInfo>();
     if (Array.isArray(list)) {
       for (const v of list) {
@@ -273,6 +303,33 @@ export class VscodeTaskDiscovery {
       }
     }
     return out;
+  }
+
+  /**
+   * Cline's task history by id, streamed: it grows to hundreds of MB (each task's text), of which only
+   * each entry's id, time and folder are needed (a 100 MB history parsed whole took 2.65 s and 792 MB).
+   * Read again only when its size, mtime or inode moved; a half-written or broken one keeps the last
+   * complete version (with none, each task folder is asked).
+   */
+  private async clineHistory(file: string): Promise<Map<string, TaskInfo>> {
+    const opened = await openRegular(file);
+    const cached = histories.get(file);
+    if (!opened.ok) {
+      if (opened.refusal.kind === 'missing') histories.delete(file);
+      return opened.refusal.kind === 'missing' ? new Map() : ((await cached?.read) ?? cached?.last ?? new Map());
+    }
+    const { handle, size, mtimeMs, ino } = opened.file;
+    const key = `${size}:${mtimeMs}:${ino}`;
+    try {
+      // The same bytes being read by another look (the meter and the packet's reader at once): one read.
+      if (cached?.key === key) return (await cached.read) ?? cached.last ?? new Map();
+      const last = cached ? ((await cached.read) ?? cached.last) : null;
+      const read = scanHistory(handle);
+      histories.set(file, { key, read, last });
+      return (await read) ?? last ?? new Map();
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
   }
 
   /**

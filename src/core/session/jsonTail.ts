@@ -32,12 +32,12 @@ export interface ArrayTailOptions {
   headBytes?: number;
 }
 
-const CHUNK = 1024 * 1024;
+export const CHUNK = 1024 * 1024;
 /** The first element is read as well when it is at most this big (it holds the task's request). */
 const HEAD_BYTES = 1024 * 1024;
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+export const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
 
 /** Reads the tail of the JSON array in `handle` (of `size` bytes); null when the file is not one array. */
 export async function readArrayTail(handle: FileHandle, size: number, opts: ArrayTailOptions): Promise<ArrayTail | null> {

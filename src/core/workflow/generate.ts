@@ -104,6 +104,15 @@ export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> 
 }
 
 /**
+ * A session file that was found but could not be read (a FIFO or a folder in its place, bytes that
+ * stay invalid): its reader's located reason, so the person learns why no session was used.
+ */
+function unreadSession(session: GenerateArgs['session'], context: ContextResult | null): Diagnostic[] {
+  if (session || !context || context.known || !context.file || !context.reason.startsWith(`${context.file} `)) return [];
+  return [{ file: context.file, message: context.reason.slice(context.file.length + 1) }];
+}
+
+/**
  * The generate workflow shared by the CLI and the extension: load the workbench, gather git/clean/
  * context inputs, refuse when dirty (unless allowed) or when there is no next action, then — under
  * the output dir's lock — write the packet (or report it unchanged) and supersede the previous
@@ -112,7 +121,8 @@ export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> 
 export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutcome> {
   const { options } = args;
   const inputs = await gatherInputs(args);
-  const { snapshot, diagnostics } = inputs;
+  const { snapshot } = inputs;
+  const diagnostics = [...inputs.diagnostics, ...unreadSession(args.session, inputs.context)];
   const allowDirty = args.allowDirty ?? false;
   if (inputs.clean && !inputs.clean.clean && !allowDirty) {
     const findings = inputs.clean.findings;

@@ -154,5 +154,23 @@ describe('a Cline task with odd files, through the CLI', function () {
         repo.remove();
       }
     });
+
+    it(`a ${kind} in place of ui_messages.json: \`handoff generate\` names it, located, as \`handoff status\` does`, async () => {
+      const { repo, cwd, env, dir } = await setup();
+      try {
+        const ui = path.join(dir, 'ui_messages.json');
+        await fs.rm(ui);
+        if (kind === 'FIFO') execFileSync('mkfifo', [ui]);
+        else await fs.mkdir(ui);
+        const out = handoff(['generate', '--dir', cwd, '--allow-dirty'], { env, timeoutMs: 20_000 });
+        // Nothing else to take a next step from: refused, and the reason the task was not read comes first.
+        assert.equal(out.code, 1, out.stderr);
+        const said = `${ui}: is ${kind === 'FIFO' ? 'a named pipe (FIFO)' : 'a folder'}, not a regular file; not read\n`;
+        assert.equal(out.stderr.split(said).length - 1, 1, out.stderr);
+        assert.ok(out.stderr.indexOf(said) < out.stderr.indexOf('handoff: refused: no next action'), out.stderr);
+      } finally {
+        repo.remove();
+      }
+    });
   }
 });
