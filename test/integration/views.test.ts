@@ -135,7 +135,8 @@ describe('sidebar views (in the extension host)', () => {
       const packets = provider.getChildren(key);
       assert.deepEqual(packets.map((p) => (p.kind === 'packet' ? p.packetId : '')), ['test-view-new', 'test-view-old']);
       const active = provider.getTreeItem(packets[0]!);
-      assert.match(String(active.description), /^active, stale · written (just now|\d+ min ago)$/);
+      // Written by the test, not by Session Handoff here: the row says so (Trust This Packet is offered).
+      assert.match(String(active.description), /^active, stale · written (just now|\d+ min ago) · not written here$/);
       // The reason is a row of its own under the packet, not a cut-off tail of its row.
       const reasons = provider.getChildren(packets[0]).map((n) => (n.kind === 'reason' ? n.text : ''));
       assert.ok(reasons.some((r) => /^HEAD/.test(r)), reasons.join(' | '));
