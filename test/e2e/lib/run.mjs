@@ -53,6 +53,11 @@ export async function openRun({ name, env = {}, browser: withBrowser = true, wor
   // Also when something exits the process before the async cleanup reaches the folder.
   const unregisterRmSync = onExitSync(() => { if (!process.env.HANDOFF_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true }); });
   const agentHome = createAgentHome(runDir);
+  // The editor and the command line a test runs are one user: one state folder, so one ledger key
+  // (a packet the test's `handoff generate` writes is "written here" for the extension too).
+  const stateDir = path.join(runDir, 'state');
+  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  process.env.HANDOFF_STATE_DIR = stateDir;
   let count = 0;
   /** A fresh workspace (git repo + fixture workbench + transcript for it in the agent home). */
   const newWorkspace = () => {
@@ -69,6 +74,7 @@ export async function openRun({ name, env = {}, browser: withBrowser = true, wor
     HANDOFF_TEST_CODEX_HOME: agentHome.codexHome,
     HANDOFF_FIXTURES: fixturesDir(),
     HANDOFF_TEST_RESULTS: path.join(runDir, 'inhost-results.json'),
+    HANDOFF_STATE_DIR: stateDir,
     ...serverOptions.env,
     ...env,
   };
