@@ -6,6 +6,7 @@ import { closingOf, collectOpenQuestions, labelledNext, reportsDone } from './ju
 import { stepForFailure } from './failureStep';
 import type { CommandRun, Ending, FailedAttempt, NextActionKind } from './schema';
 import { isReadOnlyCommand, programOf } from '../artifacts/readOnly';
+import { redact } from '../redact';
 
 /**
  * How a session ended, and what that makes the next step (issue: "the ending decides"). A session is
@@ -68,8 +69,9 @@ export function resolveRequest(session: SessionSummary): { request: SessionText 
   return { request: before.at(-1) ?? goal ?? latest, continuation: latest };
 }
 
-const oneLine = (s: string, n: number): string => {
-  const t = s.replace(/\s+/g, ' ').trim();
+/** One line of the session's words, at most `n` characters, cut at a space — masked before the cut. */
+export const oneLine = (s: string, n: number): string => {
+  const t = redact(s).replace(/\s+/g, ' ').trim();
   if (t.length <= n) return t;
   const cut = t.slice(0, n - 1);
   const space = cut.lastIndexOf(' ');
@@ -148,7 +150,7 @@ export function recommendationIn(text: string): string | null {
 }
 
 /** "You need to …", "you'll have to …", "run X yourself": a step the agent hands to the human. */
-const HUMAN_STEP = /(?:^|[.!?]\s+|\n\s*(?:[-*•]|\d+[.)])?\s*)((?:you(?:'ll| will)? (?:need|have) to|you must|you should|you can now|please)\b(?:[^\n.!?`]|`[^`\n]*`)*[.!?]?)/i;
+const HUMAN_STEP = /(?:^|[.!?]\s+|\n\s*(?:[-*•]|\d+[.)])?\s*)((?:you(?:'ll| will)? (?:need|have) to|you must|you should|you can now|please)\b(?!,? (?:let me know|tell me|ask|see|be able|notice|find|feel free)\b)(?:[^\n.!?`]|`[^`\n]*`)*[.!?]?)/i;
 
 /**
  * Uncertain work (timed out, interrupted, killed: it may have partly applied) that the closing's

@@ -4,7 +4,7 @@ import { isTestCommand, looseKey } from '../artifacts/commands';
 import type { WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { Source } from '../source';
 import type { CommandRun, Ending, FailedAttempt, NextActionKind } from './schema';
-import { readEnding } from './ending';
+import { oneLine, readEnding } from './ending';
 import { namedCommand, stepForFailure } from './failureStep';
 import { closingOf, collectOpenQuestions, labelledNext, reportsDone, waitingForAnswers } from './judgement';
 import { redact } from '../redact';
@@ -32,13 +32,6 @@ const firstLine = (text: string): string => {
   return (s.split('\n').map((l) => l.trim()).find(Boolean) ?? s).slice(0, 160);
 };
 /** One line of the session's words, at most `n` characters, cut at a space. */
-const oneLine = (s: string, n: number): string => {
-  const t = redact(s).replace(/\s+/g, ' ').trim();
-  if (t.length <= n) return t;
-  const cut = t.slice(0, n - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${space > n / 2 ? cut.slice(0, space) : cut}…`;
-};
 
 /** Test, build, lint and type-check commands: their failures come first among the open ones. */
 const CHECK = /(^|[ /])(tsc|eslint|ruff|mypy|pyright|flake8|pylint|clippy|biome|prettier --check|golangci-lint|type-?check|lint|build|compile|make|cargo (build|check)|go (build|vet)|gradle|mvn)( |:|$)/;

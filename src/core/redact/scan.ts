@@ -336,7 +336,9 @@ export function credentialName(text: string, start: number, end = start): string
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const before = text.slice(Math.max(lineStart, start - 200), start);
   const names: string[] = [];
-  const usable = (n: string | undefined): n is string => !!n && /[A-Za-z]/.test(n) && !SCHEMES.test(n);
+  // A name is shown: never one that is (or looks like) a credential itself, such as a key id before a secret.
+  const usable = (n: string | undefined): n is string =>
+    !!n && /[A-Za-z]/.test(n) && !SCHEMES.test(n) && !(/[a-z]/.test(n) && /[A-Z]/.test(n) && /\d/.test(n)) && detectSecrets(n).length === 0;
   const assign = /^\s*(?:export\s+|set\s+|\$env:)?["']?([A-Za-z_][A-Za-z0-9_.-]{2,60})["']?\s*[=:]/.exec(text.slice(lineStart, start));
   const near = /["']?([A-Za-z_][A-Za-z0-9_.-]{2,60})["']?\s*[=:]\s*["']?[^\s"'=:]*$/.exec(before);
   const name = usable(assign?.[1]) ? assign?.[1] : usable(near?.[1]) ? near?.[1] : undefined;

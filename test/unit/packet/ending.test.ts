@@ -89,6 +89,14 @@ describe('the ending decides the next action', () => {
     assert.match(p.next_action, /Ask whether it is done and how it went/);
   });
 
+  it('a polite "please let me know …" is no step handed to the human', async () => {
+    const p = await packetFor((d) => facts(d, {
+      ...closing('I moved the handler to src/api.\n\nPlease let me know if you want the old route kept.', 90),
+      latestRequest: { text: 'move the handler to src/api', line: 60 },
+    }));
+    assert.ok(!/The user does this/.test(p.next_action), p.next_action);
+  });
+
   it('the agent reported the request done → verify what it reported and ask what comes next, with the recap\'s step after the task', async () => {
     const p = await packetFor((d) => facts(d, {
       ...closing('Done: SUBMISSION.md is final and pushed as c566cc2.', 1338),

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
 import { secretRisks, sessionSecretFindings, sourceFileOf } from '../../../src/core/packet/secretRisks';
-import { mayHoldCredential } from '../../../src/core/redact/scan';
+import { credentialName, mayHoldCredential } from '../../../src/core/redact/scan';
 import { CredentialScanner } from '../../../src/core/session/credentials';
 import { readSessionFile } from '../../../src/core/session/reader';
 import { generateHandoff } from '../../../src/core/workflow/generate';
@@ -201,5 +201,13 @@ describe('credentials an agent session saw are flagged', () => {
   it('the pre-filter passes every shape of the redaction corpus inside a JSON line', () => {
     const missed = SECRETS.filter((c) => !mayHoldCredential(Buffer.from(JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', content: c.text }] } })))).map((c) => c.name);
     assert.deepEqual(missed, []);
+  });
+
+  it('a credential is named by the variable or host that holds it, never by something that looks like a key itself', () => {
+    assert.equal(credentialName('STRIPE_SECRET_KEY=sk_live_x', 'STRIPE_SECRET_KEY='.length), 'STRIPE_SECRET_KEY');
+    assert.equal(credentialName('url: https://devnet.helius-rpc.com/?api-key=abc', 'url: https://devnet.helius-rpc.com/?api-key='.length), 'url, devnet.helius-rpc.com', 'the line\'s own variable first, then the host');
+    // A mixed-case id with digits before the secret (a key id, an account token) is not shown as its name.
+    const text = 'AbC9dEf8GhI7jKl6MnO5pQr4:s3cr3tP4ssw0rdValue';
+    assert.equal(credentialName(text, text.indexOf(':') + 1), undefined);
   });
 });
