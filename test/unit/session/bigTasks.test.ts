@@ -139,14 +139,20 @@ describe('a Cline task with odd files, through the CLI', function () {
     }
   });
 
+  /** Puts a FIFO or a folder where the task's ui_messages.json was; returns its path. */
+  const replaceUiMessages = async (dir: string, kind: 'FIFO' | 'folder'): Promise<string> => {
+    const ui = path.join(dir, 'ui_messages.json');
+    await fs.rm(ui);
+    if (kind === 'FIFO') execFileSync('mkfifo', [ui]);
+    else await fs.mkdir(ui);
+    return ui;
+  };
+
   for (const kind of ['FIFO', 'folder'] as const) {
     it(`a ${kind} in place of ui_messages.json is named, located, instead of being skipped without a word`, async () => {
       const { repo, cwd, env, dir } = await setup();
       try {
-        const ui = path.join(dir, 'ui_messages.json');
-        await fs.rm(ui);
-        if (kind === 'FIFO') execFileSync('mkfifo', [ui]);
-        else await fs.mkdir(ui);
+        const ui = await replaceUiMessages(dir, kind);
         const out = handoff(['status', '--dir', cwd], { env, timeoutMs: 20_000 });
         assert.equal(out.code, 0, out.stderr);
         assert.ok(out.stdout.includes(`${ui} is ${kind === 'FIFO' ? 'a named pipe (FIFO)' : 'a folder'}, not a regular file; not read`), out.stdout);
@@ -158,10 +164,7 @@ describe('a Cline task with odd files, through the CLI', function () {
     it(`a ${kind} in place of ui_messages.json: \`handoff generate\` names it, located, as \`handoff status\` does`, async () => {
       const { repo, cwd, env, dir } = await setup();
       try {
-        const ui = path.join(dir, 'ui_messages.json');
-        await fs.rm(ui);
-        if (kind === 'FIFO') execFileSync('mkfifo', [ui]);
-        else await fs.mkdir(ui);
+        const ui = await replaceUiMessages(dir, kind);
         const out = handoff(['generate', '--dir', cwd, '--allow-dirty'], { env, timeoutMs: 20_000 });
         // Nothing else to take a next step from: refused, and the reason the task was not read comes first.
         assert.equal(out.code, 1, out.stderr);
