@@ -2,6 +2,7 @@ import type { Diagnostic } from '../diagnostics';
 import type { AgentState, FeatureList, FeedbackRecord, ReviewReport, VerificationReport } from './schemas';
 import type { SessionAgent, SessionAnswer, SessionCommand, SessionQuestion, SessionText, UnansweredRequest } from '../session/model';
 import type { Source } from '../source';
+import type { ExchangeEvent } from '../session/exchange';
 
 /** One feedback record with its 0-based line number in `feedback_record.jsonl`. */
 export interface IndexedRecord {
@@ -134,4 +135,6 @@ export interface SessionSummary {
   finalCommands?: SessionCommand[];
   /** The goal the user set with `/goal` and did not clear (Claude Code): the standing task, verbatim. */
   goal?: SessionText | null;
+  /** The final exchange, in order: from the last human message to the end of the record (session/exchange.ts). */
+  exchange?: ExchangeEvent[];
 }

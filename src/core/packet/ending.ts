@@ -2,7 +2,8 @@ import { looseKey, normalizeCommand } from '../artifacts/commands';
 import type { SessionSummary, WorkbenchSnapshot } from '../artifacts/snapshot';
 import type { SessionCommand, SessionText } from '../session/model';
 import type { Source } from '../source';
-import { closingOf, collectOpenQuestions, labelledNext, reportsDone } from './judgement';
+import { closingOf, collectOpenQuestions, compactionNext, gistOf, labelledNext, reportsDone } from './judgement';
+import { lastTextLine, shapeOf, type ExchangeEvent } from '../session/exchange';
 import { stepForFailure } from './failureStep';
 import type { CommandRun, Ending, FailedAttempt, NextActionKind } from './schema';
 import { isReadOnlyCommand, programOf } from '../artifacts/readOnly';
@@ -49,10 +50,17 @@ const CONTINUATION_WORDS = new Set([
   'continue', 'continuing', 'go', 'on', 'ahead', 'proceed', 'yes', 'yep', 'yeah', 'yup', 'y', 'ok', 'okay', 'k', 'sure', 'please', 'pls', 'plz',
   'do', 'it', 'keep', 'going', 'carry', 'resume', 'generating', 'and', 'now', 'again', 'then', 'that', 'this', 'so', 'right', 'fine', 'good',
   'great', 'thanks', 'thank', 'you', 'sounds', 'lgtm', 'hello', 'hi', 'hey', 'there', 'are', 'still', 'alright', 'cool', 'next', 'done',
+  // The same few words in the languages people write to agents in (a help, never the rule: see isBareContinuation).
+  'sí', 'si', 'vale', 'dale', 'sigue', 'continúa', 'continua', 'adelante', 'gracias', 'да', 'ок', 'хорошо', 'давай', 'продолжай', 'продолжи', 'дальше', 'спасибо',
+  'weiter', 'ja', 'danke', 'oui', 'merci', 'vas', 'y', 'ok', 'có', 'tiếp', 'tục', 'cảm', 'ơn',
 ]);
+
+/** Short CJK messages that only say "go on" / "ok" / "thanks" (継続 in Chinese, Japanese, Korean). */
+const CJK_CONTINUATION = /^(?:好的?|好吧|可以|行|嗯+|对|對|是的?|继续|繼續|接着|接著|谢谢|謝謝|感谢|感謝|您|你|了|吧|啊|呀|哦|はい|うん|ええ|続けて|続き|つづけて|お願いします|おねがいします|ありがとう(?:ございます)?|どうも|네|예|응|계속|계속해|좋아요?|감사합니다|고마워요?|[\s,，、。.!！~～]+)+$/u;
 
 /** True when a message only says "go on" ("continue", "yes", "go ahead", "continue generating", "hellooooo"). */
 export function isBareContinuation(text: string): boolean {
+  if (CJK_CONTINUATION.test(text.trim())) return true;
   const words = text.toLowerCase().replace(/(\p{L})\1{2,}/gu, '$1').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   if (!words.length) return /^[\s?!.…]*$/.test(text) && text.trim().length > 0;
   return words.length <= 6 && words.every((w) => CONTINUATION_WORDS.has(w) || /^(hel+o+|he+y+|hi+)$/.test(w));
@@ -172,11 +180,13 @@ function uncertainNamedIn(failed: readonly FailedAttempt[], commands: readonly C
 /** The step the closing words or the recap state, and who does it. */
 function statedStep(session: SessionSummary, closing: { text: string; line: number | null } | null, requestLine: number): { text: string; from: 'closing' | 'recap'; line: number | null; human: boolean } | null {
   const real = (s: string | null): string | null => (s && !/^(none|nothing|n\/a|no further|no next)\b/i.test(s.trim()) ? s : null);
-  if (closing) {
+  const recap = session.recap;
+  // A recap written after the closing is the session's latest word on what comes next.
+  const recapFirst = !!recap && recap.line > requestLine && (closing?.line ?? 0) < recap.line;
+  if (closing && !(recapFirst && real(labelledNext(recap.text)))) {
     const next = real(labelledNext(closing.text));
     if (next) return { text: next, from: 'closing', line: closing.line, human: /^(you|the user|user)\b/i.test(next.trim()) };
   }
-  const recap = session.recap;
   if (recap && recap.line > requestLine) {
     const next = real(labelledNext(recap.text));
     if (next) return { text: next, from: 'recap', line: recap.line, human: /^(you|the user|user|submit|send|deliver|hand in)\b/i.test(next.trim()) };
@@ -202,9 +212,11 @@ export function readEnding(snapshot: WorkbenchSnapshot, failed: readonly FailedA
   const fromLine = latest?.line ?? null;
   const closing = closingOf(snapshot);
   const closingAfter = closing && (closing.line === null || fromLine === null || closing.line > fromLine) ? closing : null;
-  const open = openFailuresOf(failed, commands, fromLine, closingAfter?.text ?? null);
+  const exchange = s.exchange ?? null;
+  const open = openFailuresOf(failed, commands, fromLine, closingAfter?.text ?? null).filter((f) => !(exchange && (handledIn(exchange, f) || stoppedOnPurpose(f))));
   const requestText = request ? quote(request.text, 300) : null;
-  const skills = (s.skills ?? []).map((k) => `\`${k.name.replace(/`/g, "'")}\``);
+  // A skill is being followed when it ran for the request the final exchange answers, not before it.
+  const skills = (s.skills ?? []).filter((k) => k.line === null || !request || k.line >= request.line).map((k) => `\`${k.name.replace(/`/g, "'")}\``);
   const viaSkill = skills.length ? ` (the session was following the ${skills.join(', ')} skill${skills.length > 1 ? 's' : ''}: continue its workflow from where it stopped)` : '';
   // A plan the user approved in the final exchange (or that the last request approves) is what to follow.
   const plan = s.approvedPlan && (fromLine === null || s.approvedPlan.line >= fromLine - 1 || /\bplan\b/i.test(latest?.text ?? '')) ? s.approvedPlan : null;
@@ -241,6 +253,40 @@ export function readEnding(snapshot: WorkbenchSnapshot, failed: readonly FailedA
     return make('cut-mid-step', `The session was cut mid-step: its last call has no result (L${step.line ?? '?'}).`, src, {
       text: `Check what the unfinished step produced before anything else: ${named} never returned a result, so whether it ran, and what it wrote, is unknown; finish it only if its output is missing or incomplete, do not rerun it blindly.${also}${towards}`,
       kind: 'unfinished-step', from: 'unfinished call', source: src,
+    });
+  }
+
+  // Cut mid-turn: the agent called tools after its last words, got their results, and the record ends.
+  if (exchange && shapeOf(exchange) === 'cut-after-result') {
+    const textLine = lastTextLine(exchange);
+    const summary = [...exchange].reverse().find((e): e is Extract<ExchangeEvent, { kind: 'compaction' }> => e.kind === 'compaction' && !!e.text && (e.line ?? 0) > (textLine ?? 0));
+    const pendingSteps = summary?.text ? compactionNext(summary.text) : null;
+    const stopped = exchange.some((e) => e.kind === 'api-error' && (e.line ?? 0) > (textLine ?? 0)) ? ' (the model provider stopped it: an API error or a usage limit)' : '';
+    const towards = requestText ? ` The request was ${asked}.` : '';
+    if (pendingSteps) {
+      const src = at(summary?.line ?? null, 'compaction summary');
+      return make('cut-mid-step', `The session was cut mid-turn${stopped} after a compaction (L${summary?.line ?? '?'}) whose summary names the step left.`, src, {
+        text: `Finish what the previous session's own summary (L${summary?.line ?? '?'}, written at its compaction) left pending; the work before it is done, do not redo it: ${quote(pendingSteps, 700)}.${towards}`,
+        kind: 'unfinished-step', from: 'compaction summary', source: src,
+      });
+    }
+  }
+  // Calls after the agent's own words that returned, and nothing said after them: a step cut mid-turn.
+  // (With no words of the agent in the exchange at all, the work went on silently: see below.)
+  if (exchange && shapeOf(exchange) === 'cut-after-result' && lastTextLine(exchange) !== null && closingAfter) {
+    const textLine = lastTextLine(exchange);
+    const after = final.filter((c) => typeof c.line === 'number' && c.line > (textLine ?? fromLine ?? 0) && !c.rejected);
+    const stopped = exchange.some((e) => e.kind === 'api-error' && (e.line ?? 0) > (textLine ?? 0)) ? ' (the model provider stopped it: an API error or a usage limit)' : '';
+    const towards = requestText ? ` The request was ${asked}.` : '';
+    const last = after.at(-1);
+    const src = at(last?.line ?? textLine ?? fromLine, 'last call');
+    const ran = after.slice(-3).map((c) => `${purposeOf(c) ? `"${oneLine(purposeOf(c) ?? '', 120).replace(/"/g, "'")}"` : code(c.command, 100)} (L${c.line ?? '?'}, ${c.exit_code === 0 ? 'completed' : c.exit_code === null ? 'no exit status' : `exit ${c.exit_code}`})`);
+    const steps = ran.length ? `${ran.length === 1 ? 'its last call' : `its last ${ran.length} calls`} returned — ${ran.join('; ')} —` : 'its last tool calls returned';
+    const words = closingAfter && textLine !== null ? ` Its last words before them (L${textLine}): ${quote(closingAfter.text, 300)}.` : '';
+    const own = mentionsOwnRecord(`${latest?.text ?? ''}\n${closingAfter?.text ?? ''}`) ? ` The session's own record, which these words refer to, is \`${s.file}\`.` : '';
+    return make('cut-mid-step', `The session was cut mid-turn${stopped}: ${ran.length ? `its last call (L${last?.line ?? '?'}) returned` : 'its last calls returned'} and no final message followed.`, src, {
+      text: `The previous session stopped mid-turn with no final message: ${steps} and the record ends.${words} Check what those calls did and take it as done (do not redo it), then finish what is left.${towards}${own}`,
+      kind: 'unfinished-step', from: 'unfinished turn', source: src,
     });
   }
 
@@ -304,9 +350,38 @@ export function readEnding(snapshot: WorkbenchSnapshot, failed: readonly FailedA
     const recapNext = s.recap ? labelledNext(s.recap.text) : null;
     const recap = recapNext ? ` The agent's recap (L${s.recap?.line ?? '?'}) named what comes after the task: ${quote(recapNext, 300)}.` : '';
     return make('agent-closed', summary, closingSrc, {
-      text: `The previous session reported the request done: ${quote(closingAfter.text, 300)}. ${verify[0]?.toUpperCase()}${verify.slice(1)} and ask the user what comes next${requestText ? ` (the request was ${requestText})` : ''}.${recap}`,
+      text: `The previous session reported the request done: ${quote(gistOf(closingAfter.text, 400), 400)}. ${verify[0]?.toUpperCase()}${verify.slice(1)} and ask the user what comes next${requestText ? ` (the request was ${requestText})` : ''}.${recap}`,
       kind: 'done', from: 'closing words', source: closingSrc,
     });
   }
-  return make('agent-closed', summary, closingSrc, null);
+  // The agent answered and closed with nothing left open that the workbench's rules would take up
+  // (a task in progress): the next session starts from where its answer left the work.
+  const inProgress = snapshot.featureList?.features.some((f) => f.status === 'in_progress');
+  if (inProgress || s.endedOnClosing === false) return make('agent-closed', summary, closingSrc, null);
+  return make('agent-closed', summary, closingSrc, {
+    text: `The previous session answered ${asked ?? 'the last message'} and closed (L${closingAfter.line ?? '?'}); its answer ends: ${quote(gistOf(closingAfter.text, 400), 400)}. Start from that state: confirm it, then ask the user what comes next before starting new work.`,
+    kind: 'closing-next', from: 'closing words', source: closingSrc,
+  });
+}
+
+/** "This session", "the transcript", "对话记录": words that point at the session's own record file. */
+function mentionsOwnRecord(text: string): boolean {
+  return /\b(?:session|transcript|conversation)s?\b|\.jsonl\b|会话|會話|对话|對話|セッション|会話|세션|대화/i.test(text);
+}
+
+/**
+ * True when the agent dealt with failure `f` within the exchange: it said something after it and then
+ * went on with work that succeeded (a different route, a fix) — the failure is history, not the step.
+ */
+function handledIn(exchange: readonly ExchangeEvent[], f: FailedAttempt): boolean {
+  const line = f.source?.line;
+  if (typeof line !== 'number') return false;
+  const spoke = exchange.find((e) => e.kind === 'text' && (e.line ?? 0) > line);
+  if (!spoke) return false;
+  return exchange.some((e) => e.kind === 'result' && e.outcome === 'ok' && (e.line ?? 0) > (spoke.line ?? 0));
+}
+
+/** A run ended by a signal (Ctrl-C, a kill, an interrupt): stopped, not failed. */
+function stoppedOnPurpose(f: FailedAttempt): boolean {
+  return f.exit_code === 130 || f.exit_code === 143 || f.exit_code === 137 || f.exit_code === -2 || f.exit_code === -15 || /\b(?:interrupted|KeyboardInterrupt|\^C)\b/.test(f.excerpt ?? '');
 }

@@ -73,7 +73,7 @@ function labelled(line: string, labels: RegExp): { label: string; rest: string }
 }
 
 const QUESTION_LABELS = /questions? for (?:you|the user)|open questions?|questions?|decisions? needed|decision for you/;
-const NEXT_LABELS = /next steps?|next actions?|next up|what'?s next|next|remaining(?: work| items| tasks| steps)?|still open|left to do/;
+const NEXT_LABELS = /next steps?|next actions?|next up|what'?s next|next|remaining(?: work| items| tasks| steps)?|still open|left to do|optional next step|下一步|接下来|接下來|次(?:は|に|の(?:ステップ|作業))?|다음(?: 단계)?|siguientes? pasos?|próximos? pasos?|siguiente|следующ(?:ий|ие) шаг(?:и)?|далее/;
 /** Any label that starts a new part of a closing message ("Done:", "Status:", "Not done:", …). */
 const ANY_LABEL = /^\s*(?:#{1,6}\s*)?[*_]*[A-Z][\w /'-]{0,30}[*_]*\s*:[*_]*(\s|$)/;
 
@@ -83,7 +83,7 @@ function sentences(line: string): string[] {
   const out: string[] = [];
   let start = 0;
   // A quoted question inside a sentence ('judges asking "can I attach it?" hear …') does not end it.
-  for (const m of masked.matchAll(/[.?!]["'”’)\]]*\s+(?![a-z])/g)) {
+  for (const m of masked.matchAll(/[.?!]["'”’)\]]*\s+(?![a-z])|[。？！]["'”’)\]」』]*\s*/g)) {
     const end = (m.index ?? 0) + m[0].length;
     out.push(line.slice(start, end).trim());
     start = end;
@@ -93,7 +93,16 @@ function sentences(line: string): string[] {
 }
 
 const strip = (s: string): string => s.replace(LIST_MARKER, '').replace(EMPHASIS, '').trim();
-const isQuestion = (s: string): boolean => /\?["')\]]*$/.test(s) || /^should (i|we)\b/i.test(s);
+/**
+ * A sentence that asks: it ends in a question mark of any script (`?`, `？`, `;` is not one), or in a
+ * question particle (吗 / 嗎 / 呢, か / ますか / でしょうか, 까 / 나요), or starts "Should I …". A sentence
+ * that is a quotation as a whole ('"Can a model judge itself?"') quotes a question; it does not ask one.
+ */
+const isQuestion = (s: string): boolean => {
+  const t = s.trim();
+  if (/^["“'‘「『]/.test(t) && /[?？]["”'’」』]$/.test(t)) return false;
+  return /[?？]["')\]」』]*$/.test(t) || /(?:吗|嗎|呢|ですか|ますか|でしょうか|か|까|나요|습니까)[。.]?$/.test(t) || /^should (i|we)\b/i.test(t) || /^¿[^?]*\?/.test(t);
+};
 const norm = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /**
@@ -284,4 +293,50 @@ export function collectHumanWords(snapshot: WorkbenchSnapshot): HumanWords[] {
   for (const a of s.answers ?? []) push('answer', a.answer, a.line, 'answer', a.question);
   for (const u of s.unanswered ?? []) push('unanswered-request', u.text, u.line, `request with no real answer (${u.why})`);
   return out;
+}
+
+/**
+ * The end of a long message, where its status and next step sit: the last paragraphs (fenced blocks
+ * skipped) up to `max` characters, starting at a paragraph or sentence boundary. The whole text when
+ * it is short.
+ */
+export function gistOf(text: string, max = 400, min = 60): string {
+  const t = text.trim();
+  if (t.length <= min) return t;
+  const paragraphs = proseLines(t).join('\n').split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const kept: string[] = [];
+  let size = 0;
+  for (let i = paragraphs.length - 1; i >= 0; i--) {
+    const p = paragraphs[i] as string;
+    if (size + p.length > max) {
+      if (kept.length) break;
+      // One long last paragraph: its last sentences that fit.
+      const parts = sentences(p.replace(/\s+/g, ' '));
+      const tail: string[] = [];
+      let n = 0;
+      for (let j = parts.length - 1; j >= 0 && n + (parts[j] as string).length <= max; j--) {
+        tail.unshift(parts[j] as string);
+        n += (parts[j] as string).length + 1;
+      }
+      return tail.length ? tail.join(' ') : p.slice(-max);
+    }
+    kept.unshift(p);
+    size += p.length + 2;
+    if (size >= min) break;
+  }
+  return kept.join('\n\n');
+}
+
+/**
+ * The step a compaction summary leaves pending, in the summary's own words: Claude Code writes its
+ * summaries in a fixed outline ("Pending Tasks:", "Current Work:", "Optional Next Step:"); the next
+ * step wins over the pending list. Null when the summary names neither.
+ */
+export function compactionNext(summary: string): string | null {
+  const section = (label: RegExp): string | null => {
+    const m = new RegExp(`^\\s*(?:\\d+[.)]\\s*)?[*_#\\s]*(?:${label.source})[*_]*\\s*:\\s*([\\s\\S]*?)(?=\\n\\s*(?:\\d+[.)]\\s*)?[*_#]*[A-Z][\\w /-]{2,40}:\\s*(?:\\n|$)|\\n\\s*\\n(?:If you need|Please continue)|$)`, 'im').exec(summary);
+    const body = m?.[1]?.replace(/```[\s\S]*?```/g, '').trim();
+    return body && !/^(none|nothing|n\/a)\b/i.test(body) ? body : null;
+  };
+  return section(/optional next step|next step/) ?? section(/pending tasks/);
 }

@@ -1,6 +1,7 @@
 import { isTestCommand, normalizeCommand } from '../artifacts/commands';
 import { redact } from '../redact';
 import type { SessionAgent, SessionAnswer, SessionCommand, SessionFacts, SessionQuestion, SessionText, SessionTodo, UnansweredRequest, Unfinished } from './model';
+import { ExchangeRecorder } from './exchange';
 import type { StoredTask } from './taskStore';
 import { cut, cutAtWord, firstSentence, MAX_TEXT_CHARS, RAW_TAIL_CHARS, STDERR_TAIL_CHARS, STDOUT_TAIL_CHARS, tail } from './text';
 
@@ -180,6 +181,8 @@ export class SessionAccumulator {
   private apiErrors = 0;
   private readonly seen = new Set<string>();
   private bad: number[] = [];
+  /** The final exchange in order (from the last human message on): recorded, never judged here. */
+  private readonly exchange = new ExchangeRecorder();
   private rev = 0;
 
   constructor(readonly agent: SessionAgent) {}
@@ -278,6 +281,7 @@ export class SessionAccumulator {
     };
     this.commands.push(entry);
     this.pending.set(id, entry);
+    this.exchange.add({ kind: 'command', id, line: entry.line });
     // A log whose results never come (a crash, a torn file) must not grow this without bound: the
     // oldest unanswered command stays "no result".
     if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
@@ -291,6 +295,7 @@ export class SessionAccumulator {
     const e = this.pending.get(id);
     if (!e) return;
     if (!keepPending) this.pending.delete(id);
+    if (!keepPending) this.exchange.add({ kind: 'result', id, line: r.line ?? null, exit: r.exit, outcome: r.rejected ? 'rejected' : r.exit === 0 ? 'ok' : r.exit === null || r.background ? 'unfinished' : 'failed' });
     e.answered = true;
     e.exit = r.exit;
     e.rejected = r.rejected === true;
@@ -406,7 +411,8 @@ export class SessionAccumulator {
   }
 
   /** Any tool call: the assistant moved on, so earlier results get no note, and its text so far is not its last word. */
-  toolUse(): void {
+  toolUse(line: number | null = null): void {
+    this.exchange.add({ kind: 'tool', line });
     this.awaitingNote = [];
     if (this.segment) this.segmentClosed = true;
     this.answered();
@@ -435,6 +441,7 @@ export class SessionAccumulator {
       this.lastAssistant = { key, parts: [kept] };
     }
     this.addClosingPart(t, line);
+    this.exchange.add({ kind: 'text', line });
     this.lastText = cut(t, MAX_INTENT_CHARS + RAW_MARGIN);
     const proposed = /<proposed_plan>([\s\S]*?)(?:<\/proposed_plan>|$)/.exec(t);
     if (proposed?.[1]?.trim()) this.proposedPlan = { text: proposed[1].trim().slice(0, MAX_PLAN_CHARS + RAW_MARGIN), line };
@@ -464,6 +471,7 @@ export class SessionAccumulator {
     this.segment = null;
     this.segmentClosed = false;
     this.addClosingPart(t, line);
+    this.exchange.add({ kind: 'text', line });
     this.answered();
     this.rev++;
   }
@@ -476,14 +484,16 @@ export class SessionAccumulator {
     }
   }
 
-  apiError(): void {
+  apiError(line: number | null = null): void {
+    this.exchange.add({ kind: 'api-error', line });
     this.apiErrors++;
     if (this.current) this.current.why = 'api-error';
     this.rev++;
   }
 
   /** The human interrupted the turn: the words before it were cut short, not the session's last. */
-  interrupted(): void {
+  interrupted(line: number | null = null): void {
+    this.exchange.add({ kind: 'interrupt', line });
     if (this.current && this.current.why !== 'api-error') this.current.why = 'interrupted';
     if (this.segment) this.segmentClosed = true;
     this.rev++;
@@ -514,6 +524,7 @@ export class SessionAccumulator {
       if (this.unansweredList.length > MAX_UNANSWERED) this.unansweredList.shift();
     }
     this.current = req;
+    this.exchange.human(line);
     this.lastText = null;
     if (this.first === null) this.first = req;
     this.humanList.push(req);
@@ -617,6 +628,13 @@ export class SessionAccumulator {
     const t = text.trim();
     if (!t) return;
     this.recapText = { text: t.slice(0, MAX_HUMAN_CHARS + RAW_MARGIN), line };
+    this.exchange.add({ kind: 'recap', line });
+    this.rev++;
+  }
+
+  /** A compaction, with the summary the agent wrote of where the work stood when the record has one. */
+  compacted(summary: string | null, line: number | null): void {
+    this.exchange.add({ kind: 'compaction', line, text: summary?.trim() || null });
     this.rev++;
   }
 
@@ -840,6 +858,7 @@ export class SessionAccumulator {
       revision: this.rev,
       badLines: [...this.bad],
       goal: this.goalText ? humanText(this.goalText) : null,
+      exchange: this.exchange.events.map((e) => (e.kind === 'compaction' && e.text ? { ...e, text: redact(e.text) } : { ...e })),
       ...(this.unknownTotal ? { unknownLines: { count: this.unknownTotal, types: [...this.unknownTypes.keys()].map((t) => cut(redact(t), 60)) } } : {}),
     };
   }

@@ -197,6 +197,7 @@ export class ClaudeHandler implements LineHandler {
       if (o['subtype'] === 'away_summary' && content) acc.setRecap(content.replace(RECAP_SUFFIX, ''), lineNo);
       // The goal was met: it is no longer the standing task.
       if (o['subtype'] === 'goal_status' && o['met'] === true) acc.setGoal(null, lineNo);
+      if (o['subtype'] === 'compact_boundary') acc.compacted(null, lineNo);
       return;
     }
     if (type !== 'assistant' && type !== 'user') return this.noteType(type);
@@ -210,7 +211,7 @@ export class ClaudeHandler implements LineHandler {
     const acc = this.acc;
     const msgId = str(message['id']) ?? str(o['uuid']) ?? '';
     if (o['isApiErrorMessage'] === true || message['model'] === '<synthetic>') {
-      if (o['isApiErrorMessage'] === true && acc.firstSight(`api:${msgId}`)) acc.apiError();
+      if (o['isApiErrorMessage'] === true && acc.firstSight(`api:${msgId}`)) acc.apiError(lineNo);
       return;
     }
     const model = str(message['model']);
@@ -236,7 +237,7 @@ export class ClaudeHandler implements LineHandler {
     const input = obj(p['input']) ?? {};
     // One response is streamed as several lines with the same blocks: each call counts once.
     if (!id || !name || !acc.firstSight(`tool:${id}`)) return;
-    acc.toolUse();
+    acc.toolUse(lineNo);
     const kind = TOOL_KINDS[name];
     if (name === 'Skill' && str(input['skill'])) acc.skill(str(input['skill']) as string, lineNo);
     if (SHELL_TOOLS.has(name)) {
@@ -291,14 +292,14 @@ export class ClaudeHandler implements LineHandler {
       }
       return;
     }
-    if (o['isCompactSummary'] === true) return;
     const text = contentText(content).trim();
+    if (o['isCompactSummary'] === true) return this.acc.compacted(text, lineNo);
     if (GOAL_COMMAND.test(text)) return this.goal(text, lineNo);
     // Compaction summaries and meta lines are written by the tool, not typed by the human.
     if (o['isMeta'] === true || o['isVisibleInTranscriptOnly'] === true) return;
     if (!text) return;
     if (obj(o['origin'])?.['kind'] === 'task-notification' || text.includes('<task-notification>')) return this.notifications(text, lineNo);
-    if (/^\s*\[Request interrupted by user/.test(text)) return this.acc.interrupted();
+    if (/^\s*\[Request interrupted by user/.test(text)) return this.acc.interrupted(lineNo);
     if (NOT_A_REQUEST.test(text)) return;
     if (this.lastQueuedPrompt !== null && text === this.lastQueuedPrompt) {
       // The prompt typed mid-turn, delivered again as a user line: one request.
@@ -482,7 +483,7 @@ function answersOf(tur: Obj | undefined, text: string): Record<string, string> {
 function otherLineMatters(bytes: Buffer): boolean {
   if (hasAtEdges(bytes, '"type":"queue-operation"')) return has(bytes, '<task-notification>');
   if (hasAtEdges(bytes, '"type":"attachment"')) return hasInHead(bytes, '"queued_command"') || hasInHead(bytes, '"task_reminder"') || hasInHead(bytes, '"todo_reminder"');
-  if (hasAtEdges(bytes, '"type":"system"')) return hasAtEdges(bytes, '"away_summary"') || hasAtEdges(bytes, '"goal_status"');
+  if (hasAtEdges(bytes, '"type":"system"')) return hasAtEdges(bytes, '"away_summary"') || hasAtEdges(bytes, '"goal_status"') || hasAtEdges(bytes, '"compact_boundary"');
   // Another line type (summary, snapshots…), unless the keys are laid out unusually.
   return !hasAtEdges(bytes, '"type":"') && bytes.length <= 64 * 1024;
 }

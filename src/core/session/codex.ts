@@ -28,6 +28,8 @@ export class CodexHandler implements LineHandler {
   private readonly polls = new Map<string, string>();
   /** exec_command session id → the command still running in it. */
   private readonly running = new Map<string, string>();
+  /** Code mode: an `exec` cell (by call id, and by its cell id while it runs) → what it runs. */
+  private readonly cells = new Map<string, CodeCell>();
   private sawUserEvent = false;
   private lastFallbackRequest: string | null = null;
   private lastAssistant = '';
@@ -78,7 +80,7 @@ export class CodexHandler implements LineHandler {
   }
 
   private wanted(id: string): boolean {
-    return this.acc.isPending(id) || this.patches.has(id) || this.polls.has(id);
+    return this.acc.isPending(id) || this.patches.has(id) || this.polls.has(id) || this.cells.has(id);
   }
 
   private apply(o: Obj, lineNo: number): void {
@@ -137,7 +139,7 @@ export class CodexHandler implements LineHandler {
       }
       case 'turn_aborted':
         acc.abortPending('interrupted', `the turn was aborted (${str(p['reason']) ?? 'interrupted'}) before the command finished; it may have partially executed`, lineNo);
-        acc.interrupted();
+        acc.interrupted(lineNo);
         return;
       case 'thread_rolled_back': {
         const n = p['num_turns'];
@@ -145,7 +147,7 @@ export class CodexHandler implements LineHandler {
         return;
       }
       case 'error':
-        return acc.apiError();
+        return acc.apiError(lineNo);
       case 'exec_command_end': {
         // Only in some persistence modes; the function_call_output usually says the same.
         const id = str(p['call_id']);
@@ -205,7 +207,7 @@ export class CodexHandler implements LineHandler {
       case 'ImageGeneration':
       case 'Extension':
         // A tool call of its own (never a shell command); counted once with its response item.
-        if (id && this.acc.firstSight(`call:${id}`)) this.acc.toolUse();
+        if (id && this.acc.firstSight(`call:${id}`)) this.acc.toolUse(lineNo);
         return;
       default:
         // Reasoning, plans, hook prompts, compaction and sleep markers, and variants not known yet.
@@ -226,7 +228,7 @@ export class CodexHandler implements LineHandler {
       const argv = Array.isArray(item['command']) ? item['command'].filter((a): a is string => typeof a === 'string') : [];
       const raw: string[] | string = argv.length ? argv : (str(item['command']) ?? '');
       if (!raw.length) return;
-      acc.toolUse();
+      acc.toolUse(lineNo);
       const cwd = str(item['cwd']);
       this.command(id, raw, at, { line: lineNo, tool: item['source'] === 'user_shell' ? 'user_shell' : 'exec', cwd: cwd ? fileUriPath(cwd) : this.turnCwd });
       if (!acc.isPending(id)) return; // apply_patch through the shell: an edit, settled by its FileChange
@@ -285,8 +287,9 @@ export class CodexHandler implements LineHandler {
       case 'custom_tool_call': {
         const id = str(p['call_id']);
         if (!id || !acc.firstSight(`call:${id}`)) return;
-        acc.toolUse();
+        acc.toolUse(lineNo);
         if (p['name'] === 'apply_patch') this.patch(id, str(p['input']) ?? '', lineNo);
+        else if (p['name'] === 'exec') this.codeCell(id, str(p['input']) ?? '', at, lineNo);
         return;
       }
       case 'local_shell_call': {
@@ -294,7 +297,7 @@ export class CodexHandler implements LineHandler {
         const action = obj(p['action']);
         const argv = action?.['command'];
         if (!id || !Array.isArray(argv) || !acc.firstSight(`call:${id}`)) return;
-        acc.toolUse();
+        acc.toolUse(lineNo);
         this.command(id, argv.filter((a): a is string => typeof a === 'string'), at, { line: lineNo, tool: 'local_shell', cwd: str(action?.['working_directory']) ?? this.turnCwd });
         return;
       }
@@ -327,21 +330,77 @@ export class CodexHandler implements LineHandler {
       if (target) this.polls.set(id, target);
       return;
     }
-    acc.toolUse();
-    if (name === 'update_plan' && Array.isArray(args['plan'])) {
-      const items = args['plan']
-        .map((s) => obj(s))
-        .filter((s): s is Obj => !!s && typeof s['step'] === 'string')
-        .map((s) => ({ content: s['step'] as string, status: str(s['status']) ?? 'pending' }));
-      acc.setTodos(items, { tool: 'update_plan', line: lineNo });
+    acc.toolUse(lineNo);
+    if (name === 'wait' && args['cell_id'] !== undefined) {
+      // Code mode: a poll of a running cell, whose result settles the cell's commands.
+      const cell = this.cells.get(`cell:${String(args['cell_id'])}`);
+      if (cell) this.cells.set(id, cell);
       return;
     }
+    if (name === 'update_plan' && Array.isArray(args['plan'])) this.plan(args['plan'], lineNo);
     if (name === 'apply_patch') return this.patch(id, str(args['input']) ?? str(args['patch']) ?? '', lineNo);
     if (SHELL_TOOLS.has(name) || name === 'shell_command' || name === 'exec_command') {
       const raw = args['command'] ?? args['cmd'];
       const meta: CommandMeta = { line: lineNo, tool: name, cwd: str(args['workdir']) ?? this.turnCwd, description: purposeOf(str(args['justification'])) };
       if (Array.isArray(raw)) this.command(id, raw.filter((a): a is string => typeof a === 'string'), at, meta);
       else if (typeof raw === 'string') this.command(id, raw, at, meta);
+    }
+  }
+
+  private plan(steps: unknown[], lineNo: number): void {
+    {
+      const items = steps
+        .map((s) => obj(s))
+        .filter((s): s is Obj => !!s && typeof s['step'] === 'string')
+        .map((s) => ({ content: s['step'] as string, status: str(s['status']) ?? 'pending' }));
+      this.acc.setTodos(items, { tool: 'update_plan', line: lineNo });
+    }
+  }
+
+  /**
+   * Codex code mode (0.144+): an `exec` call runs a JavaScript cell that calls `tools.exec_command`,
+   * `tools.apply_patch`, `tools.update_plan`… Its commands and patches are read from the cell's source;
+   * the cell's result ("Script completed" / "Script failed" / "Script running with cell ID N", settled
+   * later by `wait`) is theirs: Codex records the cell's outcome, not each command's exit code.
+   */
+  private codeCell(id: string, source: string, at: string | null, lineNo: number): void {
+    const src = readCell(source);
+    const cell: CodeCell = { commands: [], patch: null };
+    for (const [k, cmd] of src.commands.entries()) {
+      const cid = src.commands.length === 1 ? id : `${id}#${k + 1}`;
+      const meta: CommandMeta = { line: lineNo, tool: 'exec', cwd: src.workdir ?? this.turnCwd, description: purposeOf(src.justification ?? undefined) };
+      if (isApplyPatchCommand(cmd)) continue;
+      if (this.acc.startCommand(cid, unwrapShellString(cmd), at, meta)) cell.commands.push(cid);
+    }
+    if (src.patches.length) {
+      const base = this.acc.cwd;
+      const files = src.patches.flatMap((p) => patchFiles(p)).map((f) => (path.isAbsolute(f) || !base ? f : path.resolve(base, f)));
+      if (files.length) cell.patch = { files, line: lineNo, before: this.acc.nextOrdinal };
+    }
+    if (src.plan) this.plan(src.plan, lineNo);
+    if (cell.commands.length || cell.patch) this.cells.set(id, cell);
+  }
+
+  /** The output of a code-mode cell (or of a `wait` on it). */
+  private cellOutput(id: string, cell: CodeCell, text: string, at: string | null, lineNo: number | null): void {
+    const head = text.trimStart();
+    const running = /^Script running with cell ID (\S+)/.exec(head);
+    if (running?.[1]) {
+      this.cells.set(`cell:${running[1]}`, cell);
+      for (const c of cell.commands) this.acc.appendOutput(c, cellBody(text));
+      return;
+    }
+    this.cells.delete(id);
+    const body = cellBody(text);
+    let result: CommandResult;
+    if (/^Script completed\b/.test(head)) result = { exit: 0, stdout: body };
+    else if (/^Script failed\b/.test(head)) result = { exit: 1, stdout: body, error: (/Script error:\s*\n?([^\n]*)/.exec(body)?.[1] ?? 'the script failed').slice(0, 500) };
+    else if (/^aborted by user\b/i.test(head)) result = { exit: null, unfinished: 'interrupted', error: `${head.split('\n')[0] ?? 'aborted by user'}; it may have partially executed` };
+    else result = { exit: null, unfinished: 'no-result', error: 'no outcome in the cell output', stdout: body };
+    for (const c of cell.commands) this.acc.finishCommand(c, { ...result, at, line: lineNo });
+    if (cell.patch && result.exit === 0) {
+      this.applied(cell.patch);
+      cell.patch = null;
     }
   }
 
@@ -368,6 +427,8 @@ export class CodexHandler implements LineHandler {
   private output(id: string, raw: unknown, at: string | null, lineNo: number | null = null): void {
     const acc = this.acc;
     const text = typeof raw === 'string' ? raw : contentText(raw);
+    const cell = this.cells.get(id);
+    if (cell) return this.cellOutput(id, cell, text, at, lineNo);
     const patch = this.patches.get(id);
     if (patch) {
       this.patches.delete(id);
@@ -484,4 +545,95 @@ export function purposeOf(justification: string | undefined): string | null {
   const t = justification?.trim();
   if (!t) return null;
   return t.replace(/^(?:do you want me to|may i|can i|should i|allow me to)\s+/i, '').replace(/\?\s*$/, '').trim() || null;
+}
+
+interface CodeCell {
+  commands: string[];
+  patch: { files: string[]; line: number | null; before: number } | null;
+}
+
+/** The text of a code-mode cell's output after its "Script completed / Wall time / Output:" head. */
+function cellBody(text: string): string {
+  const out = /^Output:\n?/m.exec(text);
+  return out ? text.slice(out.index + out[0].length) : text;
+}
+
+/** A JavaScript string literal at `at` (double, single or back quotes), decoded; null when there is none. */
+function stringAt(source: string, at: number): { value: string; end: number } | null {
+  const q = source[at];
+  if (q !== '"' && q !== "'" && q !== '`') return null;
+  let i = at + 1;
+  let value = '';
+  while (i < source.length && source[i] !== q) {
+    const ch = source[i] as string;
+    if (ch === '\\' && i + 1 < source.length) {
+      const n = source[i + 1] as string;
+      const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', b: '\b', f: '\f', v: '\v' };
+      if (n === 'u' && /^[0-9a-fA-F]{4}$/.test(source.slice(i + 2, i + 6))) {
+        value += String.fromCharCode(parseInt(source.slice(i + 2, i + 6), 16));
+        i += 6;
+        continue;
+      }
+      value += simple[n] ?? n;
+      i += 2;
+      continue;
+    }
+    if (q === '`' && ch === '$' && source[i + 1] === '{') return null; // a template with parts: not a literal
+    value += ch;
+    i++;
+  }
+  return i < source.length ? { value, end: i + 1 } : null;
+}
+
+/** Every literal value of a key (`cmd: "…"`, `"cmd":"…"`) in a cell's source, in order. */
+function literalsOf(source: string, key: string): string[] {
+  const out: string[] = [];
+  const re = new RegExp(`(?:["']${key}["']|\\b${key})\\s*:\\s*`, 'g');
+  for (const m of source.matchAll(re)) {
+    const lit = stringAt(source, (m.index ?? 0) + m[0].length);
+    if (lit) out.push(lit.value);
+  }
+  return out;
+}
+
+/** What a code-mode cell runs: its shell commands, patches and plan, read from its source without running it. */
+export function readCell(source: string): { commands: string[]; patches: string[]; workdir: string | null; justification: string | null; plan: unknown[] | null } {
+  const bounded = source.length > 400_000 ? source.slice(0, 400_000) : source;
+  const commands = /\btools\.exec_command\b/.test(bounded) ? literalsOf(bounded, 'cmd') : [];
+  const patches: string[] = [];
+  if (/\btools\.apply_patch\b/.test(bounded)) {
+    for (const m of bounded.matchAll(/["'`]\*\*\* Begin Patch/g)) {
+      const lit = stringAt(bounded, m.index ?? 0);
+      if (lit) patches.push(lit.value);
+    }
+  }
+  let plan: unknown[] | null = null;
+  const planAt = /\btools\.update_plan\(\s*\{/.exec(bounded);
+  if (planAt) {
+    const start = (planAt.index ?? 0) + planAt[0].length - 1;
+    try {
+      const parsed = JSON.parse(balanced(bounded, start) ?? '') as { plan?: unknown };
+      if (Array.isArray(parsed.plan)) plan = parsed.plan;
+    } catch {
+      // A plan built in code, not a literal: not read.
+    }
+  }
+  return { commands, patches, workdir: literalsOf(bounded, 'workdir')[0] ?? null, justification: literalsOf(bounded, 'justification')[0] ?? null, plan };
+}
+
+/** The balanced `{…}` starting at `start`, strings respected; null when it does not close. */
+function balanced(source: string, start: number): string | null {
+  let depth = 0;
+  for (let i = start; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '"' || ch === "'" || ch === '`') {
+      const lit = stringAt(source, i);
+      if (!lit) return null;
+      i = lit.end - 1;
+      continue;
+    }
+    if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return source.slice(start, i + 1);
+  }
+  return null;
 }

@@ -209,6 +209,7 @@ export function mergeSession(snapshot: WorkbenchSnapshot, facts: SessionFacts | 
     ...(facts.skills?.length ? { skills: facts.skills } : {}),
     ...(facts.approvedPlan ? { approvedPlan: facts.approvedPlan } : {}),
     finalCommands: finalCommands(facts),
+    ...(facts.exchange ? { exchange: facts.exchange } : {}),
     ...(facts.goal ? { goal: facts.goal } : {}),
   };
   if (facts.badLines.length || facts.notRead?.length) {

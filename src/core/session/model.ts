@@ -5,6 +5,7 @@
  */
 
 import type { Source } from '../source';
+import type { ExchangeEvent } from './exchange';
 
 export type SessionAgent = 'claude-code' | 'codex' | 'cline' | 'roo' | 'zoo' | 'kilo';
 
@@ -214,6 +215,8 @@ export interface SessionFacts {
   revision: number;
   /** The goal the user set with Claude Code's `/goal` and did not clear, verbatim (redacted): the standing task. */
   goal?: SessionText | null;
+  /** The final exchange, in order: from the last human message to the end of the record (session/exchange.ts). */
+  exchange?: ExchangeEvent[];
   /** Lines of a type the reader does not know: skipped, counted (and their types, bounded). */
   unknownLines?: { count: number; types: string[] };
   /** Lines that were not JSON (not the torn last line), with their 1-based line numbers (bounded). */

@@ -328,7 +328,7 @@ export function factsOfEvents(agent: SessionAgent, snap: TaskSnapshot, file: str
         break;
       }
       case 'call': {
-        acc.toolUse();
+        acc.toolUse(e.line ?? null);
         if (!acc.startCommand(e.id, e.command, e.ts ? new Date(e.ts).toISOString() : null)) break;
         const shown = chatLines ? chatLines.findIndex((c) => c.command === e.command) : -1;
         const where = shown >= 0 ? chatLines?.splice(0, shown + 1).pop() : undefined;
