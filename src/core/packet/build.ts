@@ -4,7 +4,6 @@ import { topicOf } from '../artifacts/topic';
 import type { CleanFinding } from '../clean/types';
 import type { ContextResult } from '../context/types';
 import { stripControlLine } from '../controlChars';
-import type { LineOrigin } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import { redact, redactDeep, redactedJson, type Redacted } from '../redact';
 import { commandsRun, failedAttempts, withMayHaveChanged } from './commands';
@@ -17,23 +16,8 @@ import type { ChangedFile, Packet } from './schema';
 import { PacketSchema } from './schema';
 import { composeSummary } from './summary';
 
-/** Git-derived packet fields, computed elsewhere and passed in as plain data. */
-export interface GitInput {
-  repo: string | null;
-  /** The remote's URL (`origin`), credentials removed; absent without one. */
-  remote?: string | null;
-  branch: string | null;
-  headCommit: string | null;
-  /** ISO time of the HEAD commit: the fallback for `generated_at`. */
-  headTime?: string | null;
-  changedFiles: ChangedFile[];
-  lastKnownGoodCommit: string | null;
-  lkgUnknownReason?: string;
-  /** Git history of the lines where credentials were masked, by `originKey`. */
-  secretOrigins?: Record<string, LineOrigin>;
-  /** Files in the repository (tracked and untracked, not ignored): what "Read these first" may name. */
-  knownFiles?: string[];
-}
+import type { GitInput } from './gitInput';
+export type { GitInput } from './gitInput';
 
 export interface PacketInput {
   snapshot: WorkbenchSnapshot;

@@ -4,7 +4,7 @@ import { activeTaskId } from '../artifacts/topic';
 import type { Risk } from './schema';
 import { secretRisks } from './secretRisks';
 import { mapSeverity, orderRisks } from './severity';
-import type { GitInput } from './build';
+import type { GitInput } from './gitInput';
 import type { LineOrigin } from '../gitPort';
 
 /** Joins a clean-state finding and its fix in a risk's text; views split on it to show the fix apart. */
@@ -88,7 +88,7 @@ export function collectRisks(
   });
 
   for (const f of clean?.findings ?? []) {
-    const risk: Risk = { id: `clean:${f.check}`, severity: f.severity ?? 'block', detail: `${f.detail}${FIX_MARK}${f.fix}`, source: 'clean_state' };
+    const risk: Risk = { id: `clean:${f.check}`, severity: f.severity ?? 'block', detail: `${f.detail}${FIX_MARK}${fixWithinRules(f.fix, snapshot)}`, source: 'clean_state' };
     if (f.paths?.length) risk.paths = [...f.paths];
     risks.push(risk);
   }
@@ -106,4 +106,25 @@ export function collectRisks(
 
   // Sorted once, after every risk is known.
   return uniqueIds(orderRisks(risks));
+}
+
+/** Git commands a clean-state fix may suggest that put a user's files aside or throw changes away. */
+const SETS_ASIDE = /\bgit (stash|checkout|reset|restore|clean)\b/g;
+
+/**
+ * A clean-state fix that never contradicts what the user said: when the human's own words speak of a
+ * command the fix suggests (`stash`, `checkout`, `reset`, `restore`, `clean` — whatever the language
+ * around it), the fix names that rule instead of the command and leaves committing (or asking) to
+ * the next session.
+ */
+export function fixWithinRules(fix: string, snapshot: WorkbenchSnapshot): string {
+  const verbs = new Set([...fix.matchAll(SETS_ASIDE)].map((m) => m[1] as string));
+  if (!verbs.size) return fix;
+  const said = [...(snapshot.session?.humanMessages ?? []), ...(snapshot.session?.rejectionReasons ?? []).map((r) => ({ text: r.reason, line: r.line ?? 0 }))]
+    .filter((m) => [...verbs].some((v) => new RegExp(`\\b${v}`, 'i').test(m.text)))
+    .sort((a, b) => b.line - a.line)[0];
+  if (!said) return fix;
+  const words = said.text.replace(/\s+/g, ' ').trim();
+  const quoted = words.length > 200 ? `${words.slice(0, 199)}…` : words;
+  return `commit the changes or ask the user first — no \`git ${[...verbs].join('` / `git ')}\`: the user spoke of it (L${said.line}): "${quoted.replace(/"/g, "'")}".`;
 }

@@ -31,8 +31,8 @@ const DOORS: Record<PromptDoor, string> = {
 /** The one line that says which door the prompt came through, so a user can tell which path a session used. */
 export const doorLine = (door: PromptDoor): string => `(Handed over by Session Handoff through ${DOORS[door]}.)`;
 
-/** ≈ 1 500 tokens: the prompt aims at this size; past it, excerpts are shortened first. */
-export const PROMPT_TARGET_CHARS = 6000;
+/** ≈ 2 000 tokens: the prompt aims at this size; past it, excerpts are shortened first (the human's words last). */
+export const PROMPT_TARGET_CHARS = 8000;
 /**
  * Never longer than this: Claude Code injects longer SessionStart context only as a preview. Past the
  * target, the record is shortened and `handoff.md` named for the rest — never the next action, the
@@ -57,7 +57,8 @@ interface Limits {
 }
 const FULL: Limits = { failed: 5, uncertain: 3, risks: 8, files: 8, summary: 800, excerpt: 200, human: 2000, messages: 6, messageChars: 400, extras: true };
 const TIGHT: Limits = { failed: 3, uncertain: 2, risks: 5, files: 5, summary: 300, excerpt: 100, human: 600, messages: 3, messageChars: 200, extras: true };
-const MINIMAL: Limits = { failed: 1, uncertain: 1, risks: 3, files: 0, summary: 160, excerpt: 0, human: 0, messages: 0, messageChars: 0, extras: false };
+// Even the tightest set keeps the human's rules and reasons: a hook injects only the prompt.
+const MINIMAL: Limits = { failed: 1, uncertain: 1, risks: 3, files: 0, summary: 160, excerpt: 0, human: 400, messages: 4, messageChars: 240, extras: false };
 /** The questions are never dropped; each is cut to this many characters in the prompt (whole in handoff.md). */
 const QUESTION_MAX = 300;
 
@@ -221,7 +222,12 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
     return finish(lines, p, extra, stale);
   }
 
-  const human = L.human ? (p.human_words ?? []).filter((w) => w.kind !== 'unanswered-request' && w.kind !== 'message') : [];
+  // The reasons the human gave and the plan they approved come first, newest first: they bind the next step.
+  const rank = (k: string): number => (k === 'rejection-reason' ? 0 : k === 'approved-plan' ? 1 : k === 'answer' ? 2 : 3);
+  const lineOf = (w: { source?: Source | null }): number => w.source?.line ?? 0;
+  const human = L.human
+    ? (p.human_words ?? []).filter((w) => w.kind !== 'unanswered-request' && w.kind !== 'message').map((w, i) => ({ w, i })).sort((a, b) => rank(a.w.kind) - rank(b.w.kind) || (rank(a.w.kind) < 3 ? lineOf(b.w) - lineOf(a.w) : a.i - b.i)).map((x) => x.w)
+    : [];
   if (human.length) {
     lines.push('', "The human's words (verbatim):");
     const label: Record<string, string> = { goal: 'goal (set with /goal)', 'first-request': 'first request', 'latest-request': 'latest request', 'rejection-reason': 'reason given for declining', answer: 'answer', 'approved-plan': 'plan the human approved' };
@@ -272,7 +278,9 @@ function render(p: Packet, extra: PromptExtra, L: Limits, bare = false): { body:
   const rejected = p.decisions.filter((d) => d.status === 'rejected');
   if (rejected.length) {
     lines.push('', 'Rejected approaches — do not retry:');
-    for (const d of rejected.slice(0, L.extras ? 4 : 2)) lines.push(...quote(`- ${clip(d.text, L.extras ? 400 : 200)}`));
+    // Newest first, each with the reason the user typed.
+    const newest = [...rejected].sort((a, b) => (b.source?.line ?? 0) - (a.source?.line ?? 0));
+    for (const d of newest.slice(0, L.extras ? 4 : 3)) lines.push(...quote(`- ${clip(d.text, L.extras ? 500 : 300)}`));
   }
 
   // Blockers are already above, under the open questions.
