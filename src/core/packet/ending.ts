@@ -49,7 +49,7 @@ export interface SessionEnding {
 const CONTINUATION_WORDS = new Set([
   'continue', 'continuing', 'go', 'on', 'ahead', 'proceed', 'yes', 'yep', 'yeah', 'yup', 'y', 'ok', 'okay', 'k', 'sure', 'please', 'pls', 'plz',
   'do', 'it', 'keep', 'going', 'carry', 'resume', 'generating', 'and', 'now', 'again', 'then', 'that', 'this', 'so', 'right', 'fine', 'good',
-  'great', 'thanks', 'thank', 'you', 'sounds', 'lgtm', 'hello', 'hi', 'hey', 'there', 'are', 'still', 'alright', 'cool', 'next', 'done',
+  'great', 'thanks', 'thank', 'you', 'sounds', 'lgtm', 'hello', 'hi', 'hey', 'yo', 'sup', 'wassup', 'there', 'are', 'still', 'alright', 'cool', 'next', 'done',
   // The same few words in the languages people write to agents in (a help, never the rule: see isBareContinuation).
   'sí', 'si', 'vale', 'dale', 'sigue', 'continúa', 'continua', 'adelante', 'gracias', 'да', 'ок', 'хорошо', 'давай', 'продолжай', 'продолжи', 'дальше', 'спасибо',
   'weiter', 'ja', 'danke', 'oui', 'merci', 'vas', 'y', 'ok', 'có', 'tiếp', 'tục', 'cảm', 'ơn',
@@ -73,7 +73,12 @@ export function resolveRequest(session: SessionSummary): { request: SessionText 
   const goal = session.goal?.text.trim() ? session.goal : null;
   if (!latest) return { request: goal, continuation: null };
   if (!isBareContinuation(latest.text)) return { request: latest, continuation: null };
-  const before = (session.humanMessages ?? []).filter((m) => m.line < latest.line && !isBareContinuation(m.text) && !(goal && m.line <= goal.line));
+  // The messages before the latest, by their order in the record (a task file on one line gives them all one line).
+  const all = session.humanMessages ?? [];
+  let at = all.length - 1;
+  while (at >= 0 && !(all[at]?.text === latest.text && all[at]?.line === latest.line)) at--;
+  const earlier = at >= 0 ? all.slice(0, at) : all.filter((m) => m.line < latest.line);
+  const before = earlier.filter((m) => !isBareContinuation(m.text) && !(goal && m.line <= goal.line));
   return { request: before.at(-1) ?? goal ?? latest, continuation: latest };
 }
 
@@ -211,8 +216,11 @@ export function readEnding(snapshot: WorkbenchSnapshot, failed: readonly FailedA
   const latest = s.latestRequest ?? null;
   const fromLine = latest?.line ?? null;
   const closing = closingOf(snapshot);
-  const closingAfter = closing && (closing.line === null || fromLine === null || closing.line > fromLine) ? closing : null;
+  // The order of the final exchange decides what came after what; lines only where a reader records no
+  // exchange (a task file written on one line gives every message the same line).
   const exchange = s.exchange ?? null;
+  const spokeAfter = exchange ? exchange.some((e) => e.kind === 'text') : closing !== null && (closing.line === null || fromLine === null || closing.line > fromLine);
+  const closingAfter = closing && spokeAfter ? closing : null;
   const open = openFailuresOf(failed, commands, fromLine, closingAfter?.text ?? null).filter((f) => !(exchange && (handledIn(exchange, f) || stoppedOnPurpose(f))));
   const requestText = request ? quote(request.text, 300) : null;
   // A skill is being followed when it ran for the request the final exchange answers, not before it.
@@ -241,7 +249,14 @@ export function readEnding(snapshot: WorkbenchSnapshot, failed: readonly FailedA
   const final = s.finalCommands ?? [];
   const pending = final.filter(noResult);
   const lastPending = pending.at(-1);
-  if (lastPending && !(closingAfter && closingAfter.line !== null && typeof lastPending.line === 'number' && closingAfter.line > lastPending.line)) {
+  const saidAfter = (c: SessionCommand): boolean => {
+    if (exchange) {
+      const at = exchange.findIndex((e) => e.kind === 'command' && e.id === c.id);
+      if (at >= 0) return exchange.slice(at + 1).some((e) => e.kind === 'text');
+    }
+    return !!closingAfter && closingAfter.line !== null && typeof c.line === 'number' && closingAfter.line > c.line;
+  };
+  if (lastPending && !saidAfter(lastPending)) {
     // The step that matters is the first one that writes something; read-only siblings come after.
     const step = pending.find((c) => !isReadOnlyCommand(c.command)) ?? lastPending;
     const others = pending.filter((c) => c !== step);

@@ -45,9 +45,16 @@ const EDIT_TOOLS = new Set(['editedExistingFile', 'newFileCreated', 'fileDeleted
 /** When the api history is missing: the commands the chat shows, with their output and no exit code. */
 function uiCommandEvents(ui: UiMessage[]): TaskEvent[] {
   const out: TaskEvent[] = [];
-  let open: { id: string; output: string[]; line: number; ts: number } | null = null;
+  let open: { id: string; output: string[]; line: number; ts: number; offered: boolean } | null = null;
   const close = () => {
     if (!open) return;
+    // An `ask:command` with no output after it was offered and never approved: it never ran.
+    if (open.offered && !open.output.length) {
+      const call = out.findIndex((e) => e.k === 'call' && e.id === open?.id);
+      if (call >= 0) out.splice(call, 1);
+      open = null;
+      return;
+    }
     out.push({ k: 'result', id: open.id, result: { exit: null, unfinished: 'no-result', error: 'no exit code: the api history of the task could not be read', stdout: open.output.join('\n') }, feedback: null, cwd: null, line: open.line, ts: open.ts });
     open = null;
   };
@@ -58,7 +65,7 @@ function uiCommandEvents(ui: UiMessage[]): TaskEvent[] {
       if (!command) continue;
       const id = `ui:${m.index}`;
       out.push({ k: 'call', id, command, tool: 'execute_command', cwd: null, line: m.line, ts: m.ts });
-      open = { id, output: [], line: m.line, ts: m.ts };
+      open = { id, output: [], line: m.line, ts: m.ts, offered: m.type === 'ask' };
     } else if (m.kind === 'command_output' && open) {
       open.output.push(m.text);
       open.line = m.line;

@@ -42,6 +42,8 @@ export class ExchangeRecorder {
     // A summary's pending work and next step sit at its end: the end is what is kept.
     if (e.kind === 'compaction' && e.text && e.text.length > MAX_COMPACTION_CHARS) e = { ...e, text: e.text.slice(-MAX_COMPACTION_CHARS) };
     const last = this.list.at(-1);
+    // A reader marks a call as a tool use, then names it as a command: one call.
+    if (e.kind === 'command' && last?.kind === 'tool' && (last.line === e.line || last.line === null)) this.list.pop();
     // Streamed parts of one message, or one call seen twice, are one event.
     if (last && last.kind === e.kind && last.line === e.line && e.kind !== 'result' && e.kind !== 'command') return;
     this.list.push(e);
@@ -68,7 +70,9 @@ export type ExchangeShape =
 const WORK = new Set<ExchangeEvent['kind']>(['text', 'command', 'tool', 'result']);
 
 export function shapeOf(events: readonly ExchangeEvent[]): ExchangeShape {
-  const work = events.filter((e) => WORK.has(e.kind));
+  // A call the user declined, or one offered and never approved, never ran: it is no work of the agent's.
+  const declined = new Set(events.filter((e) => e.kind === 'result' && e.outcome === 'rejected').map((e) => (e as { id: string }).id));
+  const work = events.filter((e) => WORK.has(e.kind) && !((e.kind === 'command' || e.kind === 'result') && declined.has(e.id)));
   if (!work.length) return 'unanswered';
   const lastText = work.map((e) => e.kind).lastIndexOf('text');
   const after = work.slice(lastText + 1);
