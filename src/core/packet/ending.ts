@@ -186,9 +186,7 @@ function uncertainNamedIn(failed: readonly FailedAttempt[], commands: readonly C
 function statedStep(session: SessionSummary, closing: { text: string; line: number | null } | null, requestLine: number): { text: string; from: 'closing' | 'recap'; line: number | null; human: boolean } | null {
   const real = (s: string | null): string | null => (s && !/^(none|nothing|n\/a|no further|no next)\b/i.test(s.trim()) ? s : null);
   const recap = session.recap;
-  // A recap written after the closing is the session's latest word on what comes next.
-  const recapFirst = !!recap && recap.line > requestLine && (closing?.line ?? 0) < recap.line;
-  if (closing && !(recapFirst && real(labelledNext(recap.text)))) {
+  if (closing) {
     const next = real(labelledNext(closing.text));
     if (next) return { text: next, from: 'closing', line: closing.line, human: /^(you|the user|user)\b/i.test(next.trim()) };
   }

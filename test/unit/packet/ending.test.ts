@@ -143,7 +143,8 @@ describe('the ending decides the next action', () => {
       ],
     }));
     assert.ok(!/git pull|npm run build/.test(p.next_action), p.next_action);
-    assert.match(p.next_action, /^continue: move the handler to src\/api — the previous session's last words: "I moved the handler/);
+    // The agent answered the request and closed: its answer is where the next session starts, never "continue: <request>".
+    assert.match(p.next_action, /^The previous session answered "move the handler to src\/api" and closed \(L90\); its answer ends: "I moved the handler and the build is green again\."/);
   });
 
   it('a failure that is the session\'s last word on its target after the last request is next', async () => {

@@ -144,10 +144,17 @@ describe('the next action, in the order of issue 20', () => {
     assert.match(p.summary, /3 failures among those kept/, 'the summary counts neither the search nor the probe');
   });
 
-  it('6. else the latest request', async () => {
+  it('6. else, when the agent answered the latest request and closed, where its answer left the work — never "continue: <the request>"', async () => {
     const p = await packetFor((d) => facts(d, { ...closing('I looked at the parser.'), latestRequest: { text: 'now make the parser stream', line: 60 }, latestUserRequest: 'now make the parser stream' }));
-    assert.equal(p.next_action, 'continue: now make the parser stream — the previous session\'s last words: "I looked at the parser."');
-    assert.deepEqual(p.next_action_origin?.source?.line, 60);
+    assert.equal(p.next_action, 'The previous session answered "now make the parser stream" and closed (L90); its answer ends: "I looked at the parser.". Start from that state: confirm it, then ask the user what comes next before starting new work.');
+    assert.equal(p.next_action_origin?.kind, 'closing-next');
+    assert.deepEqual(p.next_action_origin?.source?.line, 90);
+  });
+
+  it('6c. with no closing after the latest request (nothing answered it), the latest request is continued', async () => {
+    const p = await packetFor((d) => facts(d, { ...closing('I looked at the parser.', 50), latestRequest: { text: 'now make the parser stream', line: 60 }, latestUserRequest: 'now make the parser stream' }));
+    assert.match(p.next_action, /now make the parser stream/);
+    assert.doesNotMatch(p.next_action, /I looked at the parser/);
   });
 
   it('6b. the session ended on its questions and wrote no step: their answers first, then the latest request — never just "continue: init"', async () => {
