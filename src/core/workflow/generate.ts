@@ -18,6 +18,9 @@ import { packetContentHash, writePacket } from '../packet/write';
 import { withLock, type LockOptions } from '../registry/lock';
 import { supersedeOthers } from '../registry/registry';
 import { vouchWorkbenchInputs } from '../registry/trust';
+import { isOwnPacket } from '../registry/ownership';
+import { carryForward, sessionAddsWork } from '../packet/carryForward';
+import type { StoredPacket } from './readPackets';
 import type { SessionFacts } from '../session/model';
 import { CLEAN_STATE_FILE, writeCleanState } from './check';
 import { computeGitInput } from './gitInputs';
@@ -71,6 +74,8 @@ export interface GatheredInputs {
   gitError: GitError | null;
   /** The repository root, when git answered: the packet's paths are relative to it. */
   repoRoot?: string | null;
+  /** The active packet of this branch + topic before this run (with git only). */
+  active?: StoredPacket | null;
 }
 
 /** Loads the workbench and collects git facts, the clean report and the context reading. */
@@ -100,7 +105,7 @@ export async function gatherInputs(args: GenerateArgs): Promise<GatheredInputs> 
       clean: clean?.clean ?? null,
       ...(insp.git.files ? { files: insp.git.files } : {}),
     }));
-  return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git, clean, context, gitError: null, repoRoot: insp.git.facts.root };
+  return { snapshot: insp.snapshot, diagnostics: insp.diagnostics, git, clean, context, gitError: null, repoRoot: insp.git.facts.root, active: insp.active };
 }
 
 /**
@@ -164,7 +169,7 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
       // Cleaned once more as a whole: text from any source (a session reader, a derived step) reaches
       // handoff.json, handoff.md and the prompt without control, bidi or zero-width characters.
       // No path of this machine in it: the packet travels (committed, exported, read on another machine).
-      let packet = portablePacket(stripControlDeep(built.packet), {
+      let packet = portablePacket(stripControlDeep(await keptInForce(built.packet, inputs.active ?? null, snapshot)), {
         repoRoot: inputs.repoRoot ?? args.workspaceDir,
         workspaceDir: args.workspaceDir,
         home: os.homedir(),
@@ -193,4 +198,16 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
     });
   }
   return result;
+}
+
+/**
+ * A session that added no work (it read the handed-over packet and answered) keeps the active packet's
+ * next action in force: superseding it with "verify and ask" would lose the open question, the failing
+ * check and the real next step. Only a packet this user owns is carried forward.
+ */
+async function keptInForce(packet: Packet, active: StoredPacket | null, snapshot: WorkbenchSnapshot): Promise<Packet> {
+  if (!active || active.packet.session_id === packet.session_id || active.packet.status !== 'active') return packet;
+  if (sessionAddsWork(snapshot, packet)) return packet;
+  if (!active.sha256 || !(await isOwnPacket(active.dir, active.sha256))) return packet;
+  return carryForward(packet, active.packet);
 }
