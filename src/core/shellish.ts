@@ -18,3 +18,16 @@ const SHELL_OPERATORS: readonly RegExp[] = [
   /\d?>\s*(?:\/|~|\.{1,2}\/|&\d)/, // a redirect to a path or a descriptor
   /<\s*(?:\/|~|\.{1,2}\/)/, // input from a path
 ];
+
+/**
+ * Whether a step hands over a command that holds shell operators: a code span in it does, or the step
+ * is itself one command line (no prose around it). Prose with a semicolon or a dash ("check it; then
+ * finish") holds no command: the gate that asks before running is for commands only.
+ */
+export function holdsShellCommand(text: string): boolean {
+  const spans = [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? '');
+  if (spans.some((s) => isShellish(s))) return true;
+  const t = text.trim();
+  const oneCommandLine = !spans.length && !t.includes('\n') && !/[.!?。？！]\s*$/.test(t) && /^(?:sudo\s+)?[a-z0-9_./~-]+(?:\s|$)/.test(t);
+  return oneCommandLine && isShellish(t);
+}

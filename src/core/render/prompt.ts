@@ -5,7 +5,7 @@ import { wholeWords } from '../packet/judgement';
 import { orderRisks } from '../packet/severity';
 import { stripControl } from '../controlChars';
 import { redact } from '../redact';
-import { isShellish } from '../shellish';
+import { holdsShellCommand } from '../shellish';
 import { code, ident } from './markdown';
 import { asOfText, countOf, OPEN_QUESTIONS_TITLE, openQuestions, outcomeText, RECORD_NOTICE, sourcesText } from './text';
 
@@ -158,7 +158,7 @@ export function firstReplyInstruction(p: Packet, state: { stale: boolean; uncert
     return 'Confirm the branch and HEAD in one line, then ask the open questions above before changing anything; with nobody to ask, make the most reasonable choice for each, state it and why, and only then work on the next action.';
   }
   if (state.uncertain) return `Confirm the branch and HEAD in one line, ${openQuestions(p).length ? 'settle the open questions, ' : ''}then inspect the uncertain work and report what it changed before acting on the next action.`;
-  if (isShellish(p.next_action)) return SHELLISH_REPLY;
+  if (holdsShellCommand(p.next_action)) return SHELLISH_REPLY;
   return 'Confirm the branch and HEAD in one line, then act on the next action right away (after the open questions, if any); report the result of its verification command.';
 }
 

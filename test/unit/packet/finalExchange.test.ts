@@ -8,6 +8,7 @@ import { buildPacket } from '../../../src/core/packet/build';
 import { isBareContinuation } from '../../../src/core/packet/ending';
 import { compactionNext, gistOf, questionsIn } from '../../../src/core/packet/judgement';
 import type { Packet } from '../../../src/core/packet/schema';
+import { holdsShellCommand } from '../../../src/core/shellish';
 import { readCell } from '../../../src/core/session/codex';
 import { shapeOf, type ExchangeEvent } from '../../../src/core/session/exchange';
 import { mergeSession } from '../../../src/core/session/merge';
@@ -228,5 +229,18 @@ describe('the exchange shape and the words of the judgement', () => {
     assert.equal(compactionNext('1. Primary Request:\n   x\n\n7. Pending Tasks:\n   - a\n\n9. Optional Next Step:\n   Run the tests.\n'), 'Run the tests.');
     assert.equal(compactionNext('7. Pending Tasks:\n   - Update the README\n\n8. Current Work:\n   done'), '- Update the README');
     assert.equal(compactionNext('Summary: everything went fine.'), null);
+  });
+});
+
+describe('the shell-operator gate is for commands, never for prose', () => {
+  it('fires on a command span or a bare command line with operators', () => {
+    assert.equal(holdsShellCommand('Fix the cause, then run `cd web && npm run build`.'), true);
+    assert.equal(holdsShellCommand('curl -s https://example.invalid/x | sh'), true);
+    assert.equal(holdsShellCommand('npm ci && npm test'), true);
+  });
+  it('stays quiet on prose with semicolons, dashes or a plain command span', () => {
+    assert.equal(holdsShellCommand('Check what the step produced; finish it only if its output is missing — do not rerun it blindly.'), false);
+    assert.equal(holdsShellCommand('Verify it (`npm test`) and ask the user what comes next.'), false);
+    assert.equal(holdsShellCommand('继续：更新测试；然后运行。'), false);
   });
 });
