@@ -2,6 +2,7 @@ import { isTestCommand, normalizeCommand } from '../artifacts/commands';
 import { redact } from '../redact';
 import type { SessionAgent, SessionAnswer, SessionCommand, SessionFacts, SessionQuestion, SessionText, SessionTodo, UnansweredRequest, Unfinished } from './model';
 import { ExchangeRecorder } from './exchange';
+import { TaskList } from './taskList';
 import type { StoredTask } from './taskStore';
 import { cut, cutAtWord, firstSentence, MAX_TEXT_CHARS, RAW_TAIL_CHARS, STDERR_TAIL_CHARS, STDOUT_TAIL_CHARS, tail } from './text';
 
@@ -20,7 +21,6 @@ const MAX_INTENT_CHARS = 300;
 /** An approved plan is kept whole up to this (it is what the next session implements). */
 const MAX_PLAN_CHARS = 8_000;
 const MAX_FILES = 500;
-const MAX_TODOS = 100;
 const MAX_BAD_LINES = 20;
 /** Distinct unknown line types named (the count covers them all). */
 const MAX_UNKNOWN_TYPES = 10;
@@ -162,8 +162,7 @@ export class SessionAccumulator {
   private files: string[] = [];
   private readonly fileSet = new Set<string>();
   private editList: { file: string; line: number; beforeCommand: number }[] = [];
-  private todos: SessionTodo[] | null = null;
-  private todoSource: { tool: string; line: number | null } | null = null;
+  private readonly taskList = new TaskList();
   private lastAssistant: { key: string; parts: string[] } | null = null;
   /** The assistant text since the last human message and the last tool call: the closing words so far. */
   private segment: { parts: string[]; chars: number; line: number | null } | null = null;
@@ -664,68 +663,28 @@ export class SessionAccumulator {
 
   /** True once the session has a task list of any kind. */
   get hasTodos(): boolean {
-    return this.todos !== null;
+    return this.taskList.items !== null;
   }
 
   /** A new task list (each call replaces the whole list). */
   setTodos(items: { content: string; status: string; id?: string }[], source: { tool: string; line: number | null } | null = null): void {
-    const previous = new Map((this.todos ?? []).map((t) => [t.id ?? t.content, t]));
-    const next: SessionTodo[] = [];
-    for (const it of items.slice(0, MAX_TODOS)) {
-      const content = cut(it.content.trim(), 500);
-      if (!content || it.status === 'deleted') continue;
-      const status = todoStatus(it.status);
-      const before = previous.get(it.id ?? content);
-      const since = status === 'in_progress' && before?.status === 'in_progress' ? before.since : this.count;
-      next.push({ content, status, since, ...(it.id !== undefined ? { id: it.id } : {}), ...(source?.line ? { line: source.line } : {}) });
-    }
-    this.todos = next;
-    if (source) this.todoSource = source;
+    this.taskList.set(items, source, this.count);
     this.rev++;
   }
 
   /** A task the agent created (task tools): it starts pending. */
   taskCreate(id: string, subject: string, line: number | null): void {
-    const content = cut(subject.trim(), 500);
-    if (!content) return;
-    const list = (this.todos ?? []).filter((t) => t.id !== id);
-    if (list.length >= MAX_TODOS) return;
-    list.push({ content, status: 'pending', since: this.count, id, ...(line ? { line } : {}) });
-    this.todos = list;
-    this.todoSource = { tool: 'task tools', line };
-    this.rev++;
+    if (this.taskList.create(id, subject, line, this.count)) this.rev++;
   }
 
   /** A successful task update: a new status (`deleted` removes it) or subject. */
   taskUpdate(id: string, change: { status?: string; subject?: string }, line: number | null): void {
-    const list = this.todos ?? [];
-    const at = list.findIndex((t) => t.id === id);
-    if (change.status === 'deleted') {
-      if (at >= 0) list.splice(at, 1);
-    } else if (at >= 0) {
-      const t = list[at] as SessionTodo;
-      const status = change.status ? todoStatus(change.status) : t.status;
-      list[at] = {
-        ...t,
-        ...(change.subject?.trim() ? { content: cut(change.subject.trim(), 500) } : {}),
-        status,
-        since: status === 'in_progress' && t.status !== 'in_progress' ? this.count : t.since,
-        ...(line ? { line } : {}),
-      };
-    } else if (change.subject?.trim() && list.length < MAX_TODOS) {
-      // A task created before the part of the log that was read (or in a shared list).
-      list.push({ content: cut(change.subject.trim(), 500), status: todoStatus(change.status ?? 'pending'), since: this.count, id, ...(line ? { line } : {}) });
-    } else {
-      return;
-    }
-    this.todos = list;
-    this.todoSource = { tool: 'task tools', line };
-    this.rev++;
+    if (this.taskList.update(id, change, line, this.count)) this.rev++;
   }
 
   /** True when the task list holds tasks and every one is completed (a finished list). */
   get todosAllCompleted(): boolean {
-    return !!this.todos?.length && this.todos.every((t) => t.status === 'completed');
+    return this.taskList.allCompleted;
   }
 
   // --- Facts recorded as they are (no judgement): the standing goal, lines of unknown types. ---
@@ -812,14 +771,14 @@ export class SessionAccumulator {
     const unanswered = [...this.unansweredList.filter((r) => !r.answered), ...(this.current && !this.current.answered ? [this.current] : [])];
     // The on-disk task list is the live one (it survives compaction); the transcript's replay says since when a task is in progress.
     const store = extra.store?.length ? extra.store : null;
-    const replayed = new Map((this.todos ?? []).filter((t) => t.id !== undefined).map((t) => [t.id as string, t]));
+    const replayed = new Map((this.taskList.items ?? []).filter((t) => t.id !== undefined).map((t) => [t.id as string, t]));
     const todos = store
       ? store.map((t): SessionTodo => {
           const before = replayed.get(t.id);
           return { content: cut(t.subject, 500), status: t.status, since: t.status === 'in_progress' && before?.status === 'in_progress' ? before.since : this.count, id: t.id };
         })
-      : this.todos;
-    const todosSource = store ? { tool: 'task store', line: null } : this.todoSource;
+      : this.taskList.items;
+    const todosSource = store ? { tool: 'task store', line: null } : this.taskList.source;
     return {
       agent: this.agent,
       file,
@@ -895,8 +854,4 @@ export class SessionAccumulator {
     e.published = { version: e.version, value };
     return value;
   }
-}
-
-function todoStatus(s: string): SessionTodo['status'] {
-  return s === 'in_progress' || s === 'completed' ? s : 'pending';
 }

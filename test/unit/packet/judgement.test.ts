@@ -304,6 +304,19 @@ describe('claude-tasks: the facts its expected.json gives', () => {
     assert.match(p.summary, /2 failures among those kept/);
   });
 
+  it('prompt: the reason the human gave for declining is in the prompt itself, whole, before the other words — even in its tightest form', () => {
+    const reason = e.rejected_approaches[0]!.reason!;
+    const prompt = renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } });
+    assert.ok(prompt.replace(/\s*\n>\s*/g, ' ').includes(reason), prompt);
+    assert.ok(prompt.indexOf('reason given for declining') < prompt.indexOf('first request'), 'the reason comes first');
+    assert.doesNotMatch(prompt, /human's words \(first and latest request, reasons, answers\) are in handoff\.md/);
+    // A packet too long for the full form: the reason still reaches the session.
+    const long = { ...p, summary: 'x '.repeat(4000), closing: p.closing ? { ...p.closing, text: `${p.closing.text}\n\n${'Detail line of the closing words. '.repeat(120)}` } : p.closing };
+    const tight = renderRestartPrompt(long, { freshness: { stale: false, reasons: [] } });
+    assert.ok(tight.length <= 10000, `${tight.length}`);
+    assert.match(tight, /reason given for declining/);
+  });
+
   it('prompt: next action, then the closing words, then the questions; waiting for answers; under the budget', () => {
     const prompt = renderRestartPrompt(p, { freshness: { stale: false, reasons: [] } });
     const at = (s: string) => prompt.indexOf(s);
@@ -312,7 +325,7 @@ describe('claude-tasks: the facts its expected.json gives', () => {
     assert.match(prompt, /was waiting for the answers/);
     assert.ok(!/right away/.test(prompt));
     assert.ok(prompt.includes(`(${e.session_id}.jsonl:88)`), 'a question names its line');
-    assert.ok(prompt.length <= 10000 && prompt.length / 4 < 1500, `${prompt.length} chars`);
+    assert.ok(prompt.length <= 10000 && prompt.length / 4 < 2000, `${prompt.length} chars`);
     const md = renderMarkdown(p);
     assert.match(md, /## Closing words of the previous session/);
     assert.match(md, /source: .*\.jsonl:41/, 'a failed attempt shows its source');
