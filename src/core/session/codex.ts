@@ -28,6 +28,8 @@ export class CodexHandler implements LineHandler {
   private readonly polls = new Map<string, string>();
   /** exec_command session id → the command still running in it. */
   private readonly running = new Map<string, string>();
+  /** Commands the agent sent Ctrl-C to: their end is a stop, not a failure. */
+  private readonly stopping = new Set<string>();
   /** Code mode: an `exec` cell (by call id, and by its cell id while it runs) → what it runs. */
   private readonly cells = new Map<string, CodeCell>();
   private sawUserEvent = false;
@@ -328,6 +330,8 @@ export class CodexHandler implements LineHandler {
       const session = args['session_id'];
       const target = session === undefined ? undefined : this.running.get(String(session));
       if (target) this.polls.set(id, target);
+      // Ctrl-C sent to the process: the agent stopped it on purpose, whatever exit status follows.
+      if (target && typeof args['chars'] === 'string' && args['chars'].includes('\u0003')) this.stopping.add(target);
       return;
     }
     acc.toolUse(lineNo);
@@ -449,7 +453,8 @@ export class CodexHandler implements LineHandler {
       else acc.finishCommand(target, { exit: null, unfinished: 'running', error: `still running (session ${r.runningSession}) when the log was last written; no exit status`, stdout: r.body, at, line: lineNo }, true);
       return;
     }
-    const result: CommandResult = pollOf ? { ...r.result, stdout: undefined } : r.result;
+    let result: CommandResult = pollOf ? { ...r.result, stdout: undefined } : r.result;
+    if (this.stopping.delete(target)) result = { exit: null, unfinished: 'stopped', error: `stopped on purpose by the agent (Ctrl-C)${r.exit !== null ? `, then exit ${r.exit}` : ''}; no failure of its own` };
     if (pollOf) acc.appendOutput(target, r.body);
     acc.finishCommand(target, { ...result, at, durationMs: pollOf ? undefined : r.result.durationMs, line: lineNo });
   }

@@ -200,6 +200,25 @@ describe('Codex code mode: exec cells and wait polls are commands', () => {
   });
 });
 
+describe('a server the agent stopped itself is no failure', () => {
+  it('Codex: Ctrl-C written to a running exec_command, then its exit 1, is a stop, never the next step', async () => {
+    const facts = await read([
+      codexMeta(),
+      codexUserMessage('Check that the dev server starts'),
+      codexItem({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'npm run dev' }), call_id: 's1' }),
+      codexOutput('s1', 'Chunk ID: a\nWall time: 5.0 seconds\nProcess running with session ID 41\nOutput:\nready on :3000'),
+      codexItem({ type: 'function_call', name: 'write_stdin', arguments: JSON.stringify({ session_id: 41, chars: '\u0003' }), call_id: 's2' }),
+      codexOutput('s2', 'Chunk ID: b\nWall time: 0.2 seconds\nProcess exited with code 1\nOutput:\n^C'),
+      codexAssistant('The dev server starts and serves on :3000; I stopped it again.'),
+    ], 'codex');
+    const run = facts.commands.find((c) => c.command === 'npm run dev');
+    assert.equal(run?.unfinished, 'stopped');
+    assert.equal(run?.exit_code, null);
+    const p = await packetOf(facts);
+    assert.ok(!/npm run dev|exit 1/.test(p.next_action), p.next_action);
+  });
+});
+
 describe('the exchange shape and the words of the judgement', () => {
   const ev = (...kinds: ExchangeEvent[]): ExchangeEvent[] => kinds;
   it('names the shape from the order of events alone', () => {
