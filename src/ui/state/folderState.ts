@@ -22,7 +22,8 @@ import { diagnosticsToLog } from './diagnosticLog';
  */
 export const FALLBACK_INTERVAL_MS = 30_000;
 /** A task file changed: one more look this long after, in case the event came before its content. */
-const TASK_RECHECK_MS = 1_000;
+/** After a task event, looks again at these delays: a task's files can land after the event that announced them. */
+const TASK_RECHECKS_MS = [1_000, 4_000];
 
 /** The settings a meter and the watchers are built from; a change means rebuilding them. */
 function pipelineKey(s: UiSettings): string {
@@ -51,7 +52,7 @@ export class FolderState extends Disposable {
   private meterQueue: Promise<unknown> = Promise.resolve();
   private readonly readings = new ReadingWatch();
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private taskRecheck: ReturnType<typeof setTimeout> | undefined;
+  private taskRechecks: ReturnType<typeof setTimeout>[] = [];
   private readonly full = this._register(new Debouncer(400, () => this.runFull()));
   private readonly contextOnly = this._register(new Debouncer(150, () => this.runContext()));
 
@@ -71,7 +72,7 @@ export class FolderState extends Disposable {
     const timer = setInterval(() => void this.fallback(), FALLBACK_INTERVAL_MS);
     this._register(toDisposable(() => clearInterval(timer)));
     this._register(toDisposable(() => clearTimeout(this.retryTimer)));
-    this._register(toDisposable(() => clearTimeout(this.taskRecheck)));
+    this._register(toDisposable(() => this.taskRechecks.splice(0).forEach(clearTimeout)));
   }
 
   get state(): WorkbenchUiState | undefined {
@@ -267,17 +268,26 @@ export class FolderState extends Disposable {
     }
     // Rebuilt meanwhile: the new set of watchers has its own.
     if (generation !== this.watchGeneration || this.isDisposed || !dirs.length) return;
-    const h = (uri: vscode.Uri) => {
-      if (!isTaskFile(uri.fsPath)) return;
+    const look = () => {
       void this.contextOnly.trigger();
       // The agents write a task file whole, but the event can come between its creation and its
-      // content (one event for both on a busy machine): one more look shortly after reads it whole.
-      clearTimeout(this.taskRecheck);
-      this.taskRecheck = setTimeout(() => void this.contextOnly.trigger(), TASK_RECHECK_MS);
+      // content (one event for both on a busy machine), and the files of a new task folder can be
+      // written before the watcher follows that folder: a few more looks shortly after read them.
+      this.taskRechecks.splice(0).forEach(clearTimeout);
+      this.taskRechecks = TASK_RECHECKS_MS.map((ms) => setTimeout(() => void this.contextOnly.trigger(), ms));
+    };
+    const h = (uri: vscode.Uri) => {
+      if (isTaskFile(uri.fsPath)) look();
     };
     for (const dir of dirs) {
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), TASK_GLOB));
       this.watchers.push(w, w.onDidChange(h), w.onDidCreate(h), w.onDidDelete(h));
+      // A new task folder (`tasks/<id>`, a Cline SDK `<sessions>/<id>`): its files may come before
+      // the recursive watcher follows it, so its creation alone is worth a look.
+      for (const pattern of ['*', 'tasks/*']) {
+        const folders = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), pattern), false, true, true);
+        this.watchers.push(folders, folders.onDidCreate(look));
+      }
     }
     this.log.trace('state', `${this.folder.name}: watching agent tasks in ${dirs.join(', ')}`);
   }
