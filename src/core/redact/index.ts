@@ -10,6 +10,7 @@
 import type * as Library from './library';
 import type { RawHit } from './rules';
 import { looksLikePlaceholder, ruleHits } from './rules';
+import { literalShape, shownCut } from './shape';
 
 /** One secret found in a text: which rule, what kind ("a Stripe live key"), and its span. */
 export interface SecretHit {
@@ -17,6 +18,11 @@ export interface SecretHit {
   label: string;
   start: number;
   end: number;
+  /**
+   * A possible credential only: a key name with a value whose shape does not say "secret" (a word, a
+   * value shown cut). Masked like any other; reported as a warning, never as one to rotate now.
+   */
+  weak?: boolean;
 }
 
 declare const redactedBrand: unique symbol;
@@ -88,9 +94,11 @@ export function detectSecrets(text: string): SecretHit[] {
         last.label = h.label;
       }
       last.end = Math.max(last.end, h.end);
+      // One rule sure of the value makes the merged span a credential.
+      if (!h.weak) delete last.weak;
       continue;
     }
-    out.push({ rule: h.rule, label: h.label, start: h.start, end: h.end });
+    out.push({ rule: h.rule, label: h.label, start: h.start, end: h.end, ...(h.weak ? { weak: true } : {}) });
   }
   return out;
 }
@@ -101,6 +109,10 @@ function rawHits(text: string, runs: readonly { text: string }[] = tokenRuns(tex
   if (libraryMayMatch(text, runs)) {
     for (const h of libraryHits(text)) {
       if (looksLikePlaceholder(text.slice(h.start, h.end))) continue;
+      // A connection string whose password is a stand-in (`postgres://u:[PASSWORD]@host`) holds none.
+      const pw = URL_WIDE.has(h.rule) ? /^[a-z][\w+.-]*:\/\/[^\s:/@]*:([^\s@]*)@/i.exec(text.slice(h.start, h.end))?.[1] : undefined;
+      if (pw !== undefined && literalShape(pw) === 'none') continue;
+      if (shownCut(text, h.start, h.end)) h.weak = true;
       // A whole connection string reported upstream is narrowed to its password when the URL rule
       // found it, so the host and database stay readable; the upstream label is kept.
       // Stryker disable next-line EqualityOperator: a password in a URL never starts or ends the connection string (the scheme is before it, the host after)

@@ -326,6 +326,8 @@ export interface Found {
   value: string;
   /** What the text calls it (`HELIUS_RPC_URL`, `api.example.com`): a name, never part of the value. */
   name?: string;
+  /** A possible credential only (see `SecretHit.weak`). */
+  weak?: boolean;
 }
 
 /**
@@ -369,7 +371,7 @@ export function credentialsInJsonLine(text: string): Found[] {
         continue;
       }
       const name = credentialName(value, h.start, h.end);
-      const found: Found = { rule: h.rule, kind: h.label, value: value.slice(h.start, h.end), ...(name ? { name } : {}) };
+      const found: Found = { rule: h.rule, kind: h.label, value: value.slice(h.start, h.end), ...(name ? { name } : {}), ...(h.weak ? { weak: true } : {}) };
       out.push(found);
       prev = { end: h.end, found };
     }
