@@ -14,6 +14,8 @@ export interface RawHit {
   end: number;
   /** A possible credential only (a key name with a value of unknown shape): masked, never "rotate now". */
   weak?: boolean;
+  /** Personal data (a phone number, an e-mail address) printed with a credential: masked, never flagged. */
+  personal?: boolean;
 }
 
 interface PatternRule {
@@ -29,6 +31,7 @@ interface PatternRule {
   valid?: (secret: string) => boolean;
 }
 
+import { freeTextHits } from './freeText';
 import { literalShape, shownCut, valueShape } from './shape';
 import type { ValueShape } from './shape';
 
@@ -554,6 +557,7 @@ export function ruleHits(text: string): RawHit[] {
   if (mayPutty) regexHits(PUTTY, text, 'putty-private-key', 'a PuTTY private key', out);
   if (mayCommand) commandPasswordHits(text, out);
   if (mayProse) regexHits(PROSE, text, 'keyword-entropy', 'a high-entropy secret', out, proseSecret);
+  freeTextHits(text, lower, out);
   // Stryker restore ConditionalExpression
   return out;
 }
@@ -570,4 +574,12 @@ export const OWN_RULE_IDS = [
   'putty-private-key',
   'command-line-password',
   'keyword-entropy',
+  'push-url-key',
+  'sudo-password',
+  'chpasswd-password',
+  'passwd-password',
+  'wifi-passphrase',
+  'askpass-password',
+  'expect-password',
+  'prose-password',
 ];

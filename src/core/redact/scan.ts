@@ -363,6 +363,7 @@ export function credentialsInJsonLine(text: string): Found[] {
     const value = raw.includes('\\') ? decodeJsonString(text, s.start, s.end).value : raw;
     let prev: { end: number; found: Found } | null = null;
     for (const h of detectSecrets(value)) {
+      if (h.personal) continue;
       // One credential masked in two pieces (wrapped by the terminal, a base64 block's lines) is one.
       const gap = prev ? value.slice(prev.end, h.start) : '';
       if (prev && prev.found.kind === h.label && /^\r?\n$/.test(gap)) {

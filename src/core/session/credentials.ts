@@ -166,7 +166,7 @@ export class CredentialScanner {
     for (const part of [head, tail]) {
       if (!mayHoldCredential(Buffer.from(part))) continue;
       const text = unescapeJson(part);
-      for (const h of detectSecrets(text)) hits.push({ rule: h.rule, kind: h.label, value: text.slice(h.start, h.end), ...(h.weak ? { weak: true } : {}) });
+      for (const h of detectSecrets(text)) if (!h.personal) hits.push({ rule: h.rule, kind: h.label, value: text.slice(h.start, h.end), ...(h.weak ? { weak: true } : {}) });
     }
     if (hits.length) this.add(hits, lineNo, head);
   }
