@@ -132,7 +132,10 @@ export function freeTextHits(text: string, lower: string, out: RawHit[]): void {
   }
 }
 
-/** Phone numbers and e-mail addresses: masked on a line that holds a credential, never flagged themselves. */
+/** The rules of this module: personal data is masked on the lines where they found a credential. */
+const FREE_RULES = new Set(RULES.map((r) => r.id));
+
+/** Phone numbers and e-mail addresses: masked on a line that holds a free-text credential, never flagged themselves. */
 const PERSONAL = /(?<![\w+@.-])(?:\+\d{1,3}[ -]?)?(?:1[3-9]\d{9}|\(?\d{3}\)?[ -]\d{3,4}[ -]\d{4})(?![\w@])|[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 
 /** The personal data on the lines of `text` that hold one of `hits` (a credential to rotate). */
@@ -140,7 +143,7 @@ export function personalHits(text: string, hits: readonly RawHit[]): RawHit[] {
   const out: RawHit[] = [];
   const lines = new Set<number>();
   for (const h of hits) {
-    if (h.weak) continue;
+    if (h.weak || !FREE_RULES.has(h.rule)) continue;
     const start = text.lastIndexOf('\n', h.start - 1) + 1;
     if (lines.has(start)) continue;
     lines.add(start);

@@ -6,7 +6,7 @@
  *
  * - `secret`: random-looking (letters and digits or symbols mixed, enough of them, varied), a UUID, a
  *   key-length hex run: masked and flagged as a credential to rotate.
- * - `weak`: could be a password (`hunter`, `first_name`, `local-demo`): masked, and reported only as a
+ * - `weak`: could be a password (`hunter`, `first_name`, `guest-access`): masked, and reported only as a
  *   possible one (a warning, never "rotate now").
  * - `none`: not a value at all: empty, a placeholder, a reference (`process.env.X`, `${X}`, `$X`), a
  *   code identifier or expression, a number, a version pin, a switch, a path, prose. Left as it is.

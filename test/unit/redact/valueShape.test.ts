@@ -30,20 +30,20 @@ describe('the value decides: false alarms of real sessions are no credential to 
     none("fields = ('email', 'password', 'first_name')".replace("'password', ", "'password': "));
     none('hasAuth = isConnected');
     none('const stillNoAuth = !isConnected');
-    none('static API_TOKEN: Lazy<String> = Lazy::new(|| {');
-    none('fromToken: celoDepositTokenAddress,');
-    none('"apiKey": "GEMINI_API_KEY"');
-    none('Auth: FUNDWISE_SERVICE_API_KEY header');
+    none('static TOKEN: Lazy<String> = Lazy::new(|| {');
+    none('fromToken: depositTokenAddress,');
+    none('"apiKey": "MODEL_API_KEY"');
+    none('Auth: SERVICE_API_KEY header');
   });
 
   it('a placeholder', () => {
     none('api_key="test-key"');
     none('token: <your-token>');
-    none('TELEGRAM_BOT_TOKEN=replace_with_new_private_token');
-    none('EDGERUNNER_CONTROL_TOKEN=replace-for-shared-deployments');
-    none('CIVITAS_JWT_SECRET=change-me-in-production-use-32-random-bytes');
+    none('TELEGRAM_BOT_TOKEN=replace_with_your_bot_token');
+    none('EDGERUNNER_CONTROL_TOKEN=replace-for-production');
+    none('CIVITAS_JWT_SECRET=change-me-before-deploying');
     none('DATABASE_URL=postgresql://postgres:[PASSWORD]@db.example.supabase.co:5432/postgres');
-    none('api_key: "user-provided-api-key"');
+    none('api_key: "user-supplied-api-key"');
   });
 
   it('a code or syntax fragment', () => {
@@ -63,7 +63,7 @@ describe('the value decides: false alarms of real sessions are no credential to 
 
   it('prose', () => {
     none("errs.password = 'Minimum 8 characters'");
-    none('All checks pass: 446 tests');
+    none('All checks pass: 12 tests');
     none('use the ?apikey= query string on every call'.replace('?apikey= ', '?apikey= '));
   });
 
@@ -85,20 +85,20 @@ describe('the value decides: false alarms of real sessions are no credential to 
 
   it('demo seed data', () => {
     none("{ name: 'Demo user', password: 'demo-password' }");
-    none("x-api-token: local-demo".replace('local-demo', 'demo'));
+    none('x-api-token: demo');
   });
 
   it('a file path', () => {
-    none('Credentials: ~/.gmail-mcp/credentials.json');
+    none('Credentials: ~/.mail-tool/credentials.json');
     none('token_file = ./secrets/token.txt');
   });
 
   it('a public contract address', () => {
-    none(`MANA_TOKEN = "0x${fake(5, 40, '0123456789abcdef')}"`);
+    none(`COIN_TOKEN = "0x${fake(5, 40, '0123456789abcdef')}"`);
   });
 
   it('a word after a key is at most a possible credential (masked, weak)', () => {
-    const text = 'password: runverse';
+    const text = 'password: sunflower';
     assert.deepEqual(values(text), []);
     assert.ok(detectSecrets(text).some((h) => h.weak), 'masked as a possible credential');
     assert.equal(redact(text), 'password: [REDACTED]');
