@@ -72,7 +72,8 @@ const tiers = {
   },
   // The CLI on every real session of the development corpus (../shared/real-sessions), checked against
   // its expect.json; prints its own `real: N passed, N failed` line.
-  real: () => buildOnce() && run('node', ['test/real/realSessions.mjs']),
+  // Then the credential check on the same corpus, against its credentials.json (precision and recall).
+  real: () => buildOnce() && run('node', ['test/real/realSessions.mjs']) && run('node', ['test/real/credentials.mjs']),
   // Both print their own `<tier>: N passed, N failed` line (test/e2e/runner.mjs).
   inhost: () => e2eReady('inhost') && buildOnce() && run('node', ['test/e2e/runner.mjs', 'inhost', '--no-build']),
   ui: () => e2eReady('ui') && buildOnce() && run('node', ['test/e2e/runner.mjs', 'ui', '--no-build']),

@@ -16,10 +16,12 @@ const MAX_SESSIONS_LISTED = 20;
 /** The listing for people: one numbered entry per credential, the sessions read, the next step. */
 export function formatSecrets(report: SecretsReport, workspaceDir: string): string {
   const lines: string[] = [];
-  const n = report.risks.length;
+  const sure = report.risks.filter((r) => r.severity === 'block');
+  const n = sure.length;
   lines.push(n ? `${n} credential${n === 1 ? '' : 's'} found for ${workspaceDir} (masked here; the files still hold them):` : `No credentials found for ${workspaceDir}.`);
   // The risk's words are the packet's; here nothing is a packet, and the listing masks what it shows.
-  report.risks.forEach((r, i) => lines.push(`  ${i + 1}. ${r.detail.replace(' (masked in this packet)', '')}`));
+  sure.forEach((r, i) => lines.push(`  ${i + 1}. ${r.detail.replace(' (masked in this packet)', '')}`));
+  for (const r of report.risks.filter((x) => x.severity !== 'block')) lines.push(`Possible credentials (a warning): ${r.detail.replace(' in this packet', ' here')}`);
   // Those holding credentials first; past a screenful the clean ones are only counted (5 000 tasks were 600 KB).
   const sorted = [...report.sessions].sort((a, b) => Number(b.credentials > 0) - Number(a.credentials > 0));
   const shown = sorted.filter((s, i) => s.credentials > 0 || i < MAX_SESSIONS_LISTED);
@@ -80,8 +82,9 @@ export const secretsCommand: CommandSpec = {
       for (const s of report.sessions.filter((x) => x.credentials > 0)) scrubbed.push(await scrubEntry(s, { force: !!flags['force'] }));
     }
     if (flags['json']) {
-      const credentials = report.risks.map((r) => ({ id: r.id, detail: r.detail, source: r.source }));
-      const places = report.findings.map((f) => ({ kind: f.label, fingerprint: f.fingerprint ?? null, file: f.file, line: f.line, lines: f.lines ?? (f.line ? [f.line] : []), printedBy: f.printedBy ?? null, session: !!f.session }));
+      const credentials = report.risks.map((r) => ({ id: r.id, severity: r.severity, detail: r.detail, source: r.source }));
+      // `block`: a value with a secret's shape, to rotate now; `warn`: a key name with a value of no such shape.
+      const places = report.findings.map((f) => ({ kind: f.label, severity: f.weak ? 'warn' : 'block', fingerprint: f.fingerprint ?? null, file: f.file, line: f.line, lines: f.lines ?? (f.line ? [f.line] : []), printedBy: f.printedBy ?? null, session: !!f.session, ...(f.messages ? { messages: f.messages } : {}) }));
       io.stdout(`${JSON.stringify({ folder: workspaceDir, credentials, places, sessions: report.sessions, ...(flags['scrub'] ? { scrubbed } : {}) }, null, 2)}\n`);
     } else {
       io.stdout(formatSecrets(report, workspaceDir));

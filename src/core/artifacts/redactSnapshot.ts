@@ -22,7 +22,7 @@ class SecretCollector {
     const hits = detectSecrets(text);
     // Stryker disable next-line ConditionalExpression: a text without hits comes back from redact unchanged; returning early only saves a second scan
     if (hits.length === 0) return text;
-    for (const h of hits) this.add(file, where.line ?? locate(where.raw, text.slice(h.start, h.end)), h.rule, h.label, fingerprintOf(text.slice(h.start, h.end)));
+    for (const h of hits) if (!h.personal) this.add(file, where.line ?? locate(where.raw, text.slice(h.start, h.end)), h.rule, h.label, fingerprintOf(text.slice(h.start, h.end)), h.weak);
     return redact(text);
   }
 
@@ -31,7 +31,7 @@ class SecretCollector {
     const hits = detectSecrets(line);
     // Stryker disable next-line ConditionalExpression: an argv without hits comes back from redactArgv unchanged; returning early only saves a second scan
     if (hits.length === 0) return argv;
-    for (const h of hits) this.add(file, where.line ?? locate(where.raw, line.slice(h.start, h.end)), h.rule, h.label, fingerprintOf(line.slice(h.start, h.end)));
+    for (const h of hits) if (!h.personal) this.add(file, where.line ?? locate(where.raw, line.slice(h.start, h.end)), h.rule, h.label, fingerprintOf(line.slice(h.start, h.end)), h.weak);
     return redactArgv(argv);
   }
 
@@ -50,14 +50,14 @@ class SecretCollector {
     return v;
   }
 
-  add(file: string, line: number | null, rule: string, label: string, fingerprint?: string): void {
+  add(file: string, line: number | null, rule: string, label: string, fingerprint?: string, weak?: boolean): void {
     const key = `${file}\0${line}\0${label}`;
     if (this.seen.has(key)) return;
     const n = this.perFile.get(file) ?? 0;
     if (n >= MAX_FINDINGS_PER_FILE) return;
     this.seen.add(key);
     this.perFile.set(file, n + 1);
-    this.findings.push(fingerprint ? { file, line, rule, label, fingerprint } : { file, line, rule, label });
+    this.findings.push({ file, line, rule, label, ...(fingerprint ? { fingerprint } : {}), ...(weak ? { weak: true } : {}) });
   }
 }
 

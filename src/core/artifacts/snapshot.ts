@@ -44,6 +44,8 @@ export interface SecretFinding {
   task?: string;
   /** With `task`: the 0-based index of each message it was seen in, parallel to `lines`. */
   messages?: number[];
+  /** A possible credential only (a key name with a value of no secret's shape): a warning, not "rotate now". */
+  weak?: boolean;
 }
 
 /**

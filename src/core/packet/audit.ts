@@ -168,9 +168,11 @@ export function auditPacket(p: Packet, ctx: AuditContext = {}): Audit {
 
   const masked = JSON.stringify(p).includes(MASK);
   const flagged = p.open_risks.some((r) => r.severity === 'block' && (r.id.startsWith('secret') || /\b(secret|credential|key|token|password)\b/i.test(r.detail)));
+  // Values masked only as possible credentials (a word after a key name) are named by one warning.
+  const possible = p.open_risks.some((r) => r.id === 'possible-credentials');
   probes.push(probe('secrets', 'Masked secrets are flagged as a risk',
-    !masked ? 'n/a' : flagged ? 'pass' : 'fail',
-    !masked ? 'nothing was masked' : flagged ? 'a block risk names the leaked credential' : 'a credential was masked but no risk says where it leaked',
+    !masked ? 'n/a' : flagged || possible ? 'pass' : 'fail',
+    !masked ? 'nothing was masked' : flagged ? 'a block risk names the leaked credential' : possible ? 'a warning names the values masked as possible credentials' : 'a credential was masked but no risk says where it leaked',
     'Rotate the credential, remove it from the workbench file (and from git history before pushing), then regenerate.'));
 
   const fresh = ctx.freshness;

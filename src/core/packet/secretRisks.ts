@@ -131,6 +131,7 @@ function sessionFinding(c: SessionCredential, file: string, lines: number[], cwd
     callLine: c.callLine ?? null,
     session: file,
     lines,
+    ...(c.weak ? { weak: true } : {}),
   };
 }
 
@@ -164,7 +165,13 @@ export function secretRisks(findings: readonly SecretFinding[], origins: Readonl
     else groups.set(key, [f]);
   }
   const out: Risk[] = [];
+  const possible: SecretFinding[][] = [];
   for (const g of groups.values()) {
+    // Only a value whose shape says "secret" is one to rotate now; a key name with a word after it is not.
+    if (g.every((f) => f.weak)) {
+      possible.push(g);
+      continue;
+    }
     // A workbench file names the risk first: it is what the fix edits.
     const sorted = [...g.sort((a, b) => Number(!!a.session) - Number(!!b.session))];
     const first = sorted[0]!;
@@ -213,5 +220,28 @@ export function secretRisks(findings: readonly SecretFinding[], origins: Readonl
       owner: 'human' as const,
     });
   }
+  if (possible.length) out.push(possibleRisk(possible));
   return out;
+}
+
+/** How many possible credentials one warning names before "and N more". */
+const POSSIBLE_NAMED = 5;
+
+/**
+ * One warning for every value masked after a credential's key name that does not look like a secret:
+ * what it is, where, and what to do (check it; rotate only a real one).
+ */
+function possibleRisk(groups: readonly SecretFinding[][]): Risk {
+  const firsts = groups.map((g) => [...g].sort((a, b) => Number(!!a.session) - Number(!!b.session))[0]!);
+  const named = firsts.slice(0, POSSIBLE_NAMED).map((f) => `${f.label} in ${place(f)}`);
+  const more = firsts.length > POSSIBLE_NAMED ? `; and ${firsts.length - POSSIBLE_NAMED} more` : '';
+  const n = firsts.length;
+  const first = firsts[0]!;
+  return {
+    id: 'possible-credentials',
+    severity: 'warn',
+    detail: `${n === 1 ? 'A value' : `${n} values`} after a credential's key name ${n === 1 ? 'was' : 'were'} masked in this packet, but ${n === 1 ? 'it does' : 'they do'} not have a secret's shape (a plain word, a short or cut value, not a random key): ${named.join('; ')}${more}. Check ${n === 1 ? 'it' : 'them'}: if one is a real password, rotate it and remove it from where it was printed.`,
+    source: first.session ? `${displayPath(first.file)}:${first.line ?? 0}` : first.line ? `${first.file}:${first.line}` : first.file,
+    owner: 'human',
+  };
 }

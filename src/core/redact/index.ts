@@ -10,6 +10,8 @@
 import type * as Library from './library';
 import type { RawHit } from './rules';
 import { looksLikePlaceholder, ruleHits } from './rules';
+import { personalHits } from './freeText';
+import { literalShape, shownCut } from './shape';
 
 /** One secret found in a text: which rule, what kind ("a Stripe live key"), and its span. */
 export interface SecretHit {
@@ -17,6 +19,13 @@ export interface SecretHit {
   label: string;
   start: number;
   end: number;
+  /**
+   * A possible credential only: a key name with a value whose shape does not say "secret" (a word, a
+   * value shown cut). Masked like any other; reported as a warning, never as one to rotate now.
+   */
+  weak?: boolean;
+  /** Personal data printed with a credential (a phone number, an e-mail address): masked, never a finding. */
+  personal?: boolean;
 }
 
 declare const redactedBrand: unique symbol;
@@ -26,7 +35,7 @@ export type Redacted = string & { readonly [redactedBrand]: true };
 export const MASK = '[REDACTED]';
 
 /** Generic rules lose to a provider rule on the same span: the provider names the kind better. */
-const GENERIC = new Set(['base64', 'key-value', 'keyword-entropy', 'auth-scheme', 'authorization-header', 'url-credentials', 'url-token', 'command-line-password']);
+const GENERIC = new Set(['prose-password', 'base64', 'key-value', 'keyword-entropy', 'auth-scheme', 'authorization-header', 'url-credentials', 'url-token', 'command-line-password']);
 /** The rules whose secret spans lines: key blocks. */
 const MULTILINE = new Set(['private-key', 'secretlint/privatekey', 'putty-private-key']);
 
@@ -77,6 +86,7 @@ export function detectSecrets(text: string): SecretHit[] {
   const runs = tokenRuns(text);
   const raw: RawHit[] = rawHits(text, runs);
   raw.push(...wrappedHits(text), ...base64Hits(text, runs));
+  raw.push(...personalHits(text, raw));
   // Stryker disable next-line ArithmeticOperator: the longer of two detections starting together comes first; it only picks which of two equally specific rules names the merged span
   raw.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: SecretHit[] = [];
@@ -88,9 +98,12 @@ export function detectSecrets(text: string): SecretHit[] {
         last.label = h.label;
       }
       last.end = Math.max(last.end, h.end);
+      // One rule sure of the value makes the merged span a credential.
+      if (!h.weak) delete last.weak;
+      if (!h.personal) delete last.personal;
       continue;
     }
-    out.push({ rule: h.rule, label: h.label, start: h.start, end: h.end });
+    out.push({ rule: h.rule, label: h.label, start: h.start, end: h.end, ...(h.weak ? { weak: true } : {}), ...(h.personal ? { personal: true } : {}) });
   }
   return out;
 }
@@ -101,6 +114,10 @@ function rawHits(text: string, runs: readonly { text: string }[] = tokenRuns(tex
   if (libraryMayMatch(text, runs)) {
     for (const h of libraryHits(text)) {
       if (looksLikePlaceholder(text.slice(h.start, h.end))) continue;
+      // A connection string whose password is a stand-in (`postgres://u:[PASSWORD]@host`) holds none.
+      const pw = URL_WIDE.has(h.rule) ? /^[a-z][\w+.-]*:\/\/[^\s:/@]*:([^\s@]*)@/i.exec(text.slice(h.start, h.end))?.[1] : undefined;
+      if (pw !== undefined && literalShape(pw) === 'none') continue;
+      if (shownCut(text, h.start, h.end)) h.weak = true;
       // A whole connection string reported upstream is narrowed to its password when the URL rule
       // found it, so the host and database stay readable; the upstream label is kept.
       // Stryker disable next-line EqualityOperator: a password in a URL never starts or ends the connection string (the scheme is before it, the host after)

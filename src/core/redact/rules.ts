@@ -12,6 +12,10 @@ export interface RawHit {
   label: string;
   start: number;
   end: number;
+  /** A possible credential only (a key name with a value of unknown shape): masked, never "rotate now". */
+  weak?: boolean;
+  /** Personal data (a phone number, an e-mail address) printed with a credential: masked, never flagged. */
+  personal?: boolean;
 }
 
 interface PatternRule {
@@ -26,6 +30,14 @@ interface PatternRule {
   /** Extra check on the secret text (entropy, digits). */
   valid?: (secret: string) => boolean;
 }
+
+import { freeTextHits } from './freeText';
+import { literalShape, shownCut, valueShape } from './shape';
+import type { ValueShape } from './shape';
+
+/** A hit, marked weak when its value's shape says only "maybe". */
+const hit = (rule: string, label: string, start: number, end: number, shape: ValueShape = 'secret'): RawHit =>
+  shape === 'weak' ? { rule, label, start, end, weak: true } : { rule, label, start, end };
 
 const hasDigit = (s: string): boolean => /\d/.test(s);
 const hasLetter = (s: string): boolean => /[A-Za-z]/.test(s);
@@ -237,7 +249,8 @@ function lineEnd(text: string, i: number): number {
 
 /** An unquoted value from `i`: up to whitespace, a quote, a backtick or a delimiter, within `end`. */
 function bareValue(text: string, i: number, end: number): { start: number; end: number } | null {
-  const m = /^(?:\$\{[^}\s]*\}|[^\s&,;'"`<>()[\]{}|])+/.exec(text.slice(i, Math.min(end, i + 4096)));
+  // A literal `\n` (a text encoded twice, as JSON inside JSON) ends the line the value is on.
+  const m = /^(?:\$\{[^}\s]*\}|\\(?![nrt])|[^\s&,;'"`<>()[\]{}|\\])+/.exec(text.slice(i, Math.min(end, i + 4096)));
   if (!m) return null;
   // A trailing period ends a sentence, not the secret.
   const v = m[0].replace(/[.:]+$/, '');
@@ -341,7 +354,12 @@ function keyValueHits(text: string, out: RawHit[]): void {
     // (`token = settings.api.token`) is code, not a value.
     if (/^[([]/.test(text.slice(v.end))) continue;
     if (/^(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*$/.test(value) && !/\d/.test(value)) continue;
-    out.push({ rule: 'key-value', label: keyLabel(key), start: v.start, end: v.end });
+    // The value decides, never the key: a reference, an identifier, a number, a switch, a path or prose is
+    // no finding; a word is a possible password only; a value cut on purpose (`tok_12...`) too.
+    const quoted = /["'`]/.test(text.charAt(v.start - 1));
+    const shape = valueShape(value, { quoted, assigned: sep?.[0] === '=' && !quoted });
+    if (shape === 'none') continue;
+    out.push(hit('key-value', keyLabel(key), v.start, v.end, shownCut(text, v.start, v.end) ? 'weak' : shape));
   }
 }
 
@@ -373,7 +391,7 @@ function urlCredentialHits(text: string, out: RawHit[]): void {
     }
     if (end <= 0) continue;
     const value = run.slice(0, end);
-    if (isPlaceholder(value)) continue;
+    if (isPlaceholder(value) || literalShape(value) === 'none') continue;
     out.push({ rule: 'url-credentials', label: 'a password in a URL', start, end: start + end });
   }
 }
@@ -399,9 +417,11 @@ function authorizationHits(text: string, out: RawHit[]): void {
     const [, first, second] = m as unknown as [string, string, string | undefined];
     const span = second !== undefined && SCHEME_WORD.test(first) ? (schemeToken(second) ? groupSpan(m, 2) : null) : groupSpan(m, 1);
     if (!span) continue;
-    const value = text.slice(span[0], span[1]);
+    const value = text.slice(span[0], span[1]).replace(/\\+$/, '');
     if (isPlaceholder(value)) continue;
-    out.push({ rule: 'authorization-header', label: 'an Authorization header credential', start: span[0], end: span[1] });
+    const shape = valueShape(value);
+    if (shape === 'none') continue;
+    out.push(hit('authorization-header', 'an Authorization header credential', span[0], span[1], shape));
   }
 }
 
@@ -440,7 +460,7 @@ function commandPasswordHits(text: string, out: RawHit[]): void {
       const span = m.indices![group] ?? (alt !== undefined ? m.indices![alt] : undefined);
       if (!span) continue;
       const value = text.slice(span[0], span[1]);
-      if (isPlaceholder(value)) continue;
+      if (isPlaceholder(value) || literalShape(value) === 'none') continue;
       out.push({ rule: 'command-line-password', label: 'a password on a command line', start: span[0], end: span[1] });
     }
   }
@@ -506,7 +526,9 @@ export function ruleHits(text: string): RawHit[] {
       const span: [number, number] = rule.group !== undefined ? groupSpan(m, rule.group) : [m.index, m.index + m[0].length];
       const secret = text.slice(span[0], span[1]);
       if ((rule.valid && !rule.valid(secret)) || looksLikePlaceholder(secret)) continue;
-      out.push({ rule: rule.id, label: typeof rule.label === 'string' ? rule.label : rule.label(m[0]), start: span[0], end: span[1] });
+      // A provider prefix and a few characters before `...`: an example in docs, or a value shown cut on purpose.
+      const label = typeof rule.label === 'string' ? rule.label : rule.label(m[0]);
+      out.push(hit(rule.id, label, span[0], span[1], shownCut(text, span[0], span[1]) ? 'weak' : 'secret'));
     }
   }
   // Pre-filters: no context rule can match without what its flag asks for, so the flags only spare
@@ -535,6 +557,7 @@ export function ruleHits(text: string): RawHit[] {
   if (mayPutty) regexHits(PUTTY, text, 'putty-private-key', 'a PuTTY private key', out);
   if (mayCommand) commandPasswordHits(text, out);
   if (mayProse) regexHits(PROSE, text, 'keyword-entropy', 'a high-entropy secret', out, proseSecret);
+  freeTextHits(text, lower, out);
   // Stryker restore ConditionalExpression
   return out;
 }
@@ -551,4 +574,12 @@ export const OWN_RULE_IDS = [
   'putty-private-key',
   'command-line-password',
   'keyword-entropy',
+  'push-url-key',
+  'sudo-password',
+  'chpasswd-password',
+  'passwd-password',
+  'wifi-passphrase',
+  'askpass-password',
+  'expect-password',
+  'prose-password',
 ];

@@ -326,6 +326,8 @@ export interface Found {
   value: string;
   /** What the text calls it (`HELIUS_RPC_URL`, `api.example.com`): a name, never part of the value. */
   name?: string;
+  /** A possible credential only (see `SecretHit.weak`). */
+  weak?: boolean;
 }
 
 /**
@@ -361,6 +363,7 @@ export function credentialsInJsonLine(text: string): Found[] {
     const value = raw.includes('\\') ? decodeJsonString(text, s.start, s.end).value : raw;
     let prev: { end: number; found: Found } | null = null;
     for (const h of detectSecrets(value)) {
+      if (h.personal) continue;
       // One credential masked in two pieces (wrapped by the terminal, a base64 block's lines) is one.
       const gap = prev ? value.slice(prev.end, h.start) : '';
       if (prev && prev.found.kind === h.label && /^\r?\n$/.test(gap)) {
@@ -369,7 +372,7 @@ export function credentialsInJsonLine(text: string): Found[] {
         continue;
       }
       const name = credentialName(value, h.start, h.end);
-      const found: Found = { rule: h.rule, kind: h.label, value: value.slice(h.start, h.end), ...(name ? { name } : {}) };
+      const found: Found = { rule: h.rule, kind: h.label, value: value.slice(h.start, h.end), ...(name ? { name } : {}), ...(h.weak ? { weak: true } : {}) };
       out.push(found);
       prev = { end: h.end, found };
     }

@@ -89,10 +89,16 @@ export class CredentialStore {
       let c = this.found.get(fingerprint);
       if (!c) {
         if (this.found.size >= MAX_CREDENTIALS) continue;
-        c = { kind: h.name ? `${h.kind} (${h.name})` : h.kind, fingerprint, lines: [], printedBy: by?.printedBy ?? null, callLine: by?.line || null };
+        c = { kind: h.name ? `${h.kind} (${h.name})` : h.kind, fingerprint, lines: [], printedBy: by?.printedBy ?? null, callLine: by?.line || null, ...(h.weak ? { weak: true } : {}) };
         this.found.set(fingerprint, c);
         this.revision++;
-      } else if (c.printedBy === null && by && at.file !== undefined) {
+      } else if (c.weak && !h.weak) {
+        // The same value seen where its shape or syntax says "secret": a credential after all.
+        delete c.weak;
+        c.kind = h.name ? `${h.kind} (${h.name})` : h.kind;
+        this.revision++;
+      }
+      if (c.printedBy === null && by && at.file !== undefined) {
         // A later sighting that knows what printed it says more than the first one.
         c.printedBy = by.printedBy;
         c.callLine = by.line || null;
@@ -160,7 +166,7 @@ export class CredentialScanner {
     for (const part of [head, tail]) {
       if (!mayHoldCredential(Buffer.from(part))) continue;
       const text = unescapeJson(part);
-      for (const h of detectSecrets(text)) hits.push({ rule: h.rule, kind: h.label, value: text.slice(h.start, h.end) });
+      for (const h of detectSecrets(text)) if (!h.personal) hits.push({ rule: h.rule, kind: h.label, value: text.slice(h.start, h.end), ...(h.weak ? { weak: true } : {}) });
     }
     if (hits.length) this.add(hits, lineNo, head);
   }

@@ -73,6 +73,11 @@ export interface SessionCredential {
    * (bounded); `lines` then are the lines of the first place's file.
    */
   places?: CredentialPlace[];
+  /**
+   * A possible credential only: every sighting was a key name with a value whose shape does not say
+   * "secret" (a word, a value shown cut). Masked; reported as a warning, never as one to rotate now.
+   */
+  weak?: boolean;
 }
 
 /** One shell command the session ran (or tried to run), in order. */

@@ -88,6 +88,14 @@ const RULE_CASES: Record<string, [positive: string, negative: string]> = {
   'url-token': [`https://${fake(51, 40)}@github.com/o/r`, 'https://user@github.com/o/r'],
   'putty-private-key': [`Private-Lines: 1\n${fake(52, 64, B64)}`, 'Private-Lines: 1'],
   'command-line-password': ['sshpass -p hunter2 ssh host', 'mysql -u root -p'],
+  'push-url-key': [`curl https://api.day.app/${fake(53, 22)}/hi`, 'curl https://api.day.app/'],
+  'sudo-password': [`echo '${fake(54, 10)}' | sudo -S true`, 'echo "$PW" | sudo -S true'],
+  'chpasswd-password': [`echo "root:${fake(55, 10)}" | chpasswd`, 'echo "root:$PW" | chpasswd'],
+  'passwd-password': [`echo -e "${fake(56, 10)}\\n${fake(56, 10)}" | passwd`, 'echo -e "$PW\\n$PW" | passwd'],
+  'wifi-passphrase': [`nmcli dev wifi connect Home password ${fake(57, 10)}`, 'nmcli dev wifi connect Home password "$PW"'],
+  'askpass-password': [`cat > askpass.sh <<EOF\n#!/bin/sh\necho '${fake(58, 10)}'\nEOF`, 'cat > askpass.sh <<EOF\n#!/bin/sh\necho "$PW"\nEOF'],
+  'expect-password': [`expect "Password:"\nsend "${fake(59, 10)}\\r"`, 'expect "Password:"\nsend "$env(PW)\\r"'],
+  'prose-password': [`the sudo password is ${fake(60, 8, 'abcdefgh')}42`, 'the password is required'],
 };
 
 describe('redaction rules', () => {

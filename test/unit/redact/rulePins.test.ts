@@ -747,6 +747,14 @@ describe('the rule list', () => {
       j('https://', fake(55, 40, HEX), '@github.com/o/r'),
       j('Private-Lines: 1\n', fake(56, 64, B64), '\n'),
       'curl -u admin:hunter2 https://x',
+      j('https://api.day.app/', fake(57, 22), '/x'),
+      j("echo '", fake(58, 10), "' | sudo -S true"),
+      j('echo "root:', fake(59, 10), '" | chpasswd'),
+      j('echo -e "', fake(60, 10), '\\n', fake(60, 10), '" | passwd'),
+      j('nmcli dev wifi connect Home password ', fake(61, 10)),
+      j("askpass.sh:\necho '", fake(62, 10), "'\n"),
+      j('expect "Password:"\nsend "', fake(63, 10), '\\r"'),
+      j('the password is ', fake(64, 8, 'abcdefgh'), '42'),
     ];
     const seen = new Set(texts.flatMap((t) => ruleHits(`see ${t} here`).map((h) => h.rule)));
     assert.deepEqual([...seen].filter((id) => !OWN_RULE_IDS.includes(id)), []);
