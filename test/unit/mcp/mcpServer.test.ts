@@ -209,7 +209,7 @@ describe('handoff mcp: the MCP server over stdio', function () {
       }
     });
     const waitFor = async (n: number) => {
-      for (let i = 0; i < 300 && replies.length < n; i++) await new Promise((res) => setTimeout(res, 50));
+      for (let i = 0; i < 2400 && replies.length < n; i++) await new Promise((res) => setTimeout(res, 50));
     };
     try {
       child.stdin.write('this is not json\n');
