@@ -39,7 +39,13 @@ const builds = [
   { ...node, entryPoints: ['src/cli/statusline.ts'], outfile: 'dist/statusline.js', plugins: [libraryApart] },
   // `handoff hook`'s quick answers (wrap-up line, hand-over to the detached completion): small, like the statusline's.
   { ...node, entryPoints: ['src/cli/hook.ts'], outfile: 'dist/hook.js', plugins: [libraryApart] },
+  // SessionStart's answer, loaded by the hook bundle for that event only.
+  { ...node, entryPoints: ['src/cli/hookStart.ts'], outfile: 'dist/hookStart.js', plugins: [libraryApart] },
   { ...node, entryPoints: ['src/core/redact/library.ts'], outfile: 'dist/redactLibrary.js' },
+  // `handoff mcp`: the protocol alone, so that `initialize` is answered at once; the work behind its tools
+  // is a bundle of its own, loaded at the first call.
+  { ...node, entryPoints: ['src/cli/mcp.ts'], outfile: 'dist/mcp.js' },
+  { ...node, entryPoints: ['src/cli/mcp/mcpWork.ts'], outfile: 'dist/mcpWork.js' },
   // What the statusline loads on a cache miss (schemas, git): a bundle of its own, required at run time.
   { ...node, entryPoints: ['src/cli/commands/statuslineWords.ts'], outfile: 'dist/statuslineWords.js' },
 ];

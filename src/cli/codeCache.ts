@@ -15,7 +15,7 @@ const REFRESH_MS = 60 * 60 * 1000;
  * first run of a session may have taken a short path. A folder that cannot be written simply gets none.
  * It sits beside the bundle, so only who can already change the bundle can change it.
  */
-export function requireWithCodeCache(file: string): void {
+export function requireWithCodeCache(file: string): unknown {
   const cacheFile = path.join(path.dirname(file), `.${path.basename(file)}.v8cache`);
   const source = readFileSync(file, 'utf8');
   let cachedData: Buffer | undefined;
@@ -42,4 +42,5 @@ export function requireWithCodeCache(file: string): void {
   mod.filename = file;
   const run = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: Module, f: string, d: string) => void;
   run.call(mod.exports, mod.exports, ((id: string) => mod.require(id)) as NodeJS.Require, mod, file, path.dirname(file));
+  return mod.exports;
 }

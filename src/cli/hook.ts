@@ -1,13 +1,15 @@
-// `handoff hook` as the agents run it: before every prompt (UserPromptSubmit), after every turn (Stop)
-// and at session end. Those answers must be quick, so this small bundle reads the event and answers
-// them itself — the wrap-up line from the transcript's tail; SessionEnd / PreCompact / Stop queued for
-// the background worker — and loads the full command line only for the rest (SessionStart, the worker
-// itself, --help).
+// `handoff hook` as the agents run it: before every prompt (UserPromptSubmit), after every turn (Stop),
+// at session start and end. Those answers must be quick, so this small bundle reads the event and
+// answers them itself — the wrap-up line from the transcript's tail; SessionEnd / PreCompact / Stop
+// queued for the background worker (loaded only then); SessionStart from a bundle of its own
+// (dist/hookStart.js) — and loads the full command line only for the rest (a compaction's SessionStart,
+// the worker itself, --help).
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from './args';
-import { isInline, queueCompletion } from './commands/hookDetached';
-import { parseHookEvent, PRELOADED_STDIN } from './commands/hookEvent';
+import { requireWithCodeCache } from './codeCache';
+import type { sessionStartHook } from './hookStart';
+import { endsNoSession, parseHookEvent, PRELOADED_STDIN } from './commands/hookEvent';
 import { HOOK_FLAGS } from './commands/hookFlags';
 import { stopNeedsPacket, wrapUpOutput } from './commands/wrapUpHook';
 
@@ -35,7 +37,18 @@ async function answer(): Promise<boolean> {
     if (out) process.stdout.write(out);
     return true;
   }
+  // A session that never began (`claude mcp list`): nothing to write, nothing to log.
+  if (await endsNoSession(event, cwd)) return true;
+  // Loaded only now: the prompt's answer above needs none of the queue's modules (locks, processes).
+  const { isInline, queueCompletion } = await import('./commands/hookDetached');
   if (isInline(process.env)) return false;
+  if (event.hook_event_name === 'SessionStart') {
+    // A compaction writes the packet again: the full command line's work.
+    if (event.source === 'compact') return false;
+    // A path chosen at run time: SessionStart's answer stays a bundle of its own, loaded only here.
+    const start = requireWithCodeCache(path.join(__dirname, 'hookStart.js')) as { sessionStartHook: typeof sessionStartHook };
+    return start.sessionStartHook(event, parsed.flags, { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t), cwd: process.cwd(), env: process.env });
+  }
   const generating = event.hook_event_name === 'SessionEnd' || event.hook_event_name === 'PreCompact';
   if (generating || event.hook_event_name === 'Stop') {
     if (!generating && !(await stopNeedsPacket(event, parsed.flags, cwd))) return true;

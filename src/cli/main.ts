@@ -10,5 +10,7 @@ const statusline = name === 'statusline' && !rest.includes('--help') && !rest.in
 if (statusline) requireWithCodeCache(path.join(__dirname, 'statusline.js'));
 // `handoff hook` runs before every prompt and after every turn: its small bundle answers those itself.
 else if (name === 'hook') requireWithCodeCache(path.join(__dirname, 'hook.js'));
+// `handoff mcp` must answer `initialize` at once: its small bundle loads the work only at the first call.
+else if (name === 'mcp' && !rest.includes('--help') && !rest.includes('-h')) requireWithCodeCache(path.join(__dirname, 'mcp.js'));
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 else require(path.join(__dirname, 'handoff.js'));

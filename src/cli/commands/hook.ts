@@ -1,17 +1,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { readPacketAcks } from '../../core/acks';
-import { stripControlLine } from '../../core/controlChars';
-import { readIfExists } from '../../core/fsx';
-import { appendInside, appendStateLog } from '../../core/ownLog';
-import type { HandoffOptions } from '../../core/options';
-import { redact } from '../../core/redact';
-import { renderForAgent } from '../../core/render/forAgent';
-import { renderCompactBrief, renderStaleNotice, renderResumeDelta } from '../../core/render/sessionStart';
-import { handoffTrust } from '../../core/registry/trust';
-import { currentPacket } from '../../core/workflow/freshness';
-import { eventFolderWritable } from '../../core/workflow/eventFolder';
 import { generateHandoff } from '../../core/workflow/generate';
+import { eventFolderWritable } from '../../core/workflow/eventFolder';
 import { outputDirOf } from '../../core/workflow/paths';
 import { createGitClient } from '../../git/gitClient';
 import { optionsOf } from '../common';
@@ -19,12 +9,16 @@ import { readSessionFile } from '../../core/session/reader';
 import { contextForPacket, sessionForCli } from '../context';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { EXIT_OK } from '../types';
-import { completeInQueue, isInline, isWorker, QUEUED_AT_ENV, LAST_HOOK_FILE, queueCompletion, runWorker, WORKER_DEADLINE_MS } from './hookDetached';
+import { completeInQueue, isInline, isWorker, QUEUED_AT_ENV, queueCompletion, runWorker, WORKER_DEADLINE_MS } from './hookDetached';
 import type { QueuedEvent } from './hookDetached';
 import { parseArgs } from '../args';
-import { agentOfEvent } from './hookEvent';
+import { agentOfEvent, endsNoSession } from './hookEvent';
 import { HOOK_FLAGS } from './hookFlags';
+import { answerSessionStart, hookTag, logElsewhere, logForFolder, logLine, type StartEvent, withDeadline } from './hookStart';
 import { stopNeedsPacket, wrapUpOutput } from './wrapUpHook';
+
+// The log helpers moved beside SessionStart's answer (hookStart.ts); they are still this command's.
+export { logForFolder, logLine } from './hookStart';
 
 /** The fields of a Claude Code hook event this command reads; the rest is ignored. */
 const HookEventSchema = z
@@ -42,39 +36,6 @@ const HookEventSchema = z
 
 const GENERATING = new Set(['SessionEnd', 'PreCompact']);
 
-/** A SessionStart hook answers within this time or not at all: the session must not wait for us. */
-const SESSION_START_BUDGET_MS = 1800;
-
-/** How old the last generating hook's record (LAST_HOOK_FILE) may be to count as "just written". */
-const LAST_HOOK_MAX_AGE_MS = 15 * 60_000;
-
-/**
- * Appends one line to `<outputDir>/hook.log`; a hook must never fail loudly, so this never throws. The
- * log is written only when the output dir really lies inside `workspaceDir` (default: the output dir's
- * parent) and `hook.log` is no symlink; otherwise the line goes to the user's state folder.
- */
-export async function logLine(outputDir: string, line: string, workspaceDir?: string): Promise<void> {
-  try {
-    const at = new Date().toISOString();
-    // Redacted before its lines are joined too: a value the terminal wrapped is only found with its break.
-    const body = stripControlLine(redact(line).replace(/\s*\n\s*/g, ' '));
-    const refused = await appendInside(path.join(outputDir, 'hook.log'), workspaceDir ?? path.dirname(outputDir), redact(`${at} ${body}\n`));
-    if (refused) await appendStateLog(redact(`${at} ${stripControlLine(refused)}: ${body}\n`));
-  } catch {
-    // Nowhere left to report to; the agent session must not be disturbed.
-  }
-}
-
-/** Logs into `dir`'s output dir when the hooks may write there (see `eventFolderWritable`), else to the state folder. */
-export async function logForFolder(dir: string, options: Pick<HandoffOptions, 'workbenchDir' | 'outputDir'>, line: string, env: Record<string, string | undefined>): Promise<void> {
-  if ((await eventFolderWritable(dir, options, env).catch(() => ({ ok: false }))).ok) await logLine(outputDirOf(dir, options), line, dir);
-  else await logElsewhere(`${line} (in ${dir})`, env);
-}
-
-/** Logs to the user's state folder only: the event's folder is not one to write into. */
-async function logElsewhere(line: string, env: Record<string, string | undefined>): Promise<void> {
-  await appendStateLog(redact(`${new Date().toISOString()} ${stripControlLine(redact(line).replace(/\s*\n\s*/g, ' '))}\n`), env);
-}
 
 /**
  * Generates a packet for an agent event (a dirty workbench is accepted: findings become block risks).
@@ -108,33 +69,8 @@ export async function generateForEvent(workspaceDir: string, flags: FlagValues, 
   return outcome.packetDir;
 }
 
-interface LastHook {
-  event: string;
-  session_id: string | null;
-  packet_dir: string;
-  at: string;
-}
-
-async function readLastHook(outputDir: string): Promise<LastHook | null> {
-  try {
-    const v = JSON.parse((await readIfExists(path.join(outputDir, LAST_HOOK_FILE))) ?? 'null') as LastHook | null;
-    return v && typeof v.packet_dir === 'string' && typeof v.at === 'string' ? v : null;
-  } catch {
-    return null;
-  }
-}
-
 /** After a compaction, the regeneration of the packet may take this long before the existing packet is used. */
 const COMPACT_REGEN_BUDGET_MS = 1100;
-
-/** The SessionStart event fields the answer depends on. */
-interface StartEvent {
-  hook_event_name: string;
-  session_id?: string;
-  source?: string;
-  transcript_path?: string | null;
-  turn_id?: string;
-}
 
 /**
  * After a compaction (SessionStart `compact`, the reliable point: PreCompact may not fire), the packet
@@ -160,51 +96,6 @@ async function regenerateAfterCompact(workspaceDir: string, flags: FlagValues, i
   return null;
 }
 
-/**
- * The SessionStart answer, by source. `startup` / `clear` (a new, empty context): the restart prompt
- * of the active packet for this folder's branch + topic when it is ours and fresh, a short notice when
- * it is stale or not written here, nothing when there is none. `resume` / `fork` (the transcript holds
- * the history): at most a short delta. `compact`: the packet is written again from the transcript and
- * only its next action and open questions are handed back.
- */
-async function sessionStartContext(workspaceDir: string, flags: FlagValues, io: CliIO, event: StartEvent, raw: string, tag: string): Promise<string | null> {
-  const options = optionsOf(flags);
-  const outputDir = outputDirOf(workspaceDir, options);
-  let prefer: string | undefined;
-  let regenerated = false;
-  if (event.source === 'compact') {
-    const written = await regenerateAfterCompact(workspaceDir, flags, io, event, raw, tag);
-    if (written) {
-      prefer = written;
-      regenerated = true;
-    } else {
-      const last = await readLastHook(outputDir);
-      const age = last ? Date.now() - Date.parse(last.at) : Infinity;
-      if (last && last.event === 'PreCompact' && age >= 0 && age < LAST_HOOK_MAX_AGE_MS && (!event.session_id || last.session_id === event.session_id)) prefer = last.packet_dir;
-    }
-  }
-  const { current, diagnostics, now } = await currentPacket(workspaceDir, options, createGitClient(workspaceDir), prefer);
-  for (const d of diagnostics) await logLine(outputDir, `hook SessionStart: ${d.file}${d.line ? `:${d.line}` : ''}: ${d.message}`, workspaceDir);
-  if (!current) return null;
-  const { packet } = current.stored;
-  const trust = await handoffTrust({ stored: current.stored, freshness: current.freshness, facts: now?.facts ?? null });
-  if (trust.kind === 'foreign') return redact(trust.notice);
-  const packetDir = path.relative(workspaceDir, current.stored.dir) || '.';
-  if (event.source === 'resume' || event.source === 'fork') {
-    return renderResumeDelta(packet, { reasons: trust.kind === 'stale' ? trust.reasons : [], fork: event.source === 'fork', packetDir, ...(event.session_id ? { sessionId: event.session_id } : {}) });
-  }
-  if (trust.kind === 'stale') return renderStaleNotice(packet, trust.reasons);
-  if (event.source === 'compact') return renderCompactBrief(packet, { regenerated, packetDir });
-  const { acks } = await readPacketAcks(outputDir, current.stored.dir);
-  // Whichever agent wrote it, rendered for the agent that starts now (its tool names; under 10 000 characters).
-  return renderForAgent(packet, agentOfEvent(event), {
-    firstTurn: options.firstTurn,
-    door: 'hook',
-    freshness: current.freshness,
-    acknowledged: acks.map((a) => ({ id: a.risk_id, by: a.by, at: a.at })),
-  }, { packetDir });
-}
-
 async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   const options = optionsOf(flags);
   const raw = io.readStdin ? await io.readStdin() : '';
@@ -215,8 +106,10 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
     await logForFolder(io.cwd, options, `hook: stdin is not a hook event with "hook_event_name" and "cwd" (${raw.length} bytes); nothing done`, io.env);
     return;
   }
+  // A session that never began (`claude mcp list`): nothing to write, nothing to log.
+  if (await endsNoSession(event, io.cwd)) return;
   const workspaceDir = path.resolve(io.cwd, event.cwd);
-  const tag = `hook ${event.hook_event_name}${event.source ? `/${event.source}` : ''}${event.session_id ? ` (session ${event.session_id})` : ''}:`;
+  const tag = hookTag(event);
   // User-level hooks run in every folder: only a repository or a workbench gets anything written.
   const place = await eventFolderWritable(workspaceDir, options, io.env);
   if (!place.ok) {
@@ -225,15 +118,7 @@ async function runHook(flags: FlagValues, io: CliIO): Promise<void> {
   }
   const outputDir = outputDirOf(workspaceDir, options);
   if (event.hook_event_name === 'SessionStart') {
-    // Inline (the detached completion of a compaction, tests) there is nobody waiting on the answer.
-    const work = sessionStartContext(workspaceDir, flags, io, event, raw, tag);
-    const context = isInline(io.env) ? await work : await withDeadline(work, SESSION_START_BUDGET_MS);
-    if (context === 'timeout') {
-      await logLine(outputDir, `${tag} no handoff injected: reading the packet took longer than ${SESSION_START_BUDGET_MS} ms`, workspaceDir);
-      return;
-    }
-    if (!context) return;
-    io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } })}\n`);
+    await answerSessionStart(workspaceDir, flags, io, event, tag, event.source === 'compact' ? () => regenerateAfterCompact(workspaceDir, flags, io, event, raw, tag) : null);
     return;
   }
   if (event.hook_event_name === 'UserPromptSubmit') {
@@ -278,14 +163,6 @@ async function drainQueue(io: CliIO): Promise<void> {
 /** The hook's own flags again, for the worker. */
 function hookArgs(flags: FlagValues): string[] {
   return HOOK_FLAGS.flatMap((f) => (flags[f.name] === undefined ? [] : [`--${f.name}`, String(flags[f.name])]));
-}
-
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /**

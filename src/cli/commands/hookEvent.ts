@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { PromptAgent } from '../../core/render/forAgent';
 
@@ -38,3 +39,17 @@ export function agentOfEvent(event: { transcript_path?: string | null; turn_id?:
 
 /** The global under which the small hook entry leaves the stdin it already read for the full command line. */
 export const PRELOADED_STDIN = '__handoffHookStdin';
+
+/**
+ * True when a SessionEnd names a transcript that is missing or empty: a session that never began
+ * (`claude mcp list`, `claude mcp get` end one at once). It gets no packet and no log line. An event
+ * that names no transcript at all (another agent, a script) is handled as always.
+ */
+export async function endsNoSession(event: HookEventLite, cwd: string): Promise<boolean> {
+  if (event.hook_event_name !== 'SessionEnd') return false;
+  const file = event.transcript_path;
+  if (file === undefined) return false;
+  if (typeof file !== 'string' || !file.trim()) return true;
+  const st = await fs.stat(path.resolve(cwd, file)).catch(() => null);
+  return !st || (st.isFile() && st.size === 0);
+}

@@ -1,13 +1,14 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DIR_FLAGS, workspaceDirOf } from '../common';
-import { SESSION_FLAGS } from '../context';
+import { SESSION_FLAGS } from '../contextFlags';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, UsageError } from '../types';
 
 /**
  * `handoff mcp`: a Model Context Protocol server over stdio for the folder it is started in (or
- * `--dir`), so any agent that speaks MCP gets the handoff. The SDK is loaded only by this command.
+ * `--dir`), so any agent that speaks MCP gets the handoff. `handoff mcp` runs it from its own small
+ * bundle (dist/mcp.js, see ../mcp.ts); the full command line serves it the same way for `--help` and errors.
  */
 export const mcpCommand: CommandSpec = {
   name: 'mcp',

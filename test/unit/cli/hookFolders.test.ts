@@ -8,6 +8,8 @@ import { handoff, workbenchRepo, type CliResult } from '../helpers/workbenchRepo
 const exists = (p: string): Promise<boolean> => fs.lstat(p).then(() => true, () => false);
 
 describe('hooks write only inside a repository or a workbench, never through a symlink', function () {
+  // Many real processes a test: room for a busy machine.
+  this.timeout(120_000);
   if (process.platform === 'win32') return;
   const make = tempRepos(workbenchRepo);
   let state: string;
@@ -85,5 +87,20 @@ describe('hooks write only inside a repository or a workbench, never through a s
     await fs.writeFile(path.join(plain, 'agent_state.json'), JSON.stringify({ next_action: 'Write the README' }));
     hook({ hook_event_name: 'SessionEnd', cwd: plain, session_id: 's1' });
     assert.equal(await exists(path.join(plain, 'outputs/handoff')), true);
+  });
+
+  it('SessionEnd of a session that never began (a missing or empty transcript, as `claude mcp list` sends) writes and logs nothing', async () => {
+    const r = make();
+    const empty = path.join(home, 'empty.jsonl');
+    await fs.writeFile(empty, '');
+    for (const transcript of [path.join(home, 'never-written.jsonl'), empty, '']) {
+      const out = hook({ hook_event_name: 'SessionEnd', cwd: r.dir, session_id: 's-mcp-list', transcript_path: transcript, reason: 'other' });
+      assert.equal(out.stdout, '');
+    }
+    assert.equal(await exists(path.join(r.dir, 'outputs')), false, 'no packet, no hook.log');
+    assert.equal(await stateLog(), '');
+    // One that names no transcript at all (a script, another agent) is handled as before: a packet.
+    hook({ hook_event_name: 'SessionEnd', cwd: r.dir, session_id: 's1' });
+    assert.equal(await exists(path.join(r.dir, 'outputs/handoff')), true);
   });
 });

@@ -1,12 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { FOREIGN_NOTICE } from '../../../src/core/registry/trust';
 import { doorLine } from '../../../src/core/render/prompt';
-import { claudeCall } from '../helpers/agentLines';
 import { makeTempDir, repoRoot } from '../helpers/fixtures';
 import { makeRepo, tempRepos } from '../helpers/gitRepo';
 import { buildTestPacket } from '../helpers/packetBuilder';
@@ -210,7 +209,7 @@ describe('handoff mcp: the MCP server over stdio', function () {
       }
     });
     const waitFor = async (n: number) => {
-      for (let i = 0; i < 300 && replies.length < n; i++) await new Promise((res) => setTimeout(res, 50));
+      for (let i = 0; i < 2400 && replies.length < n; i++) await new Promise((res) => setTimeout(res, 50));
     };
     try {
       child.stdin.write('this is not json\n');
@@ -240,39 +239,5 @@ describe('handoff mcp: the MCP server over stdio', function () {
     } finally {
       child.kill();
     }
-  });
-
-  it('a 200 MB session is answered within 5 s with what is known, and says what it is still reading', async () => {
-    const r = make();
-    const env = await tempHome();
-    const projects = path.join(env['CLAUDE_CONFIG_DIR']!, 'projects', path.resolve(r.dir).replace(/[^a-zA-Z0-9]/g, '-'));
-    await fs.mkdir(projects, { recursive: true });
-    const file = path.join(projects, 'big-session.jsonl');
-    const out = createWriteStream(file);
-    const pad = 'x'.repeat(16 * 1024);
-    let size = 0;
-    for (let i = 0; size < 200 * 1024 * 1024; i++) {
-      const line = claudeCall({ sessionId: 'big-session', cwd: r.dir, input: 1000 + i, id: `msg_${i}`, text: pad });
-      size += Buffer.byteLength(line);
-      if (!out.write(line)) await new Promise((res) => out.once('drain', () => res(undefined)));
-    }
-    await new Promise<void>((res) => out.end(() => res()));
-    const c = await open(r.dir, env);
-    for (const name of ['handoff_status', 'handoff_generate', 'handoff_risks', 'handoff_prompt']) {
-      const started = Date.now();
-      const res = await tool(c, name);
-      const took = Date.now() - started;
-      assert.ok(took < 5000, `${name} answered in ${took} ms`);
-      assert.equal(res.isError, false, `${name}: ${res.text}`);
-      if (/^Still|\nStill/.test(res.text)) assert.match(res.text, /big-session\.jsonl \(2\d\d MB\)|handoff packet/, `${name}: ${res.text}`);
-      if (name === 'handoff_status') assert.match(res.text, /Context  /, 'the context reading is known at once');
-    }
-    // The packet goes on being written; a later call gets it.
-    let gen = '';
-    for (let i = 0; i < 60 && !gen.startsWith('{'); i++) {
-      gen = (await tool(c, 'handoff_generate')).text;
-      if (!gen.startsWith('{')) await new Promise((res) => setTimeout(res, 1000));
-    }
-    assert.match(gen, /"packetDir"/, gen);
   });
 });

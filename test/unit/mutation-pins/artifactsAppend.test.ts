@@ -202,7 +202,9 @@ describe('appending a record line to the feedback log (appendFeedbackLine)', () 
     const gate = new Promise<void>((r) => (release = r));
     const held = withLock(ws.opts.lockDir, () => gate);
     try {
-      for (let i = 0; i < 200 && !existsSync(path.join(ws.opts.lockDir, LOCK_FILE)); i++) await sleep(10);
+      // Held before going on, however long taking it takes.
+      for (let i = 0; i < 6000 && !existsSync(path.join(ws.opts.lockDir, LOCK_FILE)); i++) await sleep(10);
+      assert.ok(existsSync(path.join(ws.opts.lockDir, LOCK_FILE)), 'the lock is held');
       await appendFeedbackLine(ws.file, fits, ws.opts);
       assert.equal(await fs.readFile(ws.file, 'utf8'), fits);
       let done = false;

@@ -66,7 +66,9 @@ async function codexRollout(file: string, cwd: string, percent: number): Promise
   );
 }
 
-describe('Codex hooks and handoffs across agents (real process, real git)', () => {
+describe('Codex hooks and handoffs across agents (real process, real git)', function () {
+  // Real processes and git: room for a busy machine (the waits are for states, not for a speed).
+  this.timeout(180_000);
   const make = tempRepos(workbenchRepo);
 
   it('Codex SessionStart: startup and clear get the fresh packet as Codex expects it, resume a short line, compact the next action; none → nothing', async () => {
@@ -172,7 +174,9 @@ describe('Codex hooks and handoffs across agents (real process, real git)', () =
   });
 });
 
-describe('the wrap-up inside the agent (UserPromptSubmit)', () => {
+describe('the wrap-up inside the agent (UserPromptSubmit)', function () {
+  // Real processes and git: room for a busy machine (the waits are for states, not for a speed).
+  this.timeout(180_000);
   it('nothing below the threshold; crossing 50 % one line, nothing again until 75 %, then one urgent line (per session)', async () => {
     const dir = await makeTempDir('ws-');
     const transcript = path.join(dir, 'session.jsonl');
@@ -212,7 +216,9 @@ describe('the wrap-up inside the agent (UserPromptSubmit)', () => {
   });
 });
 
-describe('SessionEnd finishes in the background (real processes)', () => {
+describe('SessionEnd finishes in the background (real processes)', function () {
+  // Real processes and git: room for a busy machine (the waits are for states, not for a speed).
+  this.timeout(180_000);
   const make = tempRepos(workbenchRepo);
 
   it('the hook returns before the packet exists, and the packet appears even when the parent is killed right after', async () => {

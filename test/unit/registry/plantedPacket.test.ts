@@ -16,7 +16,9 @@ function contextOf(stdout: string): string {
 
 const HEAD = '0123456789abcdef0123456789abcdef01234567';
 
-describe('a packet is an instruction only when it is ours and fresh', () => {
+describe('a packet is an instruction only when it is ours and fresh', function () {
+  // Real processes and git: room for a busy machine (the waits are for states, not for a speed).
+  this.timeout(180_000);
   const make = tempRepos(workbenchRepo);
 
   it('a missing head_commit or branch never matches; an unowned packet is a notice, a fresh owned one an instruction', () => {

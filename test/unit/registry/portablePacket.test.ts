@@ -35,7 +35,9 @@ async function allText(dir: string): Promise<string> {
   return out;
 }
 
-describe('a packet continued on another machine: portable, exported, imported, trusted only on the word of its user', () => {
+describe('a packet continued on another machine: portable, exported, imported, trusted only on the word of its user', function () {
+  // Real processes and git: room for a busy machine (the waits are for states, not for a speed).
+  this.timeout(180_000);
   const made: string[] = [];
   after(async () => Promise.all(made.map((d) => fs.rm(d, { recursive: true, force: true }))));
   const temp = async (name: string): Promise<string> => {

@@ -22,7 +22,9 @@ function parseHookOutput(stdout: string): HookJson {
   return parsed;
 }
 
-describe('handoff hook on SessionStart (real process, real git)', () => {
+describe('handoff hook on SessionStart (real process, real git)', function () {
+  // Many real processes a test: room for a busy machine (the waits are for answers, not for a speed).
+  this.timeout(120_000);
   const make = tempRepos(workbenchRepo);
 
   it('prints nothing when there is no packet; after a compaction the packet is written from the session and its next action handed back', async () => {
