@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { atomicWrite } from '../../core/fsx';
 import type { Packet } from '../../core/packet/schema';
 import { packetHash } from '../../core/registry/ownership';
 import { ownedOrUnknown, trustPacket } from '../../core/registry/trustPacket';
@@ -43,9 +44,18 @@ export const exportCommand: CommandSpec = {
       stored = (await currentOrExplain(workspaceDir, options, io))?.stored ?? null;
       if (!stored) return EXIT_REFUSED;
     }
-    const out = typeof flags['out'] === 'string' ? path.resolve(io.cwd, flags['out']) : path.join(stored.dir, 'handoff-export.json');
+    const outputDir = path.dirname(stored.dir);
+    const own = typeof flags['out'] !== 'string';
+    const out = own ? path.join(stored.dir, 'handoff-export.json') : path.resolve(io.cwd, flags['out'] as string);
     const { text, sha256, bytes } = exportPacket(stored.packet);
-    await fs.writeFile(out, text);
+    // Never through a link (a committed `handoff-export.json` pointing at a dotfile), a FIFO or a folder;
+    // the default place must really lie in the output dir.
+    try {
+      await atomicWrite(out, text, own ? { root: outputDir } : {});
+    } catch (err) {
+      io.stderr(`handoff export: ${(err as Error).message}\n`);
+      return EXIT_REFUSED;
+    }
     if (flags['json']) io.stdout(`${JSON.stringify({ file: out, packetId: stored.packet.packet_id, bytes, sha256 }, null, 2)}\n`);
     else io.stdout(`wrote ${out}: packet ${stored.packet.packet_id}, ${sizeText(bytes)}, sha256 ${sha256}\n`);
     return EXIT_OK;

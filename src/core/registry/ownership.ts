@@ -1,7 +1,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { userStateDir } from '../ownLog';
+import { atomicWrite } from '../fsx';
+import { realInside, userStateDir } from '../ownLog';
 
 /**
  * What this user's own use of the tool on this machine vouches for: the packets it wrote, the risk
@@ -51,7 +52,8 @@ export async function gitDirOf(start: string): Promise<string | null> {
   }
 }
 
-const APPEND = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | (fsConstants.O_NOFOLLOW ?? 0);
+// O_NOFOLLOW: a link in the ledger's place fails; O_NONBLOCK: a FIFO there fails (ENXIO) instead of hanging.
+const APPEND = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOCTTY ?? 0);
 const READ = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
 
 let cachedKey: { file: string; key: Buffer } | null = null;
@@ -119,15 +121,16 @@ export async function vouch(anchorDir: string, kind: VouchKind, digest: string):
     const line = ledgerLine(key, kind, digest);
     const known = await readLedger(file);
     if (known.includes(line)) return;
+    // The ledger's folder must really lie in the git dir: a link there would carry the line elsewhere.
+    if (!(await realInside(path.dirname(file), gitDir))) return;
     await fs.mkdir(path.dirname(file), { recursive: true });
     const handle = await fs.open(file, APPEND, 0o600);
     try {
+      if (!(await handle.stat()).isFile()) return;
       await handle.write(`${line}\n`);
       if ((await handle.stat()).size > MAX_LEDGER_BYTES) {
         const lines = [...known, line].slice(-KEEP_LINES);
-        const tmp = `${file}.${process.pid}.tmp`;
-        await fs.writeFile(tmp, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
-        await fs.rename(tmp, file);
+        await atomicWrite(file, Buffer.from(`${lines.join('\n')}\n`), { root: gitDir, mode: 0o600 });
       }
     } finally {
       await handle.close();

@@ -61,8 +61,8 @@ export async function rewritePacket(dir: string, packet: Packet, was: { sha256?:
   if (!(await realInside(dir, path.dirname(dir)))) throw new Error(`${dir} is a symbolic link that leads outside ${path.dirname(dir)}; not rewritten`);
   const owned = !!was.sha256 && (await isOwnPacket(dir, was.sha256));
   const { json, md } = renderPacketFiles(packet);
-  await atomicWrite(path.join(dir, PACKET_MD), md);
-  await atomicWrite(path.join(dir, PACKET_JSON), json);
+  await atomicWrite(path.join(dir, PACKET_MD), md, { root: path.dirname(dir) });
+  await atomicWrite(path.join(dir, PACKET_JSON), json, { root: path.dirname(dir) });
   if (owned) await recordOwnPacket(dir, json);
 }
 
