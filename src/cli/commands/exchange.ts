@@ -123,14 +123,25 @@ export const importCommand: CommandSpec = {
 export const trustCommand: CommandSpec = {
   name: 'trust',
   summary: "trust a packet not written here (a teammate's, committed) after reading it: the next session is then handed it while it is fresh",
-  usage: 'trust <packet_id> [--dir DIR] [--output-dir DIR]',
+  usage: 'trust <packet_id|folder> [--dir DIR] [--output-dir DIR]',
   flags: [...DIR_FLAGS],
   positionals: { min: 1, max: 1, names: 'one packet id (see handoff list --all)' },
   async run({ flags, positionals, io }) {
     const workspaceDir = await workspaceDirOf(flags, io);
     const outputDir = outputDirOf(workspaceDir, optionsOf(flags));
     const id = positionals[0] as string;
-    const stored = (await readPackets(outputDir)).packets.find((p) => p.packet.packet_id === id || path.basename(p.dir) === id);
+    const { packets } = await readPackets(outputDir);
+    // The folder is what was reviewed: a folder name picks exactly one; a packet id held by several
+    // folders is refused rather than resolved by name order.
+    const byFolder = packets.filter((p) => path.basename(p.dir) === id);
+    const byId = packets.filter((p) => p.packet.packet_id === id);
+    const candidates = byFolder.length ? byFolder : byId;
+    if (candidates.length > 1) {
+      const folders = candidates.map((p) => path.basename(p.dir)).join(', ');
+      io.stderr(`handoff trust: ${candidates.length} folders hold packet ${id} (${folders}); name the one you reviewed: handoff trust <folder>\n`);
+      return EXIT_REFUSED;
+    }
+    const stored = candidates[0];
     if (!stored) {
       io.stderr(`handoff trust: no packet ${id} in ${outputDir} (see handoff list --all)\n`);
       return EXIT_REFUSED;

@@ -22,7 +22,7 @@ export const LEDGER_KEY_FILE = 'ledger.key';
 const KEY_BYTES = 32;
 
 /** What a ledger line vouches for: a packet's `handoff.json`, an acknowledgement, a workbench file's content. */
-export type VouchKind = 'packet' | 'ack' | 'input';
+export type VouchKind = 'packet' | 'ack' | 'input' | 'trust';
 /** Past this size the ledger keeps only its newest lines. */
 const MAX_LEDGER_BYTES = 512 * 1024;
 const KEEP_LINES = 4000;

@@ -6,7 +6,7 @@ import type { Packet } from '../packet/schema';
 import { PACKET_JSON, PACKET_MD, renderPacketFiles } from '../packet/write';
 import { readPackets, type StoredPacket } from '../workflow/readPackets';
 import { withLock, type LockOptions } from './lock';
-import { isOwnPacket, recordOwnPacket } from './ownership';
+import { isOwnPacket, isVouched, packetHash, recordOwnPacket, vouch } from './ownership';
 
 const STATUS_RANK: Record<Packet['status'], number> = { active: 0, superseded: 1, archived: 2 };
 
@@ -60,10 +60,12 @@ export function latestPacketFor(packets: readonly StoredPacket[], branch: string
 export async function rewritePacket(dir: string, packet: Packet, was: { sha256?: string | null }): Promise<void> {
   if (!(await realInside(dir, path.dirname(dir)))) throw new Error(`${dir} is a symbolic link that leads outside ${path.dirname(dir)}; not rewritten`);
   const owned = !!was.sha256 && (await isOwnPacket(dir, was.sha256));
+  const trusted = owned && (await isVouched(dir, 'trust', was.sha256 as string));
   const { json, md } = renderPacketFiles(packet);
   await atomicWrite(path.join(dir, PACKET_MD), md, { root: path.dirname(dir) });
   await atomicWrite(path.join(dir, PACKET_JSON), json, { root: path.dirname(dir) });
   if (owned) await recordOwnPacket(dir, json);
+  if (trusted) await vouch(dir, 'trust', packetHash(json));
 }
 
 /**
