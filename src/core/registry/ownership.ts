@@ -102,9 +102,15 @@ async function readKey(file: string): Promise<Buffer | null> {
   }
 }
 
-/** The ledger line for `digest` (a sha256 hex of what is vouched for) of `kind`, under this user's key. */
-function ledgerLine(key: Buffer, kind: VouchKind, digest: string): string {
-  return createHmac('sha256', key).update(`${kind}\u0000${digest}`).digest('hex');
+/**
+ * The ledger line for `digest` (a sha256 hex of what is vouched for) of `kind` in the repository whose
+ * git dir is `gitDir`, under this user's key. The git dir's real path is part of it: a line copied to
+ * another of this user's repositories vouches for nothing there (a repository moved is vouched for anew
+ * by its next `handoff generate`).
+ */
+async function ledgerLine(key: Buffer, gitDir: string, kind: VouchKind, digest: string): Promise<string> {
+  const repo = await fs.realpath(gitDir).catch(() => path.resolve(gitDir));
+  return createHmac('sha256', key).update(`${repo}\u0000${kind}\u0000${digest}`).digest('hex');
 }
 
 /**
@@ -118,7 +124,7 @@ export async function vouch(anchorDir: string, kind: VouchKind, digest: string):
     const key = await ledgerKey(true);
     if (!key) return;
     const file = path.join(gitDir, OWN_PACKETS_FILE);
-    const line = ledgerLine(key, kind, digest);
+    const line = await ledgerLine(key, gitDir, kind, digest);
     const known = await readLedger(file);
     if (known.includes(line)) return;
     // The ledger's folder must really lie in the git dir: a link there would carry the line elsewhere.
@@ -146,7 +152,8 @@ export async function isVouched(anchorDir: string, kind: VouchKind, digest: stri
   if (!gitDir) return false;
   const key = await ledgerKey(false).catch(() => null);
   if (!key) return false;
-  return (await readLedger(path.join(gitDir, OWN_PACKETS_FILE)).catch((): string[] => [])).includes(ledgerLine(key, kind, digest));
+  const line = await ledgerLine(key, gitDir, kind, digest);
+  return (await readLedger(path.join(gitDir, OWN_PACKETS_FILE)).catch((): string[] => [])).includes(line);
 }
 
 /** Records a packet as written here (see `vouch`). Never throws. */
