@@ -31,7 +31,7 @@ export function requireWithCodeCache(file: string): unknown {
     process.once('exit', () => {
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       try {
-        writeFileSync(tmp, script.createCachedData());
+        writeFileSync(tmp, script.createCachedData(), { flag: 'wx' });
         renameSync(tmp, cacheFile);
       } catch {
         rmSync(tmp, { force: true });

@@ -97,7 +97,7 @@ async function appendAck(packetDir: string, ack: Ack, existing: (acks: Ack[]) =>
   // A changed risk (another key) is acknowledged anew.
   if ((await existing(current.value.acks)).some((a) => sameRisk(a, ack))) return current;
   const next: AckFile = { schema_version: 1, acks: [...current.value.acks, AckSchema.parse(ack)] };
-  await atomicWrite(ackFilePath(packetDir), redactedJson(next, 2, '\n'));
+  await atomicWrite(ackFilePath(packetDir), redactedJson(next, 2, '\n'), { root: path.dirname(packetDir) });
   return { ok: true, value: next };
 }
 

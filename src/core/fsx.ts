@@ -5,6 +5,7 @@ import {
   readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
+import { realInside } from './ownLog';
 import type { Redacted } from './redact';
 
 /** An open file, as the readers and writers here use it (the subset of `fs.promises.FileHandle`). */
@@ -23,7 +24,7 @@ export interface FileAccess {
   lstat(file: string): Promise<Stats>;
   realpath(file: string): Promise<string>;
   readdir(dir: string): Promise<Dirent[]>;
-  open(file: string, flags: string | number): Promise<FileHandle>;
+  open(file: string, flags: string | number, mode?: number): Promise<FileHandle>;
   mkdir(dir: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   rm(file: string): Promise<void>;
@@ -35,7 +36,7 @@ const nonBlocking: FileAccess = {
   lstat: (f) => fsp.lstat(f),
   realpath: (f) => fsp.realpath(f),
   readdir: (d) => fsp.readdir(d, { withFileTypes: true }),
-  open: (f, flags) => fsp.open(f, flags),
+  open: (f, flags, mode) => fsp.open(f, flags, mode),
   mkdir: (d) => fsp.mkdir(d, { recursive: true }).then(() => undefined),
   rename: (a, b) => fsp.rename(a, b),
   rm: (f) => fsp.rm(f, { force: true }),
@@ -50,8 +51,8 @@ const blocking: FileAccess = {
   lstat: async (f) => lstatSync(f),
   realpath: async (f) => realpathSync(f),
   readdir: async (d) => readdirSync(d, { withFileTypes: true }),
-  open: async (f, flags) => {
-    const fd = openSync(f, flags);
+  open: async (f, flags, mode) => {
+    const fd = openSync(f, flags, mode);
     return {
       read: async (buffer, offset, length, position) => ({ bytesRead: readSync(fd, buffer, offset, length, position) }),
       stat: async () => fstatSync(fd),
@@ -88,17 +89,35 @@ export function useBlockingFileAccess(on = true): void {
 let tmpCounter = 0;
 
 /**
+ * Why a file cannot be written where it is named: it is a symbolic link (never written through, nor
+ * replaced), a FIFO, a device, a socket or a folder; or (with `root`) its folder really lies outside the
+ * root. Null when the name is free or a regular file.
+ */
+export async function unwritableReason(file: string, root?: string): Promise<string | null> {
+  const dir = path.dirname(file);
+  if (root !== undefined && !(await realInside(dir, root))) return `${file} is in ${dir}, which leads outside ${root} (a symbolic link); not written, nothing changed`;
+  const st = await files().lstat(file).catch(() => null);
+  if (st && !st.isFile()) return `${file} is ${kindOf(st)}, not a regular file; not written, nothing changed`;
+  return null;
+}
+
+/**
  * Writes a file atomically: a temp file in the same folder, fsync, then rename over the target.
  * A reader never sees a torn file, and a crash leaves the old content in place. Text must be
  * {@link Redacted}: every file the tool writes is an output. `durable: false` skips the fsync, for a
- * file rewritten every few seconds whose loss in a crash costs nothing.
+ * file rewritten every few seconds whose loss in a crash costs nothing. THE write path of every file
+ * the tool writes whole: a symbolic link, FIFO, device or folder in the file's place is refused with a
+ * message naming it (never followed, never replaced), and with `root` a folder that really lies outside
+ * the root is refused before anything is created there.
  */
-export async function atomicWrite(file: string, content: Redacted | Uint8Array, opts: { durable?: boolean } = {}): Promise<void> {
+export async function atomicWrite(file: string, content: Redacted | Uint8Array, opts: { durable?: boolean; root?: string; mode?: number } = {}): Promise<void> {
+  const refused = await unwritableReason(file, opts.root);
+  if (refused) throw new Error(refused);
   await files().mkdir(path.dirname(file));
   // Unique without the crypto module (the statusline writes through here after every message).
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${(tmpCounter++).toString(36)}.tmp`);
-  // `wx`: a name already taken (a symlink planted in the folder) fails instead of being written through.
-  const handle = await files().open(tmp, 'wx');
+  // `wx` (O_CREAT|O_EXCL): a name already taken, a symlink planted in the folder too, fails instead of being written through.
+  const handle = await files().open(tmp, 'wx', opts.mode);
   try {
     await handle.writeFile(content);
     if (opts.durable !== false) await handle.sync();
@@ -106,6 +125,9 @@ export async function atomicWrite(file: string, content: Redacted | Uint8Array, 
     await handle.close();
   }
   try {
+    // Checked again just before: rename never follows a link, but it would replace one put there meanwhile.
+    const late = await unwritableReason(file, opts.root);
+    if (late) throw new Error(late);
     await files().rename(tmp, file);
   } catch (err) {
     await files().rm(tmp);
@@ -152,6 +174,7 @@ const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsCon
 
 /** What a non-regular file is, in words for a message. */
 function kindOf(st: Stats): string {
+  if (st.isSymbolicLink()) return 'a symbolic link';
   if (st.isDirectory()) return 'a folder';
   if (st.isFIFO()) return 'a named pipe (FIFO)';
   if (st.isCharacterDevice()) return 'a character device';

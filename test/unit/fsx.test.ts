@@ -24,6 +24,26 @@ for (const mode of ['asynchronous', 'blocking'] as const) describe(`${mode} file
       assert.deepEqual(await fs.readdir(path.dirname(file)), ['a.json']);
       assert.equal(await readIfExists(path.join(dir, 'missing')), null);
     });
+
+    it('refuses a symbolic link, a FIFO or a folder in the file\'s place, changing nothing; with a root, a folder leading out', async function () {
+      if (process.platform === 'win32') this.skip();
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-'));
+      const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-out-'));
+      const target = path.join(outside, '.bashrc');
+      await fs.writeFile(target, 'mine\n');
+      await fs.symlink(target, path.join(dir, 'link.json'));
+      await assert.rejects(atomicWrite(path.join(dir, 'link.json'), redact('x')), /link\.json is a symbolic link, not a regular file; not written, nothing changed$/);
+      assert.equal(await fs.readFile(target, 'utf8'), 'mine\n');
+      assert.ok((await fs.lstat(path.join(dir, 'link.json'))).isSymbolicLink(), 'the link itself is not replaced');
+      execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+      await assert.rejects(atomicWrite(path.join(dir, 'pipe'), redact('x')), /pipe is a named pipe \(FIFO\), not a regular file; not written/);
+      await fs.mkdir(path.join(dir, 'folder'));
+      await assert.rejects(atomicWrite(path.join(dir, 'folder'), redact('x')), /folder is a folder, not a regular file; not written/);
+      await fs.symlink(outside, path.join(dir, 'away'));
+      await assert.rejects(atomicWrite(path.join(dir, 'away', 'new', 'a.json'), redact('x'), { root: dir }), /leads outside/);
+      assert.deepEqual((await fs.readdir(outside)).sort(), ['.bashrc'], 'nothing created outside');
+      assert.deepEqual((await fs.readdir(dir)).sort(), ['away', 'folder', 'link.json', 'pipe'], 'no temp file left');
+    });
   });
 
   describe(`openRegular / readRegular (hostile files, ${mode} file access)`, () => {

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { atomicWrite } from '../../core/fsx';
 import type { Packet } from '../../core/packet/schema';
 import { packetHash } from '../../core/registry/ownership';
 import { ownedOrUnknown, trustPacket } from '../../core/registry/trustPacket';
@@ -43,9 +44,18 @@ export const exportCommand: CommandSpec = {
       stored = (await currentOrExplain(workspaceDir, options, io))?.stored ?? null;
       if (!stored) return EXIT_REFUSED;
     }
-    const out = typeof flags['out'] === 'string' ? path.resolve(io.cwd, flags['out']) : path.join(stored.dir, 'handoff-export.json');
+    const outputDir = path.dirname(stored.dir);
+    const own = typeof flags['out'] !== 'string';
+    const out = own ? path.join(stored.dir, 'handoff-export.json') : path.resolve(io.cwd, flags['out'] as string);
     const { text, sha256, bytes } = exportPacket(stored.packet);
-    await fs.writeFile(out, text);
+    // Never through a link (a committed `handoff-export.json` pointing at a dotfile), a FIFO or a folder;
+    // the default place must really lie in the output dir.
+    try {
+      await atomicWrite(out, text, own ? { root: outputDir } : {});
+    } catch (err) {
+      io.stderr(`handoff export: ${(err as Error).message}\n`);
+      return EXIT_REFUSED;
+    }
     if (flags['json']) io.stdout(`${JSON.stringify({ file: out, packetId: stored.packet.packet_id, bytes, sha256 }, null, 2)}\n`);
     else io.stdout(`wrote ${out}: packet ${stored.packet.packet_id}, ${sizeText(bytes)}, sha256 ${sha256}\n`);
     return EXIT_OK;
@@ -113,14 +123,25 @@ export const importCommand: CommandSpec = {
 export const trustCommand: CommandSpec = {
   name: 'trust',
   summary: "trust a packet not written here (a teammate's, committed) after reading it: the next session is then handed it while it is fresh",
-  usage: 'trust <packet_id> [--dir DIR] [--output-dir DIR]',
+  usage: 'trust <packet_id|folder> [--dir DIR] [--output-dir DIR]',
   flags: [...DIR_FLAGS],
   positionals: { min: 1, max: 1, names: 'one packet id (see handoff list --all)' },
   async run({ flags, positionals, io }) {
     const workspaceDir = await workspaceDirOf(flags, io);
     const outputDir = outputDirOf(workspaceDir, optionsOf(flags));
     const id = positionals[0] as string;
-    const stored = (await readPackets(outputDir)).packets.find((p) => p.packet.packet_id === id || path.basename(p.dir) === id);
+    const { packets } = await readPackets(outputDir);
+    // The folder is what was reviewed: a folder name picks exactly one; a packet id held by several
+    // folders is refused rather than resolved by name order.
+    const byFolder = packets.filter((p) => path.basename(p.dir) === id);
+    const byId = packets.filter((p) => p.packet.packet_id === id);
+    const candidates = byFolder.length ? byFolder : byId;
+    if (candidates.length > 1) {
+      const folders = candidates.map((p) => path.basename(p.dir)).join(', ');
+      io.stderr(`handoff trust: ${candidates.length} folders hold packet ${id} (${folders}); name the one you reviewed: handoff trust <folder>\n`);
+      return EXIT_REFUSED;
+    }
+    const stored = candidates[0];
     if (!stored) {
       io.stderr(`handoff trust: no packet ${id} in ${outputDir} (see handoff list --all)\n`);
       return EXIT_REFUSED;

@@ -18,7 +18,10 @@ export function formatSecrets(report: SecretsReport, workspaceDir: string): stri
   const lines: string[] = [];
   const sure = report.risks.filter((r) => r.severity === 'block');
   const n = sure.length;
-  lines.push(n ? `${n} credential${n === 1 ? '' : 's'} found for ${workspaceDir} (masked here; the files still hold them):` : `No credentials found for ${workspaceDir}.`);
+  const partly = report.notScanned ?? [];
+  // "No credentials" is said only of what was read whole.
+  const none = partly.length ? `No credentials found in what was read for ${workspaceDir}, but ${partly.length === 1 ? 'one file was' : `${partly.length} files were`} NOT fully scanned (see below).` : `No credentials found for ${workspaceDir}.`;
+  lines.push(n ? `${n} credential${n === 1 ? '' : 's'} found for ${workspaceDir} (masked here; the files still hold them):` : none);
   // The risk's words are the packet's; here nothing is a packet, and the listing masks what it shows.
   sure.forEach((r, i) => lines.push(`  ${i + 1}. ${r.detail.replace(' (masked in this packet)', '')}`));
   for (const r of report.risks.filter((x) => x.severity !== 'block')) lines.push(`Possible credentials (a warning): ${r.detail.replace(' in this packet', ' here')}`);
@@ -28,6 +31,7 @@ export function formatSecrets(report: SecretsReport, workspaceDir: string): stri
   const read = shown.map((s) => `${s.task ? `${s.task}: ` : ''}${displayPath(s.file)} (${s.credentials})`);
   const more = report.sessions.length - shown.length;
   lines.push(read.length ? `Sessions read: ${read.join(', ')}${more ? `, and ${more} more without credentials` : ''}.` : 'No agent session found for the folder.');
+  for (const p of partly) lines.push(`Not fully scanned: ${displayPath(p.file)}: ${p.message}; a credential in the part not read is neither found nor masked.`);
   if (report.sessions.some((s) => s.credentials > 0 && !isKiloDbFile(s.file))) lines.push('Mask them in the session files with: handoff secrets --scrub');
   if (report.sessions.some((s) => s.credentials > 0 && isKiloDbFile(s.file))) lines.push(`${KILO_DB_NOT_SCRUBBED}.`);
   const agents = [...new Set(report.sessions.filter((s) => s.task && s.credentials > 0 && !isKiloDbFile(s.file)).map((s) => s.task!.replace(/ task .*$/, '')))];
@@ -85,7 +89,7 @@ export const secretsCommand: CommandSpec = {
       const credentials = report.risks.map((r) => ({ id: r.id, severity: r.severity, detail: r.detail, source: r.source }));
       // `block`: a value with a secret's shape, to rotate now; `warn`: a key name with a value of no such shape.
       const places = report.findings.map((f) => ({ kind: f.label, severity: f.weak ? 'warn' : 'block', fingerprint: f.fingerprint ?? null, file: f.file, line: f.line, lines: f.lines ?? (f.line ? [f.line] : []), printedBy: f.printedBy ?? null, session: !!f.session, ...(f.messages ? { messages: f.messages } : {}) }));
-      io.stdout(`${JSON.stringify({ folder: workspaceDir, credentials, places, sessions: report.sessions, ...(flags['scrub'] ? { scrubbed } : {}) }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ folder: workspaceDir, credentials, places, sessions: report.sessions, notScanned: report.notScanned, ...(flags['scrub'] ? { scrubbed } : {}) }, null, 2)}\n`);
     } else {
       io.stdout(formatSecrets(report, workspaceDir));
       for (const o of scrubbed) io.stdout(formatScrub(o));

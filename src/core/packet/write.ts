@@ -42,8 +42,8 @@ export async function writePacket(outputDir: string, packet: Packet, opts: { kee
     return { kind: 'unchanged', packetDir };
   }
   if (opts.keepOther && oldJson !== null) return { kind: 'taken', packetDir };
-  if (oldMd !== md) await atomicWrite(path.join(packetDir, PACKET_MD), md);
-  if (oldJson !== json) await atomicWrite(path.join(packetDir, PACKET_JSON), json);
+  if (oldMd !== md) await atomicWrite(path.join(packetDir, PACKET_MD), md, { root: outputDir });
+  if (oldJson !== json) await atomicWrite(path.join(packetDir, PACKET_JSON), json, { root: outputDir });
   await record(packetDir, json);
   return { kind: 'written', packetDir };
 }

@@ -1,7 +1,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { userStateDir } from '../ownLog';
+import { atomicWrite } from '../fsx';
+import { realInside, userStateDir } from '../ownLog';
 
 /**
  * What this user's own use of the tool on this machine vouches for: the packets it wrote, the risk
@@ -21,7 +22,7 @@ export const LEDGER_KEY_FILE = 'ledger.key';
 const KEY_BYTES = 32;
 
 /** What a ledger line vouches for: a packet's `handoff.json`, an acknowledgement, a workbench file's content. */
-export type VouchKind = 'packet' | 'ack' | 'input';
+export type VouchKind = 'packet' | 'ack' | 'input' | 'trust';
 /** Past this size the ledger keeps only its newest lines. */
 const MAX_LEDGER_BYTES = 512 * 1024;
 const KEEP_LINES = 4000;
@@ -51,7 +52,8 @@ export async function gitDirOf(start: string): Promise<string | null> {
   }
 }
 
-const APPEND = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | (fsConstants.O_NOFOLLOW ?? 0);
+// O_NOFOLLOW: a link in the ledger's place fails; O_NONBLOCK: a FIFO there fails (ENXIO) instead of hanging.
+const APPEND = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOCTTY ?? 0);
 const READ = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
 
 let cachedKey: { file: string; key: Buffer } | null = null;
@@ -100,9 +102,15 @@ async function readKey(file: string): Promise<Buffer | null> {
   }
 }
 
-/** The ledger line for `digest` (a sha256 hex of what is vouched for) of `kind`, under this user's key. */
-function ledgerLine(key: Buffer, kind: VouchKind, digest: string): string {
-  return createHmac('sha256', key).update(`${kind}\u0000${digest}`).digest('hex');
+/**
+ * The ledger line for `digest` (a sha256 hex of what is vouched for) of `kind` in the repository whose
+ * git dir is `gitDir`, under this user's key. The git dir's real path is part of it: a line copied to
+ * another of this user's repositories vouches for nothing there (a repository moved is vouched for anew
+ * by its next `handoff generate`).
+ */
+async function ledgerLine(key: Buffer, gitDir: string, kind: VouchKind, digest: string): Promise<string> {
+  const repo = await fs.realpath(gitDir).catch(() => path.resolve(gitDir));
+  return createHmac('sha256', key).update(`${repo}\u0000${kind}\u0000${digest}`).digest('hex');
 }
 
 /**
@@ -116,18 +124,19 @@ export async function vouch(anchorDir: string, kind: VouchKind, digest: string):
     const key = await ledgerKey(true);
     if (!key) return;
     const file = path.join(gitDir, OWN_PACKETS_FILE);
-    const line = ledgerLine(key, kind, digest);
+    const line = await ledgerLine(key, gitDir, kind, digest);
     const known = await readLedger(file);
     if (known.includes(line)) return;
+    // The ledger's folder must really lie in the git dir: a link there would carry the line elsewhere.
+    if (!(await realInside(path.dirname(file), gitDir))) return;
     await fs.mkdir(path.dirname(file), { recursive: true });
     const handle = await fs.open(file, APPEND, 0o600);
     try {
+      if (!(await handle.stat()).isFile()) return;
       await handle.write(`${line}\n`);
       if ((await handle.stat()).size > MAX_LEDGER_BYTES) {
         const lines = [...known, line].slice(-KEEP_LINES);
-        const tmp = `${file}.${process.pid}.tmp`;
-        await fs.writeFile(tmp, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
-        await fs.rename(tmp, file);
+        await atomicWrite(file, Buffer.from(`${lines.join('\n')}\n`), { root: gitDir, mode: 0o600 });
       }
     } finally {
       await handle.close();
@@ -143,7 +152,8 @@ export async function isVouched(anchorDir: string, kind: VouchKind, digest: stri
   if (!gitDir) return false;
   const key = await ledgerKey(false).catch(() => null);
   if (!key) return false;
-  return (await readLedger(path.join(gitDir, OWN_PACKETS_FILE)).catch((): string[] => [])).includes(ledgerLine(key, kind, digest));
+  const line = await ledgerLine(key, gitDir, kind, digest);
+  return (await readLedger(path.join(gitDir, OWN_PACKETS_FILE)).catch((): string[] => [])).includes(line);
 }
 
 /** Records a packet as written here (see `vouch`). Never throws. */

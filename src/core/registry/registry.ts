@@ -6,7 +6,7 @@ import type { Packet } from '../packet/schema';
 import { PACKET_JSON, PACKET_MD, renderPacketFiles } from '../packet/write';
 import { readPackets, type StoredPacket } from '../workflow/readPackets';
 import { withLock, type LockOptions } from './lock';
-import { recordOwnPacket } from './ownership';
+import { isOwnPacket, isVouched, packetHash, recordOwnPacket, vouch } from './ownership';
 
 const STATUS_RANK: Record<Packet['status'], number> = { active: 0, superseded: 1, archived: 2 };
 
@@ -51,13 +51,21 @@ export function latestPacketFor(packets: readonly StoredPacket[], branch: string
   return same.find((p) => p.packet.status === 'active') ?? same[0] ?? null;
 }
 
-/** Rewrites a stored packet's two files atomically (markdown first, the JSON — the truth — last). */
-export async function rewritePacket(dir: string, packet: Packet): Promise<void> {
+/**
+ * Rewrites a stored packet's two files atomically (markdown first, the JSON — the truth — last). The
+ * packet keeps its origin: the new bytes are recorded as written here only when the bytes they replace
+ * were (`was`, the sha256 of the `handoff.json` read). Superseding or archiving a packet from elsewhere
+ * never makes it ours; only an explicit trust does (`trustPacket`).
+ */
+export async function rewritePacket(dir: string, packet: Packet, was: { sha256?: string | null }): Promise<void> {
   if (!(await realInside(dir, path.dirname(dir)))) throw new Error(`${dir} is a symbolic link that leads outside ${path.dirname(dir)}; not rewritten`);
+  const owned = !!was.sha256 && (await isOwnPacket(dir, was.sha256));
+  const trusted = owned && (await isVouched(dir, 'trust', was.sha256 as string));
   const { json, md } = renderPacketFiles(packet);
-  await atomicWrite(path.join(dir, PACKET_MD), md);
-  await atomicWrite(path.join(dir, PACKET_JSON), json);
-  await recordOwnPacket(dir, json);
+  await atomicWrite(path.join(dir, PACKET_MD), md, { root: path.dirname(dir) });
+  await atomicWrite(path.join(dir, PACKET_JSON), json, { root: path.dirname(dir) });
+  if (owned) await recordOwnPacket(dir, json);
+  if (trusted) await vouch(dir, 'trust', packetHash(json));
 }
 
 /**
@@ -70,7 +78,7 @@ export async function supersedeOthers(outputDir: string, current: Packet): Promi
   const done: string[] = [];
   for (const p of packets) {
     if (p.packet.status !== 'active' || p.packet.packet_id === current.packet_id || packetKey(p.packet) !== key) continue;
-    await rewritePacket(p.dir, { ...p.packet, status: 'superseded', superseded_by: current.packet_id });
+    await rewritePacket(p.dir, { ...p.packet, status: 'superseded', superseded_by: current.packet_id }, p);
     done.push(p.packet.packet_id);
   }
   return done;
@@ -91,7 +99,7 @@ export async function archivePacket(outputDir: string, id: string, lock?: LockOp
       }
       if (found.packet.status === 'archived') return { ok: true, packet: found.packet, already: true };
       const packet: Packet = { ...found.packet, status: 'archived' };
-      await rewritePacket(found.dir, packet);
+      await rewritePacket(found.dir, packet, found);
       return { ok: true, packet, already: false };
     },
     lock,

@@ -73,6 +73,8 @@ export async function handoffTrust(args: {
   const trust = packetTrust({ packet: stored.packet, freshness, owned, facts });
   // Outside a repository the packet is never an instruction anyway (nothing to match): no second reason.
   if (!inGit || trust.kind === 'foreign' || stored.packet.next_action_source !== 'agent_state') return trust;
+  // A packet the user trusted explicitly carries its own next action on their word.
+  if (stored.sha256 && (await isVouched(stored.dir, 'trust', stored.sha256))) return trust;
   const state = stored.packet.inputs.find((i) => path.basename(i.file) === AGENT_STATE);
   if (state && (await isVouched(stored.dir, 'input', state.sha256))) return trust;
   return { kind: 'stale', reasons: [...(trust.kind === 'stale' ? trust.reasons : []), FOREIGN_NEXT_ACTION_REASON] };

@@ -1,5 +1,4 @@
-import * as path from 'node:path';
-import { gitDirOf, isOwnPacket, packetHash, recordOwnPacket, vouch } from './ownership';
+import { gitDirOf, isOwnPacket, isVouched, packetHash, recordOwnPacket, vouch } from './ownership';
 
 /**
  * Records a packet that arrived from elsewhere (imported, committed by a teammate) as trusted here, on
@@ -10,21 +9,16 @@ import { gitDirOf, isOwnPacket, packetHash, recordOwnPacket, vouch } from './own
  */
 export async function trustPacket(packetDir: string, json: string | Uint8Array): Promise<boolean> {
   await recordOwnPacket(packetDir, json);
-  // The user's word covers the packet whole: the agent_state.json its next action was taken from too.
-  const state = agentStateInput(json);
-  if (state) await vouch(packetDir, 'input', state);
+  // The user's word covers this packet whole, its next action included, and nothing else: the
+  // agent_state.json content its inputs name is NOT vouched for, so a later packet generated from a
+  // committed agent_state.json with that content is still judged by where that file came from.
+  await vouch(packetDir, 'trust', packetHash(json));
   return isOwnPacket(packetDir, packetHash(json));
 }
 
-/** The sha256 of the agent_state.json among a packet's inputs, when it has one. */
-function agentStateInput(json: string | Uint8Array): string | null {
-  try {
-    const p = JSON.parse(typeof json === 'string' ? json : Buffer.from(json).toString('utf8')) as { inputs?: { file?: unknown; sha256?: unknown }[] };
-    const input = (p.inputs ?? []).find((i) => typeof i.file === 'string' && path.basename(i.file) === 'agent_state.json' && typeof i.sha256 === 'string');
-    return (input?.sha256 as string | undefined) ?? null;
-  } catch {
-    return null;
-  }
+/** Whether the user trusted exactly these `handoff.json` bytes here (`trustPacket`). */
+export async function isTrustedPacket(packetDir: string, sha256: string): Promise<boolean> {
+  return isVouched(packetDir, 'trust', sha256);
 }
 
 /**

@@ -6,7 +6,8 @@ import type { GitClient, GitFacts } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import type { Packet } from '../packet/schema';
 import { assessFreshness, type Freshness } from '../registry/freshness';
-import { activePacketFor, listPackets } from '../registry/registry';
+import { activePacketFor, listPackets, packetKey } from '../registry/registry';
+import { ownedOrUnknown } from '../registry/trustPacket';
 import { outputDirOf, workbenchDirOf } from './paths';
 import { newestPacket, type StoredPacket } from './readPackets';
 
@@ -66,8 +67,21 @@ export async function currentPacket(
   const [{ snapshot, now }, listed] = await Promise.all([readFreshnessNow(workspaceDir, options, git), listPackets(outputDirOf(workspaceDir, options))]);
   const branch = now.facts ? now.facts.branch : (snapshot.agentState?.branch ?? null);
   const preferred = prefer ? listed.packets.find((p) => p.dir === prefer && p.packet.status === 'active') : undefined;
-  const stored = preferred ?? activePacketFor(listed.packets, branch, topicOf(snapshot)) ?? newestPacket(listed.packets);
+  const stored = preferred ?? (await ownActiveFirst(listed.packets, branch, topicOf(snapshot))) ?? activePacketFor(listed.packets, branch, topicOf(snapshot)) ?? newestPacket(listed.packets);
   if (!stored) return { current: null, diagnostics: listed.diagnostics, now };
   const [freshness] = await freshnessOf([stored.packet], now, git);
   return { current: { stored, freshness: freshness as Freshness }, diagnostics: listed.diagnostics, now };
+}
+
+/**
+ * Of several active packets of this branch + topic, the newest one this user owns (wrote or trusted
+ * here): a packet imported or committed from elsewhere, not trusted, never displaces the user's own.
+ * Null when none is owned (then the newest active one stands, shown as not written here).
+ */
+async function ownActiveFirst(packets: readonly StoredPacket[], branch: string | null, topic: string): Promise<StoredPacket | null> {
+  const key = packetKey({ branch, topic });
+  const active = packets.filter((p) => p.packet.status === 'active' && packetKey(p.packet) === key);
+  if (active.length < 2) return null;
+  for (const p of active) if (await ownedOrUnknown(p)) return p;
+  return null;
 }

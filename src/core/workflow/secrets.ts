@@ -52,6 +52,11 @@ export interface SecretsReport {
    * gives one entry per JSON file holding some (its chat when none), with `task` set ("Cline task 1764…").
    */
   sessions: SessionFileEntry[];
+  /**
+   * The files only part of which was read (a task file past its size limit is read from its end): a
+   * credential in the rest is not found, so "no credentials" does not hold for them.
+   */
+  notScanned: { file: string; message: string }[];
 }
 
 export interface SessionFileEntry {
@@ -162,7 +167,8 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
     if (gitFacts) origins = (await secretOriginsOf(args.git, { ...snapshot, secrets: findings }, workbenchDirOf(args.workspaceDir, args.options), gitFacts.root)) ?? {};
   }
   const agent = facts.length === 1 ? facts[0]!.agent : undefined;
-  return { risks: secretRisks(findings, origins, agent), findings, sessions };
+  const notScanned = facts.flatMap((f) => f.notRead ?? []);
+  return { risks: secretRisks(findings, origins, agent), findings, sessions, notScanned };
 }
 
 /** Why a Kilo Code database is listed but never rewritten. */

@@ -1,7 +1,7 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentTitle, renderForAgent, type PromptAgent } from '../../core/render/forAgent';
+import { atomicWrite } from '../../core/fsx';
 import { findOnPath } from '../../core/setup/launcher';
 import { shellQuote } from '../../core/setup/shell';
 import type { PacketArg } from '../commands/packetRef';
@@ -35,8 +35,7 @@ export function continueInAgentCommand(services: Services, storageDir: string, t
     if (pick !== open) return true;
     // The prompt goes through a file: a terminal line cannot hold it safely (newlines, quotes).
     const file = path.join(storageDir, 'prompts', `continue-${target}.md`);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, prompt, { mode: 0o600 });
+    await atomicWrite(file, Buffer.from(prompt, 'utf8'), { mode: 0o600 });
     const terminal = vscode.window.createTerminal({ name: `${agentTitle(target)} (handoff)`, cwd: state.folder.uri });
     terminal.show();
     const line =

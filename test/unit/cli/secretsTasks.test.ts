@@ -145,3 +145,37 @@ describe('handoff secrets over many Cline tasks', () => {
     assert.equal(json.sessions.length, 60, 'the JSON keeps every session');
   });
 });
+
+describe('handoff secrets with a Cline task too big to read whole', () => {
+  const make = tempRepos(workbenchRepo);
+
+  async function setup() {
+    const r = make();
+    const dir = await fs.realpath(r.dir);
+    const task = await taskWithCatEnv('cline-native', dir);
+    const files = ['ui_messages.json', 'api_conversation_history.json'].map((f) => path.join(task.dir, f));
+    return { ...task, files, args: ['--dir', dir, '--cline-dir', path.join(task.root, 'saoudrizwan.claude-dev')], env: await isolatedEnv() };
+  }
+
+  it('a task file past the size read whole is never "no credentials": the listing says it was not fully scanned', async function () {
+    this.timeout(120_000);
+    const s = await setup();
+    const [ui, api] = s.files as [string, string];
+    // The credential only in ui_messages.json, near its start; padding after it takes the file past 32 MB.
+    await fs.writeFile(api, (await fs.readFile(api, 'utf8')).split(`STRIPE_SECRET_KEY=${s.key}`).join('HOST=localhost'));
+    const messages = JSON.parse(await fs.readFile(ui, 'utf8')) as unknown[];
+    const filler = 'lorem ipsum '.repeat(10_000);
+    for (let i = 0; i < 300; i++) messages.push({ ts: 1764580010000 + i, type: 'say', say: 'text', text: filler });
+    await fs.writeFile(ui, JSON.stringify(messages));
+    assert.ok((await fs.stat(ui)).size > 32 * 1024 * 1024);
+    const t = new Date(Date.now() - 3_600_000);
+    for (const f of s.files) await fs.utimes(f, t, t);
+    const text = handoff(['secrets', ...s.args], { env: s.env });
+    assert.equal(text.code, 0, text.stderr);
+    assert.doesNotMatch(text.stdout, /^No credentials found for /m);
+    assert.match(text.stdout, /NOT fully scanned/);
+    assert.match(text.stdout, /Not fully scanned: .*ui_messages\.json: .*a credential in the part not read is neither found nor masked/);
+    const json = JSON.parse(handoff(['secrets', ...s.args, '--json'], { env: s.env }).stdout) as { notScanned: { file: string }[] };
+    assert.deepEqual(json.notScanned.map((n) => path.basename(n.file)), ['ui_messages.json']);
+  });
+});

@@ -9,7 +9,7 @@ import { buildTestPacket } from '../helpers/packetBuilder';
 
 async function store(out: string, over: Partial<Packet>, dirName?: string): Promise<void> {
   const p = buildTestPacket(over);
-  await rewritePacket(path.join(out, dirName ?? p.packet_id), p);
+  await rewritePacket(path.join(out, dirName ?? p.packet_id), p, {});
 }
 const stored = (over: Partial<Packet>, mtimeMs = 0): StoredPacket => ({ packet: buildTestPacket(over), dir: `/o/${over.packet_id}`, mtimeMs } as StoredPacket);
 const ids = (ps: readonly StoredPacket[]) => ps.map((p) => p.packet.packet_id);

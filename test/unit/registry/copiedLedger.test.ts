@@ -40,6 +40,19 @@ describe('the "written here" ledger is bound to this user on this machine', () =
     assert.doesNotMatch(prompt.stdout, /right away/);
   });
 
+  it('a ledger line copied to another of the same user\'s repositories vouches for nothing there', async function () {
+    this.timeout(120_000);
+    const env = await otherUser();
+    const r = await authored(env);
+    assert.match(sessionStartContext(r.dir, env), /NEXT ACTION/);
+    // The same working tree and packet in a second repository of this user, with the first one's ledger.
+    const second = path.join(await makeTempDir('handoff-second-'), 'repo');
+    await fs.cp(r.dir, second, { recursive: true });
+    await fs.copyFile(path.join(r.dir, '.git', OWN_PACKETS_FILE), path.join(second, '.git', OWN_PACKETS_FILE));
+    assert.equal(sessionStartContext(second, env), FOREIGN_NOTICE);
+    assert.match(sessionStartContext(r.dir, env), /NEXT ACTION/, 'the first repository keeps its own');
+  });
+
   it('a ledger of bare hashes (an earlier version, or crafted) is not trusted until the next generate', async () => {
     const env = await otherUser();
     const r = await authored(env);

@@ -13,8 +13,8 @@ describe('currentPacket', () => {
     try {
       const out = path.join(r.dir, 'outputs/handoff');
       const inputs = [{ file: 'agent_state.json', sha256: 'will-not-match' }];
-      await rewritePacket(path.join(out, 'mine'), buildTestPacket({ packet_id: 'mine', topic: 'T-1', head_commit: r.head(), generated_at: '2026-01-01T00:00:00.000Z', inputs }));
-      await rewritePacket(path.join(out, 'other'), buildTestPacket({ packet_id: 'other', topic: 'T-2', head_commit: r.head(), generated_at: '2026-02-01T00:00:00.000Z' }));
+      await rewritePacket(path.join(out, 'mine'), buildTestPacket({ packet_id: 'mine', topic: 'T-1', head_commit: r.head(), generated_at: '2026-01-01T00:00:00.000Z', inputs }), {});
+      await rewritePacket(path.join(out, 'other'), buildTestPacket({ packet_id: 'other', topic: 'T-2', head_commit: r.head(), generated_at: '2026-02-01T00:00:00.000Z' }), {});
       const { current } = await currentPacket(r.dir, DEFAULT_OPTIONS, createGitClient(r.dir));
       assert.equal(current?.stored.packet.packet_id, 'mine');
       assert.deepEqual(current?.freshness.reasons, ['An input changed after the packet: agent_state.json.']);

@@ -70,7 +70,7 @@ describe('packet git fields', () => {
     repos.push(r);
     const out = path.join(r.dir, 'outputs/handoff');
     const packet = buildTestPacket({ packet_id: 'p1', branch: 'main', topic: 'T-1', head_commit: r.head(), inputs: [] });
-    await rewritePacket(path.join(out, 'p1'), packet);
+    await rewritePacket(path.join(out, 'p1'), packet, {});
     const git = createGitClient(r.dir);
     let state = await readWorkbenchState(r.dir, DEFAULT_OPTIONS, git);
     assert.equal(state.active?.packet.packet_id, 'p1');

@@ -8,7 +8,7 @@ import { assessFreshness } from '../../../src/core/registry/freshness';
 import { buildTestPacket } from '../helpers/packetBuilder';
 
 async function store(outputDir: string, p: Packet): Promise<void> {
-  await rewritePacket(path.join(outputDir, p.packet_id), p);
+  await rewritePacket(path.join(outputDir, p.packet_id), p, {});
 }
 
 async function readBack(outputDir: string, id: string): Promise<{ packet: Packet; md: string }> {
