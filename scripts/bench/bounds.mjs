@@ -17,11 +17,13 @@ const EXPORTS = {
   'src/core/zstd': ['streamZst'],
   'src/core/context/codex': ['codexRolloutReader'],
   'src/core/session/reader': ['SessionReader'],
+  'src/core/session/sqliteBtree': ['SqliteImage'],
+  'test/unit/helpers/sqliteHostile': ['sharedChainDb'],
 };
 
 /**
  * The cases: `make(dir)` writes the input and returns what the child needs; `run(lib, input)` (in the
- * child) reads it and returns a short outcome; `expect` is what that outcome must match.
+ * child, after its optional `prepare(lib)`, untimed) reads it and returns a short outcome; `expect` is what that outcome must match.
  */
 const cases = [
   {
@@ -57,13 +59,29 @@ const cases = [
     },
     expect: /of work for .* compressed; not decoded further/,
   },
+  {
+    name: 'kilo.db of 3 MB whose 1 000 rows share one overflow chain',
+    make: () => null,
+    prepare: (lib) => lib.sharedChainDb(1000, 700),
+    async run(lib, _input, image) {
+      const db = new lib.SqliteImage(image);
+      try {
+        return `${db.rows('t', ['data']).length} rows read (${db.pagesVisited} pages visited)`;
+      } catch (err) {
+        return `${err.message} (${db.pagesVisited} pages visited)`;
+      }
+    },
+    expect: /belongs to two cells/,
+  },
 ];
 
 if (process.argv[2] === '--child') {
   const [bundle, index, input] = process.argv.slice(3);
   const lib = createRequire(import.meta.url)(bundle);
+  const c = cases[Number(index)];
+  const prepared = c.prepare?.(lib);
   const t0 = performance.now();
-  const outcome = String(await cases[Number(index)].run(lib, JSON.parse(input)));
+  const outcome = String(await c.run(lib, JSON.parse(input), prepared));
   process.stdout.write(JSON.stringify({ outcome, ms: performance.now() - t0, rss: process.resourceUsage().maxRSS / 1024 }));
 } else {
   const dir = tempDir('handoff-bench-bounds-');
