@@ -18,6 +18,7 @@ const EXPORTS = {
   'src/core/context/codex': ['codexRolloutReader'],
   'src/core/session/reader': ['SessionReader'],
   'src/core/session/sqliteBtree': ['SqliteImage'],
+  'src/core/context/claude': ['claudeTranscriptReader'],
   'test/unit/helpers/sqliteHostile': ['sharedChainDb'],
 };
 
@@ -72,6 +73,20 @@ const cases = [
       }
     },
     expect: /belongs to two cells/,
+  },
+  {
+    name: 'Claude transcript ending in 4 MiB of blank lines (the meter\'s tail read)',
+    make(dir) {
+      const call = { type: 'assistant', isSidechain: false, sessionId: 'b', timestamp: '2026-11-20T09:00:00Z', message: { model: 'claude-sonnet-4-5', usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 50_000 } } };
+      const file = path.join(dir, 'blank.jsonl');
+      fs.writeFileSync(file, `${JSON.stringify(call)}\n${'\n'.repeat(4 * 1024 * 1024)}`);
+      return file;
+    },
+    async run(lib, file) {
+      const r = await lib.claudeTranscriptReader(file).read();
+      return r.known ? `${r.usedTokens} tokens` : r.reason;
+    },
+    expect: /^50010 tokens$/,
   },
 ];
 
