@@ -19,6 +19,7 @@ const EXPORTS = {
   'src/core/session/reader': ['SessionReader'],
   'src/core/session/sqliteBtree': ['SqliteImage'],
   'src/core/context/claude': ['claudeTranscriptReader'],
+  'src/cli/commands/hookDetached': ['privateQueueDir'],
   'test/unit/helpers/sqliteHostile': ['sharedChainDb'],
 };
 
@@ -87,6 +88,15 @@ const cases = [
       return r.known ? `${r.usedTokens} tokens` : r.reason;
     },
     expect: /^50010 tokens$/,
+  },
+  {
+    name: 'hook queue with its state folder under /proc',
+    make: () => null,
+    async run(lib) {
+      const q = await lib.privateQueueDir({ HANDOFF_STATE_DIR: '/proc/1' });
+      return q.ok ? `queued in ${q.dir}` : q.reason;
+    },
+    expect: /lies under \/proc, a system folder/,
   },
 ];
 

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { userStateDir } from '../ownLog';
+import { makeDir } from '../safeDirs';
 
 /**
  * What this user's own use of the tool on this machine vouches for: the packets it wrote, the risk
@@ -66,7 +67,7 @@ async function ledgerKey(create: boolean): Promise<Buffer | null> {
   if (cachedKey?.file === file) return cachedKey.key;
   let key = await readKey(file);
   if (!key && create) {
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+    await makeDir(dir, 0o700).catch(() => undefined);
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await fs.writeFile(tmp, randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' });
@@ -119,7 +120,7 @@ export async function vouch(anchorDir: string, kind: VouchKind, digest: string):
     const line = ledgerLine(key, kind, digest);
     const known = await readLedger(file);
     if (known.includes(line)) return;
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    await makeDir(path.dirname(file));
     const handle = await fs.open(file, APPEND, 0o600);
     try {
       await handle.write(`${line}\n`);
