@@ -20,6 +20,7 @@ const EXPORTS = {
   'src/core/session/sqliteBtree': ['SqliteImage'],
   'src/core/context/claude': ['claudeTranscriptReader'],
   'src/cli/commands/hookDetached': ['privateQueueDir'],
+  'src/core/setup/toml': ['parseTomlFile', 'patchToml', 'tomlWork'],
   'test/unit/helpers/sqliteHostile': ['sharedChainDb'],
 };
 
@@ -97,6 +98,22 @@ const cases = [
       return q.ok ? `queued in ${q.dir}` : q.reason;
     },
     expect: /lies under \/proc, a system folder/,
+  },
+  {
+    // The edit is linear (the editor patches none of the file); checking the result parses the whole
+    // file again, which the TOML library does at about 50 µs a line: that parse is most of this figure.
+    name: 'config.toml of 100 000 top-level lines: notify added (edit and check)',
+    make: () => null,
+    prepare(lib) {
+      const text = Array.from({ length: 100_000 }, (_, i) => `key_${i} = ${i}`).join('\n') + '\n';
+      return { text, current: lib.parseTomlFile('config.toml', text).value };
+    },
+    async run(lib, _input, { text, current }) {
+      const before = lib.tomlWork.patchedBytes;
+      const r = lib.patchToml('config.toml', text, { notify: ['/opt/handoff/handoff', 'notify'], ...current }, current);
+      return r.ok ? `edited; ${lib.tomlWork.patchedBytes - before} bytes patched by the editor` : r.message;
+    },
+    expect: /^edited; \d{1,3} bytes patched/,
   },
 ];
 
