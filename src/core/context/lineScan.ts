@@ -33,14 +33,14 @@ export type BackItem = ({ kind: 'line' } & BackLine) | ({ kind: 'fragment' } & B
  * starts but not kept. `knownOverlongTo` marks [lo, knownOverlongTo) as one such line already seen, which
  * is not read again. Stops with `limit` after scanning `maxScan` bytes of lines that are kept (and at
  * the latest after four times that), where `resumeAt` is the start of the oldest complete line given.
- * Blank lines (empty, or a few spaces, tabs or a CR) are not given: megabytes of them cost one pass of
+ * With `skipBlank`, blank lines (empty, or only spaces, tabs or CRs) are not given: megabytes of them cost one pass of
  * `lastIndexOf`, not an item each.
  */
 export async function* backwardLines(
   handle: FileHandle,
   lo: number,
   hi: number,
-  opts: { chunk: number; cap: number; maxScan: number; knownOverlongTo: number; onRead(n: number): void },
+  opts: { chunk: number; cap: number; maxScan: number; knownOverlongTo: number; onRead(n: number): void; skipBlank?: boolean },
 ): AsyncGenerator<BackItem> {
   const readLo = opts.knownOverlongTo <= hi ? Math.max(lo, opts.knownOverlongTo) : lo;
   let pos = hi;
@@ -52,7 +52,7 @@ export async function* backwardLines(
   let first = true;
   let chunk = opts.chunk;
   const prepend = (b: Buffer): void => {
-    if (!b.length) return;
+    if (!b.length && opts.skipBlank) return;
     if (dropping) {
       dropped += b.length;
       return;
@@ -88,7 +88,7 @@ export async function* backwardLines(
     pos = lower;
     let segEnd = part.length;
     for (;;) {
-      if (!first && !parts.length && !dropping) {
+      if (opts.skipBlank && !first && !parts.length && !dropping) {
         // At a line's end: the blank lines just before it (empty, or only spaces, tabs and CRs) are
         // stepped over byte by byte, none handed out; the line found next ends at the lowest newline.
         let k = segEnd - 1;
@@ -120,8 +120,8 @@ export async function* backwardLines(
   yield emit(lo);
 }
 
-/** Reads [from, to) forward, which ends with a newline, and gives each line (null bytes when over `cap`) but blank ones. */
-export async function forwardLines(handle: FileHandle, from: number, to: number, cap: number, onLine: (line: BackLine) => void): Promise<number> {
+/** Reads [from, to) forward, which ends with a newline, and gives each line (null bytes when over `cap`); with `skipBlank`, not the blank ones. */
+export async function forwardLines(handle: FileHandle, from: number, to: number, cap: number, onLine: (line: BackLine) => void, skipBlank = false): Promise<number> {
   let pos = from;
   let lineStart = from;
   let parts: Buffer[] = [];
@@ -148,7 +148,7 @@ export async function forwardLines(handle: FileHandle, from: number, to: number,
       }
       if (nl === -1) break;
       const lineEnd = pos + nl;
-      if (dropping || partsLen > BLANK_MAX || !parts.every((b) => blank(b, 0, b.length))) onLine({ start: lineStart, end: lineEnd, bytes: dropping ? null : Buffer.concat(parts, partsLen) });
+      if (!skipBlank || dropping || partsLen > BLANK_MAX || !parts.every((b) => blank(b, 0, b.length))) onLine({ start: lineStart, end: lineEnd, bytes: dropping ? null : Buffer.concat(parts, partsLen) });
       lineStart = lineEnd + 1;
       parts = [];
       partsLen = 0;
