@@ -1,12 +1,13 @@
 import type { Dirent, Stats } from 'node:fs';
 // Named imports only: a namespace import of node:fs would copy the whole module at start-up.
 import {
-  closeSync, constants as fsConstants, createReadStream, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, promises as fsp,
+  closeSync, constants as fsConstants, createReadStream, fstatSync, fsyncSync, lstatSync, openSync, promises as fsp,
   readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
 import { realInside } from './ownLog';
 import type { Redacted } from './redact';
+import { makeDir, makeDirSync } from './safeDirs';
 
 /** An open file, as the readers and writers here use it (the subset of `fs.promises.FileHandle`). */
 export interface FileHandle {
@@ -37,7 +38,7 @@ const nonBlocking: FileAccess = {
   realpath: (f) => fsp.realpath(f),
   readdir: (d) => fsp.readdir(d, { withFileTypes: true }),
   open: (f, flags, mode) => fsp.open(f, flags, mode),
-  mkdir: (d) => fsp.mkdir(d, { recursive: true }).then(() => undefined),
+  mkdir: (d) => makeDir(d),
   rename: (a, b) => fsp.rename(a, b),
   rm: (f) => fsp.rm(f, { force: true }),
 };
@@ -63,7 +64,7 @@ const blocking: FileAccess = {
       createReadStream: ({ highWaterMark }) => createReadStream('', { fd, highWaterMark, autoClose: false }),
     };
   },
-  mkdir: async (d) => void mkdirSync(d, { recursive: true }),
+  mkdir: async (d) => makeDirSync(d),
   rename: async (a, b) => renameSync(a, b),
   rm: async (f) => rmSync(f, { force: true }),
 };

@@ -2,6 +2,7 @@ import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Redacted } from './redact';
+import { makeDir } from './safeDirs';
 
 /**
  * The tool's own log lines (`hook.log`), written so that a repository cannot aim them: the folder must
@@ -73,7 +74,7 @@ export async function appendInside(file: string, root: string, text: Redacted): 
   // A workspace removed meanwhile (a repository deleted while its packet was written) is not made again.
   if (!(await fs.stat(root).then((st) => st.isDirectory(), () => false))) return `${root} no longer exists; not written`;
   try {
-    await fs.mkdir(dir, { recursive: true });
+    await makeDir(dir);
   } catch (err) {
     return `cannot be created: ${(err as Error).message}`;
   }
@@ -100,7 +101,7 @@ export const STATE_LOG = 'hook.log';
 export async function appendStateLog(text: Redacted, env: Record<string, string | undefined> = process.env): Promise<void> {
   try {
     const dir = userStateDir(env);
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeDir(dir, 0o700);
     await appendNoFollow(path.join(dir, STATE_LOG), text, 0o600);
   } catch {
     // Nowhere left to report to.

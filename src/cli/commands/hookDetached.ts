@@ -7,6 +7,7 @@ import { atomicWrite, readIfExists } from '../../core/fsx';
 import { userStateDir } from '../../core/ownLog';
 import { redactedJson } from '../../core/redact';
 import { pidAlive, recover, withLock } from '../../core/registry/lock';
+import { makeDir } from '../../core/safeDirs';
 
 /**
  * Hooks that always finish, with one background worker per user. Claude Code gives a SessionEnd hook
@@ -62,7 +63,7 @@ type Place = { ok: true; dir: string } | { ok: false; reason: string };
 export async function privateQueueDir(env: Record<string, string | undefined>): Promise<Place> {
   const dir = path.join(userStateDir(env), QUEUE_FOLDER);
   try {
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeDir(dir, 0o700);
   } catch (err) {
     return { ok: false, reason: `the hook queue ${dir} cannot be created: ${(err as Error).message}` };
   }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { redactDeep } from '../redact';
 import { withLock } from '../registry/lock';
 import type { FeedbackRecord } from './schemas';
+import { makeDir } from '../safeDirs';
 
 /** Linux's PIPE_BUF: one `write` of at most this many bytes with O_APPEND lands whole, never interleaved. */
 export const ATOMIC_APPEND_BYTES = 4096;
@@ -52,7 +53,7 @@ const APPEND_FLAGS = fsConstants.O_RDWR | fsConstants.O_APPEND | fsConstants.O_C
 export async function appendFeedbackLine(file: string, line: string, opts: { root: string; lockDir: string }): Promise<void> {
   const [realRoot, realParent] = await Promise.all([
     fs.realpath(opts.root).catch(() => path.resolve(opts.root)),
-    fs.mkdir(path.dirname(file), { recursive: true }).then(() => fs.realpath(path.dirname(file))),
+    makeDir(path.dirname(file)).then(() => fs.realpath(path.dirname(file))),
   ]);
   const real = await fs.realpath(file).catch(() => path.join(realParent, path.basename(file)));
   const rel = path.relative(realRoot, real);

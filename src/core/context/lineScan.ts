@@ -5,6 +5,18 @@ import type { FileHandle } from '../fsx';
 
 const NL = 0x0a;
 const MAX_CHUNK = 8 * 1024 * 1024;
+/** A line this short made only of blanks (space, tab, CR) is skipped where it is found, never handed out. */
+const BLANK_MAX = 16;
+
+/** True when part[from, to) is a short run of blanks (an empty line, a CR, a few spaces). */
+function blank(part: Buffer, from: number, to: number): boolean {
+  if (to - from > BLANK_MAX) return false;
+  for (let i = from; i < to; i++) {
+    const c = part[i];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
 
 /** A complete line (without its newline) found scanning back; `bytes` is null when it is over the cap. */
 export interface BackLine {
@@ -21,12 +33,14 @@ export type BackItem = ({ kind: 'line' } & BackLine) | ({ kind: 'fragment' } & B
  * starts but not kept. `knownOverlongTo` marks [lo, knownOverlongTo) as one such line already seen, which
  * is not read again. Stops with `limit` after scanning `maxScan` bytes of lines that are kept (and at
  * the latest after four times that), where `resumeAt` is the start of the oldest complete line given.
+ * With `skipBlank`, blank lines (empty, or only spaces, tabs or CRs) are not given: megabytes of them cost one pass of
+ * `lastIndexOf`, not an item each.
  */
 export async function* backwardLines(
   handle: FileHandle,
   lo: number,
   hi: number,
-  opts: { chunk: number; cap: number; maxScan: number; knownOverlongTo: number; onRead(n: number): void },
+  opts: { chunk: number; cap: number; maxScan: number; knownOverlongTo: number; onRead(n: number): void; skipBlank?: boolean },
 ): AsyncGenerator<BackItem> {
   const readLo = opts.knownOverlongTo <= hi ? Math.max(lo, opts.knownOverlongTo) : lo;
   let pos = hi;
@@ -38,6 +52,7 @@ export async function* backwardLines(
   let first = true;
   let chunk = opts.chunk;
   const prepend = (b: Buffer): void => {
+    if (!b.length && opts.skipBlank) return;
     if (dropping) {
       dropped += b.length;
       return;
@@ -73,6 +88,17 @@ export async function* backwardLines(
     pos = lower;
     let segEnd = part.length;
     for (;;) {
+      if (opts.skipBlank && !first && !parts.length && !dropping) {
+        // At a line's end: the blank lines just before it (empty, or only spaces, tabs and CRs) are
+        // stepped over byte by byte, none handed out; the line found next ends at the lowest newline.
+        let k = segEnd - 1;
+        let lowest = -1;
+        for (let c = part[k]; k >= 0 && (c === NL || c === 0x20 || c === 0x09 || c === 0x0d); c = part[--k]) if (c === NL) lowest = k;
+        if (lowest >= 0) {
+          end = lower + lowest;
+          segEnd = lowest;
+        }
+      }
       const nl = segEnd > 0 ? part.lastIndexOf(NL, segEnd - 1) : -1;
       if (nl < 0) {
         prepend(part.subarray(0, segEnd));
@@ -94,8 +120,8 @@ export async function* backwardLines(
   yield emit(lo);
 }
 
-/** Reads [from, to) forward, which ends with a newline, and gives each line (null bytes when over `cap`). */
-export async function forwardLines(handle: FileHandle, from: number, to: number, cap: number, onLine: (line: BackLine) => void): Promise<number> {
+/** Reads [from, to) forward, which ends with a newline, and gives each line (null bytes when over `cap`); with `skipBlank`, not the blank ones. */
+export async function forwardLines(handle: FileHandle, from: number, to: number, cap: number, onLine: (line: BackLine) => void, skipBlank = false): Promise<number> {
   let pos = from;
   let lineStart = from;
   let parts: Buffer[] = [];
@@ -122,7 +148,7 @@ export async function forwardLines(handle: FileHandle, from: number, to: number,
       }
       if (nl === -1) break;
       const lineEnd = pos + nl;
-      onLine({ start: lineStart, end: lineEnd, bytes: dropping ? null : Buffer.concat(parts, partsLen) });
+      if (!skipBlank || dropping || partsLen > BLANK_MAX || !parts.every((b) => blank(b, 0, b.length))) onLine({ start: lineStart, end: lineEnd, bytes: dropping ? null : Buffer.concat(parts, partsLen) });
       lineStart = lineEnd + 1;
       parts = [];
       partsLen = 0;

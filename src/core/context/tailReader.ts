@@ -288,6 +288,7 @@ export class TailReader<S> {
       maxScan: this.maxScanBytes,
       knownOverlongTo: this.overlongTo,
       onRead: (n) => (bytes += n),
+      skipBlank: true,
     });
     this.fragment = null;
     this.overlongTo = -1;
@@ -336,7 +337,7 @@ export class TailReader<S> {
       if (text.trim()) this.state = this.parser.apply(this.state, text);
     };
     if (retained) for (let i = retained.length - 1; i >= 0; i--) apply(retained[i]!);
-    else bytes += await forwardLines(handle, start, end, this.maxLineBytes, apply);
+    else bytes += await forwardLines(handle, start, end, this.maxLineBytes, apply, true);
     this.offset = end;
     return bytes;
   }

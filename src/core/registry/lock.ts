@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { makeDir } from '../safeDirs';
 
 /** The lock file in the output dir; one of the tool's own outputs. */
 export const LOCK_FILE = '.lock';
@@ -142,7 +143,7 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, opts: LockO
   const staleMs = opts.staleMs ?? 60_000;
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   const lockPath = path.join(dir, LOCK_FILE);
-  await fs.mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const mine: LockContent = { pid: process.pid, at: Date.now(), nonce: randomBytes(8).toString('hex') };
   const myText = JSON.stringify(mine);
   for (;;) {
@@ -158,7 +159,7 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, opts: LockO
       const code = (err as NodeJS.ErrnoException).code;
       // The folder was removed by a run that finished with it (an emptied queue folder): made again.
       if (code === 'ENOENT') {
-        await fs.mkdir(dir, { recursive: true });
+        await makeDir(dir);
         if (Date.now() > deadline) throw err;
         continue;
       }

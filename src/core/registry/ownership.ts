@@ -3,6 +3,7 @@ import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { atomicWrite } from '../fsx';
 import { realInside, userStateDir } from '../ownLog';
+import { makeDir } from '../safeDirs';
 
 /**
  * What this user's own use of the tool on this machine vouches for: the packets it wrote, the risk
@@ -68,7 +69,7 @@ async function ledgerKey(create: boolean): Promise<Buffer | null> {
   if (cachedKey?.file === file) return cachedKey.key;
   let key = await readKey(file);
   if (!key && create) {
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+    await makeDir(dir, 0o700).catch(() => undefined);
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await fs.writeFile(tmp, randomBytes(KEY_BYTES), { mode: 0o600, flag: 'wx' });
@@ -129,7 +130,7 @@ export async function vouch(anchorDir: string, kind: VouchKind, digest: string):
     if (known.includes(line)) return;
     // The ledger's folder must really lie in the git dir: a link there would carry the line elsewhere.
     if (!(await realInside(path.dirname(file), gitDir))) return;
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    await makeDir(path.dirname(file));
     const handle = await fs.open(file, APPEND, 0o600);
     try {
       if (!(await handle.stat()).isFile()) return;

@@ -5,7 +5,9 @@
  * decodes records (every serial type), reads the schema from `sqlite_schema` and column names from the
  * `CREATE TABLE` text. No SQL, no indexes, no writing; UTF-8 databases and rowid tables only (others
  * are refused with a message). Everything is bounds-checked: a damaged image throws a one-sentence
- * error, never loops or reads outside the image.
+ * error, never loops or reads outside the image, and a damaged one costs no more than a sound one:
+ * an overflow page shared by two cells, two cell pointers to one cell, a cell larger than the database,
+ * or a scan reading more than twice the image's pages is refused.
  */
 
 export type SqliteValue = number | bigint | string | Uint8Array | null;
@@ -32,6 +34,12 @@ export class SqliteImage {
   private readonly usable: number;
   private readonly pages: number;
   private schema: Map<string, TableInfo> | null = null;
+  /** Pages read so far (b-tree and overflow pages): the work a read of this image cost. */
+  pagesVisited = 0;
+  /** Pages a scan may still read before it is refused (a scan reads each page about once). */
+  private budget = Infinity;
+  /** The cell (its page and offset) each overflow page read so far belongs to: a page is one cell's. */
+  private readonly overflowOwner = new Map<number, number>();
 
   constructor(image: Uint8Array) {
     this.buf = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
@@ -102,11 +110,23 @@ export class SqliteImage {
   /** The bytes of page `n` (1-based), checked. */
   page(n: number): Buffer {
     if (!Number.isInteger(n) || n < 1 || n > this.pages) throw new Error(`a damaged SQLite database (page ${n} of ${this.pages})`);
+    this.pagesVisited++;
+    if (--this.budget < 0) throw new Error(`a damaged SQLite database (a scan read over ${2 * this.pages + 64} pages of ${this.pages})`);
     return this.buf.subarray((n - 1) * this.pageSize, n * this.pageSize);
   }
 
   /** Visits every cell of a table b-tree in rowid order: its payload (overflow resolved on demand) and rowid. */
   private scanTree(root: number, visit: (payload: Payload, rowid: number | bigint) => void): void {
+    const outer = this.budget;
+    this.budget = Math.min(outer, 2 * this.pages + 64);
+    try {
+      this.walkTree(root, visit);
+    } finally {
+      this.budget = outer === Infinity ? Infinity : Math.min(outer, this.budget);
+    }
+  }
+
+  private walkTree(root: number, visit: (payload: Payload, rowid: number | bigint) => void): void {
     const seen = new Set<number>();
     const walk = (n: number, depth: number): void => {
       if (depth > 64 || seen.has(n)) throw new Error('a damaged SQLite database (a b-tree loops)');
@@ -119,12 +139,15 @@ export class SqliteImage {
         for (let i = 0; i < cells; i++) walk(page.readUInt32BE(this.cellAt(page, at + 12, i)), depth + 1);
         walk(page.readUInt32BE(at + 8), depth + 1);
       } else if (type === 13) {
+        const places = new Set<number>();
         for (let i = 0; i < cells; i++) {
           let p = this.cellAt(page, at + 8, i);
+          if (places.has(p)) throw new Error(`a damaged SQLite database (two cells of page ${n} at one place)`);
+          places.add(p);
           const [size, a] = varint(page, p);
           const [rowid, b] = varint(page, a);
           p = b;
-          visit(this.payload(page, p, Number(size)), rowid);
+          visit(this.payload(page, p, Number(size), n * 65536 + p), rowid);
         }
       } else throw new Error(`a damaged SQLite database (page ${n} is not a table b-tree page)`);
     };
@@ -138,18 +161,19 @@ export class SqliteImage {
   }
 
   /** A table leaf cell's payload: the local part, and the overflow chain when it does not fit. */
-  private payload(page: Buffer, at: number, size: number): Payload {
+  private payload(page: Buffer, at: number, size: number, cell: number): Payload {
     const u = this.usable;
     const x = u - 35;
     if (size <= x) {
       if (at + size > page.byteLength) throw new Error('a damaged SQLite database (a cell past its page)');
-      return { page, start: at, local: size, size, overflow: 0 };
+      return { page, start: at, local: size, size, overflow: 0, cell };
     }
+    if (!Number.isSafeInteger(size) || size > this.pages * (u - 4)) throw new Error(`a damaged SQLite database (a cell of ${size} bytes, larger than the database)`);
     const m = Math.floor(((u - 12) * 32) / 255) - 23;
     const k = m + ((size - m) % (u - 4));
     const local = k <= x ? k : m;
     if (at + local + 4 > page.byteLength) throw new Error('a damaged SQLite database (a cell past its page)');
-    return { page, start: at, local, size, overflow: page.readUInt32BE(at + local) };
+    return { page, start: at, local, size, overflow: page.readUInt32BE(at + local), cell };
   }
 
   /** The whole payload of a cell, its overflow pages joined. */
@@ -163,6 +187,9 @@ export class SqliteImage {
     while (filled < p.size) {
       if (!next || seen.has(next)) throw new Error('a damaged SQLite database (an overflow chain ends early or loops)');
       seen.add(next);
+      const owner = this.overflowOwner.get(next);
+      if (owner !== undefined && owner !== p.cell) throw new Error(`a damaged SQLite database (overflow page ${next} belongs to two cells)`);
+      this.overflowOwner.set(next, p.cell);
       const page = this.page(next);
       const n = Math.min(this.usable - 4, p.size - filled);
       page.copy(out, filled, 4, 4 + n);
@@ -187,6 +214,8 @@ interface Payload {
   size: number;
   /** First overflow page, 0 when the payload is all local. */
   overflow: number;
+  /** Where the cell is (its page × 65536 + its offset): which cell an overflow page belongs to. */
+  cell: number;
 }
 
 /** Decodes the columns of one record, reading the overflow pages only when a column reaches them. */

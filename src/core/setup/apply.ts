@@ -3,6 +3,7 @@ import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pidAlive } from '../registry/lock';
 import type { SetupPlan } from './plan';
+import { makeDir } from '../safeDirs';
 
 /** Agent settings may hold API keys (`env`): a backup or temp copy is never readable by others. */
 const PRIVATE = 0o600;
@@ -69,7 +70,7 @@ export async function removeLeftovers(plans: SetupPlan[]): Promise<void> {
  */
 export async function writeWithMode(file: string, text: string, mode: number): Promise<void> {
   const target = await realTarget(file);
-  await fs.mkdir(path.dirname(target), { recursive: true });
+  await makeDir(path.dirname(target));
   await removeKilledTemps(target);
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fs.open(tmp, 'wx', mode);

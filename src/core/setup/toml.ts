@@ -8,6 +8,14 @@ import type { JsonObject } from './plan';
  * key, after a multi-line string holding `[`, a multi-line array), never by matching lines.
  */
 
+/** Bytes of text handed to the editor's patch so far (its cost grows faster than its text): tests count it. */
+export const tomlWork = { patchedBytes: 0 };
+
+function patchText(text: string, value: JsonObject): string {
+  tomlWork.patchedBytes += text.length;
+  return patch(text, value);
+}
+
 export type TomlParse = { ok: true; value: JsonObject } | { ok: false; message: string; invalid: true };
 
 /** The located message of a TOML parse error: `<file>:<line>: <what>`. */
@@ -37,7 +45,7 @@ export function parseTomlFile(file: string, text: string | null): TomlParse {
 export function patchToml(file: string, before: string | null, value: JsonObject, current?: JsonObject): { ok: true; text: string } | { ok: false; message: string } {
   let text: string;
   try {
-    text = (before && current && patchTopLevel(before, current, value)) || patch(before ?? '', value);
+    text = (before && current && patchTopLevel(before, current, value)) || patchText(before ?? '', value);
   } catch (err) {
     return { ok: false, message: `${file}: the change could not be made without breaking the file (${(err as Error)?.message ?? String(err)}); nothing was written` };
   }
@@ -51,6 +59,8 @@ export function patchToml(file: string, before: string | null, value: JsonObject
 
 /** Line starts that may open the first table; past this many tries the whole file is patched. */
 const MAX_HEAD_TRIES = 20;
+/** A head longer than this is not patched (the editor's patch grows faster than its text). */
+const MAX_HEAD_BYTES = 64 * 1024;
 
 const isTable = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -65,10 +75,25 @@ function patchTopLevel(before: string, current: JsonObject, value: JsonObject): 
   const changed = [...keys].filter((k) => !isDeepStrictEqual(current[k], value[k]));
   const holdsTable = (v: unknown): boolean => isTable(v) || (Array.isArray(v) && v.some(holdsTable));
   if (changed.some((k) => holdsTable(current[k]) || holdsTable(value[k]))) return null;
+  // Keys only added: their lines are written by the editor alone and put in place as text (the caller
+  // parses the result again): after the last line of a file without tables, else at its top. Linear
+  // in the file, whatever the editor would cost on it.
+  const onlyAdded = changed.every((k) => !(k in current) && value[k] !== undefined);
+  const insert = (where: 'end' | 'top'): string => {
+    const lines: JsonObject = {};
+    for (const k of changed) lines[k] = value[k] as JsonObject[string];
+    let text = patchText('', lines);
+    if (!text.endsWith('\n')) text += '\n';
+    if (where === 'end') return before + (before.endsWith('\n') ? '' : '\n') + text;
+    const bom = before.startsWith('\uFEFF') ? '\uFEFF' : '';
+    return bom + text + before.slice(bom.length);
+  };
   const re = /^[ \t]*\[/gm;
   let tries = 0;
-  for (let m = re.exec(before); m; m = re.exec(before)) {
-    if (++tries > MAX_HEAD_TRIES) return null;
+  let m = re.exec(before);
+  if (!m && onlyAdded && before.length > MAX_HEAD_BYTES) return insert('end');
+  for (; m; m = re.exec(before)) {
+    if (++tries > MAX_HEAD_TRIES || m.index > MAX_HEAD_BYTES) return onlyAdded ? insert('top') : null;
     const head = before.slice(0, m.index);
     let headValue: JsonObject;
     try {
@@ -81,7 +106,7 @@ function patchTopLevel(before: string, current: JsonObject, value: JsonObject): 
     const next: JsonObject = {};
     // The keys in the order the caller wants them (a new one with the other top-level keys).
     for (const k of Object.keys(value)) if (k in headValue || changed.includes(k)) next[k] = value[k] as JsonObject[string];
-    let out = patch(head, next);
+    let out = patchText(head, next);
     if (out && !out.endsWith('\n')) out += '\n';
     // The blank line that parted the head from the tables stays.
     if (out && /(^|\n)[ \t]*\n$/.test(head) && !/\n[ \t]*\n$/.test(out)) out += '\n';
