@@ -26,10 +26,11 @@ export const CONTEXT_FLAGS: FlagSpec[] = [
   { name: 'zoo-dir', type: 'string', placeholder: 'DIR', help: "Zoo Code's storage folder (its customStoragePath), looked in as well" },
   { name: 'kilo-dir', type: 'string', placeholder: 'DIR', help: "Kilo Code's storage folder (its older task format), looked in as well" },
   { name: 'kilo-db', type: 'string', placeholder: 'FILE', help: "Kilo Code's database (default: $KILO_DB, else $XDG_DATA_HOME/kilo/kilo.db, else ~/.local/share/kilo/kilo.db)" },
+  { name: 'opencode-db', type: 'string', placeholder: 'FILE', help: "OpenCode's database (default: $OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db, else ~/.local/share/opencode/opencode.db)" },
   { name: 'roo-model', type: 'string', placeholder: 'MODEL', help: 'the model Roo Code / Kilo Code use (they do not store it in the task)' },
 ];
 
-const TASK_FLAGS = ['cline-dir', 'roo-dir', 'zoo-dir', 'kilo-dir', 'kilo-db'];
+const TASK_FLAGS = ['cline-dir', 'roo-dir', 'zoo-dir', 'kilo-dir', 'kilo-db', 'opencode-db'];
 
 /** Where the agent's session files live, for commands that read the session but no context reading. */
 export const SESSION_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['claude-config-dir', 'codex-home', ...TASK_FLAGS].includes(f.name));
@@ -40,9 +41,9 @@ export const READING_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['workbench
 /** Where the VS Code agents' tasks are looked for, from the flags (relative to the folder). */
 export function taskOptions(workspaceDir: string, flags: FlagValues): VscodeAgentOptions {
   const dir = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
-  const [clineDir, rooDir, zooDir, kiloDir, kiloDb] = [dir('cline-dir'), dir('roo-dir'), dir('zoo-dir'), dir('kilo-dir'), dir('kilo-db')];
+  const [clineDir, rooDir, zooDir, kiloDir, kiloDb, opencodeDb] = [dir('cline-dir'), dir('roo-dir'), dir('zoo-dir'), dir('kilo-dir'), dir('kilo-db'), dir('opencode-db')];
   const model = typeof flags['roo-model'] === 'string' ? flags['roo-model'].trim() : '';
-  return { ...(clineDir ? { clineDir } : {}), ...(rooDir ? { rooDir } : {}), ...(zooDir ? { zooDir } : {}), ...(kiloDir ? { kiloDir } : {}), ...(kiloDb ? { kiloDb } : {}), ...(model ? { rooModel: model } : {}) };
+  return { ...(clineDir ? { clineDir } : {}), ...(rooDir ? { rooDir } : {}), ...(zooDir ? { zooDir } : {}), ...(kiloDir ? { kiloDir } : {}), ...(kiloDb ? { kiloDb } : {}), ...(opencodeDb ? { opencodeDb } : {}), ...(model ? { rooModel: model } : {}) };
 }
 
 /** Reads the context of a folder once, with the roots and override from the flags and the environment. */
@@ -75,7 +76,7 @@ export async function sessionForCli(workspaceDir: string, flags: FlagValues, env
     return await readFolderSession({
       ...(cut ? { cut } : {}),
       ...taskOptions(workspaceDir, flags),
-      agents: ['claude', 'codex', 'cline', 'roo', 'zoo', 'kilo'],
+      agents: ['claude', 'codex', 'cline', 'roo', 'zoo', 'kilo', 'opencode'],
       settle: true,
       folder: workspaceDir,
       claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
@@ -91,6 +92,7 @@ export async function sessionSearchForCli(workspaceDir: string, flags: FlagValue
   const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
   try {
     return await sessionSearchOf({
+      ...taskOptions(workspaceDir, flags),
       folder: workspaceDir,
       claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
       codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),

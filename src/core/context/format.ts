@@ -8,6 +8,7 @@ const AGENT_NAMES = new Map<string | undefined, string>([
   ['roo', 'Roo Code'],
   ['zoo', 'Zoo Code'],
   ['kilo', 'Kilo Code'],
+  ['opencode', 'OpenCode'],
 ]);
 
 /**

@@ -44,7 +44,7 @@ export class VscodeTaskReader {
 
   constructor(
     readonly dir: string,
-    readonly agent: VscodeAgent,
+    readonly agent: Exclude<VscodeAgent, 'opencode'>,
     private readonly opts: TaskReaderOptions = {},
   ) {
     this.file = path.join(dir, 'ui_messages.json');
@@ -128,8 +128,10 @@ export interface TaskRef {
 export function taskReaderFor(c: TaskRef, current?: AnyTaskReader): AnyTaskReader {
   if (isKiloDbFile(c.file)) {
     const id = c.sessionId ?? '';
-    return current instanceof KiloDbReader && current.sessionId === id ? current : new KiloDbReader(c.file, id);
+    const agent = c.source === 'opencode' ? 'opencode' : 'kilo';
+    return current instanceof KiloDbReader && current.sessionId === id && current.agent === agent ? current : new KiloDbReader(c.file, id, agent);
   }
   if (current && !(current instanceof KiloDbReader)) return current;
-  return isSdkMessagesFile(c.file) ? new ClineSdkReader(c.file) : new VscodeTaskReader(path.dirname(c.file), c.source, { cwd: c.cwd ?? null });
+  // OpenCode keeps no task folders: only its database gets here.
+  return isSdkMessagesFile(c.file) ? new ClineSdkReader(c.file) : new VscodeTaskReader(path.dirname(c.file), c.source === 'opencode' ? 'kilo' : c.source, { cwd: c.cwd ?? null });
 }
