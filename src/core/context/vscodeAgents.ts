@@ -3,8 +3,8 @@
  * vscode-agents): each keeps its tasks under VS Code's per-extension global storage
  * (`<user data>/User/globalStorage/<extension id>/tasks/<taskId>/`), per OS and per editor variant
  * (Code, Insiders, VSCodium, Cursor, Windsurf, a remote server). The task of a workspace folder is the
- * newest one whose recorded folder is this one (the agent's own timestamp, else the file's mtime) and
- * that changed recently; tasks of other folders are never candidates. Kilo Code's current extension
+ * newest one whose recorded folder is this one (the agent's own timestamp, else the file's mtime),
+ * whatever its age; tasks of other folders are never candidates. Kilo Code's current extension
  * keeps its sessions in one SQLite database instead (`kilo.db`, ../session/kiloDb): its sessions of
  * the folder are candidates alike, the database being their file. OpenCode's `opencode.db` (the same
  * schema) is read the same way.
@@ -62,7 +62,7 @@ export interface VscodeAgentOptions {
   extraGlobalStorageRoots?: readonly string[];
   /** Cline's SDK bundle sessions folder; default `$CLINE_SESSION_DATA_DIR` … else `~/.cline/data/sessions`. */
   clineSessionsDir?: string;
-  /** How many days a task may sit unchanged and still be the folder's session (default 7). */
+  /** How many days a task may sit unchanged and still be the folder's session (default: any age; the newest of the folder wins). */
   taskDays?: number;
   /** The model Roo Code / Kilo Code use: they keep it in their settings, not in the task. */
   rooModel?: string;
@@ -219,7 +219,9 @@ export class VscodeTaskDiscovery {
     const all = (await Promise.all(agentStorageDirs(agent, this.options).map((d) => this.tasksIn(agent, d)))).flat();
     if (agent === 'cline') all.push(...(await this.sdkSessions()));
     if (agent === 'kilo' || agent === 'opencode') all.push(...(await this.dbSessions(agent)));
-    const cutoff = this.now().getTime() - (this.options.taskDays ?? 7) * 86_400_000;
+    // The newest task of the folder, whatever its age (a week off work does not lose the session); `taskDays` limits it only when set.
+    const days = this.options.taskDays;
+    const cutoff = days !== undefined && days > 0 ? this.now().getTime() - days * 86_400_000 : -Infinity;
     const ranked = all.sort((a, b) => b.mtimeMs - a.mtimeMs);
     return ranked.find((c) => c.mtimeMs >= cutoff);
   }

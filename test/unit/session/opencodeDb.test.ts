@@ -120,6 +120,17 @@ describe("OpenCode's opencode.db (the shared real store)", () => {
     assert.match(search.problems?.[0] ?? '', /OpenCode's .* exists but could not be read/);
   });
 
+  it('a session from three weeks ago is still found, by the meter the editor watches and by the one-shot read', async () => {
+    const dir = await home();
+    const opencodeDb = path.join(dir, '.local', 'share', 'opencode', 'opencode.db');
+    const weeksLater = () => new Date(Date.parse('2026-12-01T22:00:00Z') + 21 * 86_400_000);
+    const r = await withConfigHome(dir, async () => (await new ContextMeter({ folder: expected.cwd, ...none(dir), opencodeDb, sources: ['opencode'], now: weeksLater }).read()).current);
+    assert.ok(r.known);
+    assert.equal(r.sessionId, expected.session_id);
+    const facts = await new SessionTracker({ folder: expected.cwd, ...none(dir), opencodeDb, agents: ['opencode'], now: weeksLater }).read();
+    assert.equal(facts?.sessionId, expected.session_id);
+  });
+
   it("where OpenCode keeps its database, and its JSONC config", () => {
     assert.equal(defaultOpencodeDbPath({}, '/home/u'), '/home/u/.local/share/opencode/opencode.db');
     assert.equal(defaultOpencodeDbPath({ XDG_DATA_HOME: '/x' }, '/home/u'), '/x/opencode/opencode.db');
