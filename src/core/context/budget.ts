@@ -54,6 +54,7 @@ function agentName(source: string): string {
   if (source === 'zoo') return 'Zoo Code';
   if (source === 'kilo') return 'Kilo Code';
   if (source === 'opencode') return 'OpenCode';
+  if (source === 'copilot-chat') return 'Copilot Chat';
   return source;
 }
 

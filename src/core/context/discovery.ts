@@ -49,7 +49,7 @@ export interface DiscoveryOptions extends VscodeAgentOptions {
 
 
 /** Every source (the CLI and the settings' default); without `sources`, discovery looks for the first three only. */
-export const ALL_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode'];
+export const ALL_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat'];
 const DEFAULT_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic'];
 
 /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */

@@ -9,6 +9,7 @@ const AGENT_NAMES = new Map<string | undefined, string>([
   ['zoo', 'Zoo Code'],
   ['kilo', 'Kilo Code'],
   ['opencode', 'OpenCode'],
+  ['copilot-chat', 'Copilot Chat'],
 ]);
 
 /**

@@ -17,14 +17,16 @@ import { defaultClineSessionsDir, sdkManifest } from '../session/clineSdk';
 import type { DbAgent } from '../session/kiloDb';
 import { defaultKiloDbPath, kiloSessions, kiloSnapshot } from '../session/kiloDb';
 import { defaultOpencodeDbPath } from '../session/opencodeConfig';
+import type { CopilotChatGeneration } from '../session/copilotChat';
+import { sessionsInWorkspace, workspaceFolderOf, workspaceStorageRoots } from '../session/copilotChat';
 import { scanArrayObjects } from '../session/jsonStream';
 import { JsonDocFile } from '../session/taskJson';
 import { obj, str } from '../session/vscodeTask';
 import type { ContextSource } from './types';
 
 /** The agents read through task discovery: the VS Code extensions, and OpenCode (a terminal agent with Kilo Code's database). */
-export type VscodeAgent = 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode';
-export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo', 'opencode'];
+export type VscodeAgent = 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat';
+export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat'];
 
 /** The extension ids, which name their global storage folders (lower-cased). */
 export const EXTENSION_IDS: Record<VscodeAgent, string> = {
@@ -34,12 +36,14 @@ export const EXTENSION_IDS: Record<VscodeAgent, string> = {
   kilo: 'kilocode.kilo-code',
   // OpenCode keeps no task folders in the editor's storage (its editor extension drives the terminal agent).
   opencode: '',
+  // Copilot Chat's sessions are VS Code's own, in the workspace's storage (../session/copilotChat).
+  'copilot-chat': '',
 };
 
-const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode' };
+const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat' };
 
 export function isVscodeAgent(source: ContextSource | string): source is VscodeAgent {
-  return source === 'cline' || source === 'roo' || source === 'zoo' || source === 'kilo' || source === 'opencode';
+  return source === 'cline' || source === 'roo' || source === 'zoo' || source === 'kilo' || source === 'opencode' || source === 'copilot-chat';
 }
 
 /** Where to look for the VS Code agents' tasks (all optional). */
@@ -56,6 +60,8 @@ export interface VscodeAgentOptions {
   kiloDb?: string;
   /** OpenCode's database; default `$OPENCODE_DB`, else `$XDG_DATA_HOME/opencode/opencode.db`, else `~/.local/share/opencode/opencode.db`. */
   opencodeDb?: string;
+  /** The `User/workspaceStorage` folders Copilot Chat's sessions are looked for in; default: those next to the global storage folders. */
+  workspaceStorageRoots?: readonly string[];
   /** The `User/globalStorage` folders to look in; default: every editor variant's on this OS. */
   globalStorageRoots?: readonly string[];
   /** More `User/globalStorage` folders (the running editor's own, which may be none of the usual ones). */
@@ -87,7 +93,7 @@ export function defaultGlobalStorageRoots(platform: NodeJS.Platform = process.pl
 /** The storage folders of one agent, in order, without duplicates. */
 export function agentStorageDirs(agent: VscodeAgent, o: VscodeAgentOptions): string[] {
   if (!EXTENSION_IDS[agent]) return [];
-  const explicit = { cline: o.clineDir, roo: o.rooDir, zoo: o.zooDir, kilo: o.kiloDir, opencode: undefined }[agent];
+  const explicit = { cline: o.clineDir, roo: o.rooDir, zoo: o.zooDir, kilo: o.kiloDir, opencode: undefined, 'copilot-chat': undefined }[agent];
   const roots = [...(o.globalStorageRoots ?? defaultGlobalStorageRoots()), ...(o.extraGlobalStorageRoots ?? [])];
   const dirs = [...(explicit ? [explicit] : []), ...roots.map((r) => path.join(r, EXTENSION_IDS[agent]))];
   return [...new Set(dirs.map((d) => path.resolve(d)))];
@@ -104,6 +110,8 @@ export interface TaskCandidate {
   /** The newer of the agent's own timestamp and the file's mtime (epoch ms). */
   mtimeMs: number;
   size: number;
+  /** Copilot Chat: which of its stores the file is. */
+  generation?: CopilotChatGeneration;
 }
 
 interface TaskInfo {
@@ -173,6 +181,7 @@ export class VscodeTaskDiscovery {
       const dirs = agentStorageDirs(a, this.options).map((d) => path.join(d, 'tasks'));
       if (a === 'cline') dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
       if (a === 'kilo' || a === 'opencode') dirs.push(this.dbFile(a));
+      if (a === 'copilot-chat') dirs.push(...this.workspaceRoots().map((r) => path.join(r, '<hash of this folder>', '{chatSessions,GitHub.copilot-chat/transcripts,state.vscdb}')));
       return `${NAMES[a]}: ${dirs.join(', ')}`;
     });
   }
@@ -182,6 +191,7 @@ export class VscodeTaskDiscovery {
     const dirs = agents.flatMap((a) => agentStorageDirs(a, this.options));
     if (agents.includes('cline')) dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
     for (const a of ['kilo', 'opencode'] as const) if (agents.includes(a)) dirs.push(path.dirname(this.dbFile(a)));
+    if (agents.includes('copilot-chat')) dirs.push(...(await this.workspaceDirs()));
     const stats = await Promise.all(dirs.map(async (d) => ({ d, st: await statOrNull(d) })));
     return stats.filter((s) => s.st?.isDirectory()).map((s) => s.d);
   }
@@ -204,6 +214,7 @@ export class VscodeTaskDiscovery {
         const all = (await Promise.all(agentStorageDirs(a, this.options).map((d) => this.tasksIn(a, d)))).flat();
         if (a === 'cline') all.push(...(await this.sdkSessions()));
         if (a === 'kilo' || a === 'opencode') all.push(...(await this.dbSessions(a)));
+        if (a === 'copilot-chat') all.push(...(await this.copilotChatSessions()));
         return all;
       }),
     );
@@ -219,6 +230,7 @@ export class VscodeTaskDiscovery {
     const all = (await Promise.all(agentStorageDirs(agent, this.options).map((d) => this.tasksIn(agent, d)))).flat();
     if (agent === 'cline') all.push(...(await this.sdkSessions()));
     if (agent === 'kilo' || agent === 'opencode') all.push(...(await this.dbSessions(agent)));
+    if (agent === 'copilot-chat') all.push(...(await this.copilotChatSessions()));
     // The newest task of the folder, whatever its age (a week off work does not lose the session); `taskDays` limits it only when set.
     const days = this.options.taskDays;
     const cutoff = days !== undefined && days > 0 ? this.now().getTime() - days * 86_400_000 : -Infinity;
@@ -271,6 +283,51 @@ export class VscodeTaskDiscovery {
       }),
     );
     return out.filter((c): c is TaskCandidate => !!c);
+  }
+
+  /** The `workspaceStorage` folders: the option, else those next to every global storage folder. */
+  private workspaceRoots(): string[] {
+    if (this.options.workspaceStorageRoots) return this.options.workspaceStorageRoots.map((r) => path.resolve(r));
+    return workspaceStorageRoots([...(this.options.globalStorageRoots ?? defaultGlobalStorageRoots()), ...(this.options.extraGlobalStorageRoots ?? [])]);
+  }
+
+  private readonly workspaceJson = new Map<string, { key: string; folder: string | null }>();
+
+  /** The workspace hash folders whose `workspace.json` names this folder (or one inside it). */
+  private async workspaceDirs(): Promise<string[]> {
+    const out: string[] = [];
+    for (const root of this.workspaceRoots()) {
+      for (const hash of await listDir(root)) {
+        const file = path.join(root, hash, 'workspace.json');
+        const st = await statOrNull(file);
+        if (!st?.isFile()) continue;
+        const key = `${st.size}:${st.mtimeMs}`;
+        let cached = this.workspaceJson.get(file);
+        if (cached?.key !== key) {
+          const doc = await new JsonDocFile(file).read();
+          cached = { key, folder: workspaceFolderOf(doc.value) };
+          this.workspaceJson.set(file, cached);
+        }
+        if (cached.folder && inside(this.folder, cached.folder)) out.push(path.join(root, hash));
+      }
+    }
+    return out;
+  }
+
+  /** Copilot Chat's sessions of the folder, every generation; the same session in two stores once (the newer file). */
+  private async copilotChatSessions(): Promise<TaskCandidate[]> {
+    const refs = (await Promise.all((await this.workspaceDirs()).map(async (d) => {
+      const folder = this.workspaceJson.get(path.join(d, 'workspace.json'))?.folder ?? this.folder;
+      return sessionsInWorkspace(d, folder).catch((err: Error) => {
+        this.unreadable.set(d, `Copilot Chat's ${path.join(d, 'state.vscdb')} exists but could not be read: ${err.message}`);
+        return [];
+      });
+    }))).flat();
+    const seen = new Set<string>();
+    return refs
+      .sort((a, b) => b.mtimeMs - a.mtimeMs)
+      .filter((r) => !seen.has(r.sessionId) && !!seen.add(r.sessionId))
+      .map((r) => ({ source: 'copilot-chat' as const, file: r.file, dir: path.dirname(r.file), sessionId: r.sessionId, cwd: r.cwd, mtimeMs: r.mtimeMs, size: r.size, generation: r.generation }));
   }
 
   /** Kilo Code's or OpenCode's database. */
