@@ -19,9 +19,9 @@ export { CONTEXT_FLAGS, READING_FLAGS, SESSION_FLAGS } from './contextFlags';
 /** Where the VS Code agents' tasks are looked for, from the flags (relative to the folder). */
 export function taskOptions(workspaceDir: string, flags: FlagValues): VscodeAgentOptions {
   const dir = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
-  const [clineDir, rooDir, zooDir, kiloDir, kiloDb] = [dir('cline-dir'), dir('roo-dir'), dir('zoo-dir'), dir('kilo-dir'), dir('kilo-db')];
+  const [clineDir, rooDir, zooDir, kiloDir, kiloDb, opencodeDb] = [dir('cline-dir'), dir('roo-dir'), dir('zoo-dir'), dir('kilo-dir'), dir('kilo-db'), dir('opencode-db')];
   const model = typeof flags['roo-model'] === 'string' ? flags['roo-model'].trim() : '';
-  return { ...(clineDir ? { clineDir } : {}), ...(rooDir ? { rooDir } : {}), ...(zooDir ? { zooDir } : {}), ...(kiloDir ? { kiloDir } : {}), ...(kiloDb ? { kiloDb } : {}), ...(model ? { rooModel: model } : {}) };
+  return { ...(clineDir ? { clineDir } : {}), ...(rooDir ? { rooDir } : {}), ...(zooDir ? { zooDir } : {}), ...(kiloDir ? { kiloDir } : {}), ...(kiloDb ? { kiloDb } : {}), ...(opencodeDb ? { opencodeDb } : {}), ...(model ? { rooModel: model } : {}) };
 }
 
 /** Reads the context of a folder once, with the roots and override from the flags and the environment. */
@@ -54,7 +54,7 @@ export async function sessionForCli(workspaceDir: string, flags: FlagValues, env
     return await readFolderSession({
       ...(cut ? { cut } : {}),
       ...taskOptions(workspaceDir, flags),
-      agents: ['claude', 'codex', 'cline', 'roo', 'zoo', 'kilo'],
+      agents: ['claude', 'codex', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat'],
       settle: true,
       folder: workspaceDir,
       claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
@@ -70,6 +70,7 @@ export async function sessionSearchForCli(workspaceDir: string, flags: FlagValue
   const str = (k: string) => (typeof flags[k] === 'string' ? path.resolve(workspaceDir, flags[k]) : undefined);
   try {
     return await sessionSearchOf({
+      ...taskOptions(workspaceDir, flags),
       folder: workspaceDir,
       claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
       codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),

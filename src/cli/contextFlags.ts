@@ -13,10 +13,11 @@ export const CONTEXT_FLAGS: FlagSpec[] = [
   { name: 'zoo-dir', type: 'string', placeholder: 'DIR', help: "Zoo Code's storage folder (its customStoragePath), looked in as well" },
   { name: 'kilo-dir', type: 'string', placeholder: 'DIR', help: "Kilo Code's storage folder (its older task format), looked in as well" },
   { name: 'kilo-db', type: 'string', placeholder: 'FILE', help: "Kilo Code's database (default: $KILO_DB, else $XDG_DATA_HOME/kilo/kilo.db, else ~/.local/share/kilo/kilo.db)" },
+  { name: 'opencode-db', type: 'string', placeholder: 'FILE', help: "OpenCode's database (default: $OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db, else ~/.local/share/opencode/opencode.db)" },
   { name: 'roo-model', type: 'string', placeholder: 'MODEL', help: 'the model Roo Code / Kilo Code use (they do not store it in the task)' },
 ];
 
-const TASK_FLAGS = ['cline-dir', 'roo-dir', 'zoo-dir', 'kilo-dir', 'kilo-db'];
+const TASK_FLAGS = ['cline-dir', 'roo-dir', 'zoo-dir', 'kilo-dir', 'kilo-db', 'opencode-db'];
 
 /** Where the agent's session files live, for commands that read the session but no context reading. */
 export const SESSION_FLAGS: FlagSpec[] = CONTEXT_FLAGS.filter((f) => ['claude-config-dir', 'codex-home', ...TASK_FLAGS].includes(f.name));

@@ -13,6 +13,7 @@ import { codexHasHooks, codexHasSessionEnd, detectCodexVersion, versionNote } fr
 import { unifiedDiff } from '../../core/setup/diff';
 import { claudeSettingsFile, codexConfigFile, findOnPath, NO_NODE_MESSAGE } from '../../core/setup/launcher';
 import { planClaudeMcpRemove, planClaudeMcpSetup, planCodexMcpRemove, planCodexMcpSetup } from '../../core/setup/mcp';
+import { OPENCODE_INSTRUCTIONS_NAME, opencodeConfigFile, planOpencodeRemove, planOpencodeSetup } from '../../core/setup/opencode';
 import type { PlanResult } from '../../core/setup/plan';
 import { backupFileOf, isNoop, isObject, parseObjectFile, plansOf } from '../../core/setup/plan';
 import { shellQuote } from '../../core/setup/shell';
@@ -31,8 +32,26 @@ async function launcherOf(flags: FlagValues, io: CliIO): Promise<string> {
   );
 }
 
+/**
+ * OpenCode: `mcp.handoff` and our instruction file in `instructions`, in the user's `opencode.json`
+ * (`$XDG_CONFIG_HOME/opencode/`, else `~/.config/opencode/`) or the project's with `--project`.
+ */
+async function opencodePlan(flags: FlagValues, io: CliIO): Promise<PlanResult> {
+  const project = flags['project'] === true ? path.resolve(io.cwd, str(flags, 'dir') ?? '.') : undefined;
+  const file = opencodeConfigFile({ ...(project ? { project } : {}), env: io.env, home: io.env['HOME'] || os.homedir() });
+  const instructionsFile = path.join(path.dirname(file), OPENCODE_INSTRUCTIONS_NAME);
+  const instructionsRef = project ? OPENCODE_INSTRUCTIONS_NAME : instructionsFile;
+  const [text, backup, instructionsText] = await Promise.all([readIfExists(file), readIfExists(backupFileOf(file)), readIfExists(instructionsFile)]);
+  if (flags['remove'] === true) return planOpencodeRemove({ file, text, backup, instructionsFile, instructionsText, instructionsRef });
+  // Only opencode.json is edited: a JSONC config beside a missing one is the user's to change.
+  const jsonc = file.replace(/\.json$/, '.jsonc');
+  if (text === null && (await readIfExists(jsonc)) !== null) return { ok: false, message: `OpenCode's configuration is ${jsonc}, which set-up does not edit (comments); add the entries by hand, as docs/connect.md shows` };
+  return planOpencodeSetup({ file, text, backupExists: backup !== null, launcher: await launcherOf(flags, io), instructionsFile, instructionsText, instructionsRef });
+}
+
 async function plan(agent: string, flags: FlagValues, io: CliIO): Promise<PlanResult> {
   const remove = flags['remove'] === true;
+  if (agent === 'opencode') return opencodePlan(flags, io);
   if (agent === 'claude') {
     const project = flags['project'] === true ? path.resolve(io.cwd, str(flags, 'dir') ?? '.') : undefined;
     const configDir = str(flags, 'claude-config-dir');
@@ -173,11 +192,11 @@ async function carryOut(result: PlanResult, flags: FlagValues, io: CliIO): Promi
  */
 export const setupCommand: CommandSpec = {
   name: 'setup',
-  summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129) and its MCP server into the agent's MCP configuration (prints the diff; --remove undoes)",
-  usage: 'setup [claude|codex] [--project] [--remove] [--dry-run] [--check] [--without-mcp] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
-  positionals: { min: 0, max: 1, names: 'the agent: claude or codex (both for --check alone)' },
+  summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129) and its MCP server into the agent's MCP configuration (OpenCode: the MCP server and an instruction file in opencode.json) (prints the diff; --remove undoes)",
+  usage: 'setup [claude|codex|opencode] [--project] [--remove] [--dry-run] [--check] [--without-mcp] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
+  positionals: { min: 0, max: 1, names: 'the agent: claude, codex or opencode (claude and codex for --check alone)' },
   flags: [
-    { name: 'project', type: 'boolean', help: "Claude Code: the project's .claude/settings.json (in --dir) instead of your user settings" },
+    { name: 'project', type: 'boolean', help: "Claude Code: the project's .claude/settings.json (in --dir) instead of your user settings; OpenCode: the project's opencode.json" },
     { name: 'remove', type: 'boolean', help: 'take Session Handoff out again, restoring the settings as they were' },
     { name: 'dry-run', type: 'boolean', help: 'print the diff only; write nothing' },
     { name: 'check', type: 'boolean', help: 'say whether each hook is in place (Codex: and trusted in /hooks); write nothing' },
@@ -195,13 +214,15 @@ export const setupCommand: CommandSpec = {
       const results = [await check('claude', flags, io), await check('codex', flags, io)];
       return results.some((r) => r.any) && results.every((r) => r.ok || !r.any) ? EXIT_OK : EXIT_REFUSED;
     }
-    if (agent !== 'claude' && agent !== 'codex') throw new UsageError(agent === undefined ? 'name the agent: claude or codex' : `unknown agent "${agent}": use claude or codex`);
-    if (flags['check'] === true) return (await check(agent, flags, io)).ok ? EXIT_OK : EXIT_REFUSED;
+    if (agent !== 'claude' && agent !== 'codex' && agent !== 'opencode') throw new UsageError(agent === undefined ? 'name the agent: claude, codex or opencode' : `unknown agent "${agent}": use claude, codex or opencode`);
+    if (agent === 'opencode' && flags['check'] === true) throw new UsageError('--check is for claude and codex (OpenCode has no hooks)');
+    if (flags['check'] === true && agent !== 'opencode') return (await check(agent, flags, io)).ok ? EXIT_OK : EXIT_REFUSED;
     const stopped = await carryOut(await plan(agent, flags, io), flags, io);
     if (stopped !== null) return stopped;
     // The MCP server, in the agent's MCP configuration: a step of its own, read after the hooks were
     // written (Codex keeps both in config.toml).
-    if (flags['without-mcp'] !== true) {
+    // OpenCode's MCP server is its whole set-up, in the step above.
+    if (flags['without-mcp'] !== true && agent !== 'opencode') {
       const mcpStopped = await carryOut(await mcpPlan(agent, flags, io), flags, io);
       if (mcpStopped !== null) return mcpStopped;
     }

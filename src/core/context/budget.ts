@@ -53,6 +53,8 @@ function agentName(source: string): string {
   if (source === 'roo') return 'Roo Code';
   if (source === 'zoo') return 'Zoo Code';
   if (source === 'kilo') return 'Kilo Code';
+  if (source === 'opencode') return 'OpenCode';
+  if (source === 'copilot-chat') return 'Copilot Chat';
   return source;
 }
 

@@ -49,7 +49,7 @@ export interface DiscoveryOptions extends VscodeAgentOptions {
 
 
 /** Every source (the CLI and the settings' default); without `sources`, discovery looks for the first three only. */
-export const ALL_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo'];
+export const ALL_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat'];
 const DEFAULT_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic'];
 
 /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
@@ -395,14 +395,22 @@ export interface SessionSearch {
   places: string[];
   /** True when Claude Code's or Codex's session folders exist: the person uses one of them. */
   agentUser: boolean;
+  /** Session stores that exist but could not be read, named with why. */
+  problems?: string[];
 }
+
+/** The stores that are one database for every folder: looked at to name one that cannot be read. */
+const DB_STORES = ['kilo', 'opencode'] as const;
 
 /** Where discovery looks for the folder's Claude Code and Codex sessions, and whether either agent keeps sessions here at all. */
 export async function sessionSearchOf(options: Omit<DiscoveryOptions, 'sources'>): Promise<SessionSearch> {
   const claude = path.join(options.claudeConfigDir ?? defaultClaudeConfigDir(), 'projects');
   const codex = path.join(options.codexHome ?? defaultCodexHome(), 'sessions');
   const [a, b] = await Promise.all([statOrNull(claude), statOrNull(codex)]);
-  return { places: new SessionDiscovery({ ...options, sources: ['claude', 'codex'] }).places(), agentUser: !!(a?.isDirectory() || b?.isDirectory()) };
+  const stores = new VscodeTaskDiscovery(options.folder, options, options.now);
+  await stores.find(DB_STORES).catch(() => []);
+  const problems = stores.problems();
+  return { places: new SessionDiscovery({ ...options, sources: ['claude', 'codex'] }).places(), agentUser: !!(a?.isDirectory() || b?.isDirectory()), ...(problems.length ? { problems } : {}) };
 }
 
 /** How `noSessionReason` starts: what was looked for. */

@@ -8,6 +8,8 @@ const AGENT_NAMES = new Map<string | undefined, string>([
   ['roo', 'Roo Code'],
   ['zoo', 'Zoo Code'],
   ['kilo', 'Kilo Code'],
+  ['opencode', 'OpenCode'],
+  ['copilot-chat', 'Copilot Chat'],
 ]);
 
 /**

@@ -59,9 +59,12 @@ export class ContextMeter {
     for (const file of [...this.readers.keys()]) if (!live.has(file)) this.readers.delete(file);
     for (const file of [...this.tasks.keys()]) if (!live.has(file)) this.tasks.delete(file);
     const first = candidates[0];
-    const current: ContextResult = first
+    // A store that is there but could not be read is named, never taken for "no session".
+    const problems = this.discovery.tasks.problems();
+    let current: ContextResult = first
       ? first.result
-      : { known: false, reason: `no Claude Code, Codex or context_usage.json session found for ${this.options.folder}` };
+      : { known: false, reason: `no Claude Code, Codex or context_usage.json session found for ${this.options.folder}${problems.length ? `; ${problems.join('; ')}` : ''}` };
+    if (first && problems.length) current = { ...current, warnings: [...(current.warnings ?? []), ...problems] };
     return { current, candidates };
   }
 

@@ -3,24 +3,30 @@
  * vscode-agents): each keeps its tasks under VS Code's per-extension global storage
  * (`<user data>/User/globalStorage/<extension id>/tasks/<taskId>/`), per OS and per editor variant
  * (Code, Insiders, VSCodium, Cursor, Windsurf, a remote server). The task of a workspace folder is the
- * newest one whose recorded folder is this one (the agent's own timestamp, else the file's mtime) and
- * that changed recently; tasks of other folders are never candidates. Kilo Code's current extension
+ * newest one whose recorded folder is this one (the agent's own timestamp, else the file's mtime),
+ * whatever its age; tasks of other folders are never candidates. Kilo Code's current extension
  * keeps its sessions in one SQLite database instead (`kilo.db`, ../session/kiloDb): its sessions of
- * the folder are candidates alike, the database being their file.
+ * the folder are candidates alike, the database being their file. OpenCode's `opencode.db` (the same
+ * schema) is read the same way.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FileHandle } from '../fsx';
 import { listDir, openRegular, statOrNull } from '../fsx';
 import { defaultClineSessionsDir, sdkManifest } from '../session/clineSdk';
+import type { DbAgent } from '../session/kiloDb';
 import { defaultKiloDbPath, kiloSessions, kiloSnapshot } from '../session/kiloDb';
+import { defaultOpencodeDbPath } from '../session/opencodeConfig';
+import type { CopilotChatGeneration } from '../session/copilotChat';
+import { sessionsInWorkspace, workspaceFolderOf, workspaceStorageRoots } from '../session/copilotChat';
 import { scanArrayObjects } from '../session/jsonStream';
 import { JsonDocFile } from '../session/taskJson';
 import { obj, str } from '../session/vscodeTask';
 import type { ContextSource } from './types';
 
-export type VscodeAgent = 'cline' | 'roo' | 'zoo' | 'kilo';
-export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo'];
+/** The agents read through task discovery: the VS Code extensions, and OpenCode (a terminal agent with Kilo Code's database). */
+export type VscodeAgent = 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat';
+export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat'];
 
 /** The extension ids, which name their global storage folders (lower-cased). */
 export const EXTENSION_IDS: Record<VscodeAgent, string> = {
@@ -28,12 +34,16 @@ export const EXTENSION_IDS: Record<VscodeAgent, string> = {
   roo: 'rooveterinaryinc.roo-cline',
   zoo: 'zoocodeorganization.zoo-code',
   kilo: 'kilocode.kilo-code',
+  // OpenCode keeps no task folders in the editor's storage (its editor extension drives the terminal agent).
+  opencode: '',
+  // Copilot Chat's sessions are VS Code's own, in the workspace's storage (../session/copilotChat).
+  'copilot-chat': '',
 };
 
-const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code' };
+const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat' };
 
 export function isVscodeAgent(source: ContextSource | string): source is VscodeAgent {
-  return source === 'cline' || source === 'roo' || source === 'zoo' || source === 'kilo';
+  return source === 'cline' || source === 'roo' || source === 'zoo' || source === 'kilo' || source === 'opencode' || source === 'copilot-chat';
 }
 
 /** Where to look for the VS Code agents' tasks (all optional). */
@@ -48,13 +58,17 @@ export interface VscodeAgentOptions {
   kiloDir?: string;
   /** Kilo Code's database; default `$KILO_DB`, else `$XDG_DATA_HOME/kilo/kilo.db`, else `~/.local/share/kilo/kilo.db`. */
   kiloDb?: string;
+  /** OpenCode's database; default `$OPENCODE_DB`, else `$XDG_DATA_HOME/opencode/opencode.db`, else `~/.local/share/opencode/opencode.db`. */
+  opencodeDb?: string;
+  /** The `User/workspaceStorage` folders Copilot Chat's sessions are looked for in; default: those next to the global storage folders. */
+  workspaceStorageRoots?: readonly string[];
   /** The `User/globalStorage` folders to look in; default: every editor variant's on this OS. */
   globalStorageRoots?: readonly string[];
   /** More `User/globalStorage` folders (the running editor's own, which may be none of the usual ones). */
   extraGlobalStorageRoots?: readonly string[];
   /** Cline's SDK bundle sessions folder; default `$CLINE_SESSION_DATA_DIR` … else `~/.cline/data/sessions`. */
   clineSessionsDir?: string;
-  /** How many days a task may sit unchanged and still be the folder's session (default 7). */
+  /** How many days a task may sit unchanged and still be the folder's session (default: any age; the newest of the folder wins). */
   taskDays?: number;
   /** The model Roo Code / Kilo Code use: they keep it in their settings, not in the task. */
   rooModel?: string;
@@ -78,7 +92,8 @@ export function defaultGlobalStorageRoots(platform: NodeJS.Platform = process.pl
 
 /** The storage folders of one agent, in order, without duplicates. */
 export function agentStorageDirs(agent: VscodeAgent, o: VscodeAgentOptions): string[] {
-  const explicit = { cline: o.clineDir, roo: o.rooDir, zoo: o.zooDir, kilo: o.kiloDir }[agent];
+  if (!EXTENSION_IDS[agent]) return [];
+  const explicit = { cline: o.clineDir, roo: o.rooDir, zoo: o.zooDir, kilo: o.kiloDir, opencode: undefined, 'copilot-chat': undefined }[agent];
   const roots = [...(o.globalStorageRoots ?? defaultGlobalStorageRoots()), ...(o.extraGlobalStorageRoots ?? [])];
   const dirs = [...(explicit ? [explicit] : []), ...roots.map((r) => path.join(r, EXTENSION_IDS[agent]))];
   return [...new Set(dirs.map((d) => path.resolve(d)))];
@@ -95,6 +110,8 @@ export interface TaskCandidate {
   /** The newer of the agent's own timestamp and the file's mtime (epoch ms). */
   mtimeMs: number;
   size: number;
+  /** Copilot Chat: which of its stores the file is. */
+  generation?: CopilotChatGeneration;
 }
 
 interface TaskInfo {
@@ -163,7 +180,8 @@ export class VscodeTaskDiscovery {
     return agents.map((a) => {
       const dirs = agentStorageDirs(a, this.options).map((d) => path.join(d, 'tasks'));
       if (a === 'cline') dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
-      if (a === 'kilo') dirs.push(this.kiloDb());
+      if (a === 'kilo' || a === 'opencode') dirs.push(this.dbFile(a));
+      if (a === 'copilot-chat') dirs.push(...this.workspaceRoots().map((r) => path.join(r, '<hash of this folder>', '{chatSessions,GitHub.copilot-chat/transcripts,state.vscdb}')));
       return `${NAMES[a]}: ${dirs.join(', ')}`;
     });
   }
@@ -172,7 +190,8 @@ export class VscodeTaskDiscovery {
   async watchDirs(agents: readonly VscodeAgent[]): Promise<string[]> {
     const dirs = agents.flatMap((a) => agentStorageDirs(a, this.options));
     if (agents.includes('cline')) dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
-    if (agents.includes('kilo')) dirs.push(path.dirname(this.kiloDb()));
+    for (const a of ['kilo', 'opencode'] as const) if (agents.includes(a)) dirs.push(path.dirname(this.dbFile(a)));
+    if (agents.includes('copilot-chat')) dirs.push(...(await this.workspaceDirs()));
     const stats = await Promise.all(dirs.map(async (d) => ({ d, st: await statOrNull(d) })));
     return stats.filter((s) => s.st?.isDirectory()).map((s) => s.d);
   }
@@ -194,7 +213,8 @@ export class VscodeTaskDiscovery {
       agents.map(async (a) => {
         const all = (await Promise.all(agentStorageDirs(a, this.options).map((d) => this.tasksIn(a, d)))).flat();
         if (a === 'cline') all.push(...(await this.sdkSessions()));
-        if (a === 'kilo') all.push(...(await this.kiloDbSessions()));
+        if (a === 'kilo' || a === 'opencode') all.push(...(await this.dbSessions(a)));
+        if (a === 'copilot-chat') all.push(...(await this.copilotChatSessions()));
         return all;
       }),
     );
@@ -209,8 +229,11 @@ export class VscodeTaskDiscovery {
   private async findAgent(agent: VscodeAgent): Promise<TaskCandidate | undefined> {
     const all = (await Promise.all(agentStorageDirs(agent, this.options).map((d) => this.tasksIn(agent, d)))).flat();
     if (agent === 'cline') all.push(...(await this.sdkSessions()));
-    if (agent === 'kilo') all.push(...(await this.kiloDbSessions()));
-    const cutoff = this.now().getTime() - (this.options.taskDays ?? 7) * 86_400_000;
+    if (agent === 'kilo' || agent === 'opencode') all.push(...(await this.dbSessions(agent)));
+    if (agent === 'copilot-chat') all.push(...(await this.copilotChatSessions()));
+    // The newest task of the folder, whatever its age (a week off work does not lose the session); `taskDays` limits it only when set.
+    const days = this.options.taskDays;
+    const cutoff = days !== undefined && days > 0 ? this.now().getTime() - days * 86_400_000 : -Infinity;
     const ranked = all.sort((a, b) => b.mtimeMs - a.mtimeMs);
     return ranked.find((c) => c.mtimeMs >= cutoff);
   }
@@ -262,23 +285,81 @@ export class VscodeTaskDiscovery {
     return out.filter((c): c is TaskCandidate => !!c);
   }
 
-  /** Kilo Code's database. */
-  private kiloDb(): string {
-    return path.resolve(this.options.kiloDb ?? defaultKiloDbPath());
+  /** The `workspaceStorage` folders: the option, else those next to every global storage folder. */
+  private workspaceRoots(): string[] {
+    if (this.options.workspaceStorageRoots) return this.options.workspaceStorageRoots.map((r) => path.resolve(r));
+    return workspaceStorageRoots([...(this.options.globalStorageRoots ?? defaultGlobalStorageRoots()), ...(this.options.extraGlobalStorageRoots ?? [])]);
+  }
+
+  private readonly workspaceJson = new Map<string, { key: string; folder: string | null }>();
+
+  /** The workspace hash folders whose `workspace.json` names this folder (or one inside it). */
+  private async workspaceDirs(): Promise<string[]> {
+    const out: string[] = [];
+    for (const root of this.workspaceRoots()) {
+      for (const hash of await listDir(root)) {
+        const file = path.join(root, hash, 'workspace.json');
+        const st = await statOrNull(file);
+        if (!st?.isFile()) continue;
+        const key = `${st.size}:${st.mtimeMs}`;
+        let cached = this.workspaceJson.get(file);
+        if (cached?.key !== key) {
+          const doc = await new JsonDocFile(file).read();
+          cached = { key, folder: workspaceFolderOf(doc.value) };
+          this.workspaceJson.set(file, cached);
+        }
+        if (cached.folder && inside(this.folder, cached.folder)) out.push(path.join(root, hash));
+      }
+    }
+    return out;
+  }
+
+  /** Copilot Chat's sessions of the folder, every generation; the same session in two stores once (the newer file). */
+  private async copilotChatSessions(): Promise<TaskCandidate[]> {
+    const refs = (await Promise.all((await this.workspaceDirs()).map(async (d) => {
+      const folder = this.workspaceJson.get(path.join(d, 'workspace.json'))?.folder ?? this.folder;
+      return sessionsInWorkspace(d, folder).catch((err: Error) => {
+        this.unreadable.set(d, `Copilot Chat's ${path.join(d, 'state.vscdb')} exists but could not be read: ${err.message}`);
+        return [];
+      });
+    }))).flat();
+    const seen = new Set<string>();
+    return refs
+      .sort((a, b) => b.mtimeMs - a.mtimeMs)
+      .filter((r) => !seen.has(r.sessionId) && !!seen.add(r.sessionId))
+      .map((r) => ({ source: 'copilot-chat' as const, file: r.file, dir: path.dirname(r.file), sessionId: r.sessionId, cwd: r.cwd, mtimeMs: r.mtimeMs, size: r.size, generation: r.generation }));
+  }
+
+  /** Kilo Code's or OpenCode's database. */
+  private dbFile(agent: DbAgent): string {
+    return path.resolve(agent === 'kilo' ? (this.options.kiloDb ?? defaultKiloDbPath()) : (this.options.opencodeDb ?? defaultOpencodeDbPath()));
+  }
+
+  private readonly unreadable = new Map<string, string>();
+
+  /**
+   * The stores that exist but could not be read on the last look, named with why ("<agent>'s
+   * <file> could not be read: …"): never silent, so no one is told there is no session when there may be one.
+   */
+  problems(): string[] {
+    return [...this.unreadable.values()];
   }
 
   /**
-   * The sessions of the folder in Kilo Code's database (top-level, not archived), newest activity
-   * first. An unreadable database gives none here; its reader says why when it is named explicitly.
+   * The sessions of the folder in Kilo Code's or OpenCode's database (top-level, not archived), newest
+   * activity first. An unreadable database gives none, and is named in `problems()`.
    */
-  private async kiloDbSessions(): Promise<TaskCandidate[]> {
-    const file = this.kiloDb();
+  private async dbSessions(agent: DbAgent): Promise<TaskCandidate[]> {
+    const file = this.dbFile(agent);
     const st = await statOrNull(file);
-    if (!st?.isFile()) return [];
+    this.unreadable.delete(file);
+    if (!st) return [];
     try {
+      if (!st.isFile()) throw new Error('it is not a regular file');
       const snap = await kiloSnapshot(file);
-      return kiloSessions(snap.db).filter((s) => inside(this.folder, s.directory)).map((s) => ({ source: 'kilo' as const, file, dir: path.dirname(file), sessionId: s.id, cwd: s.directory, mtimeMs: s.activeMs, size: st.size }));
-    } catch {
+      return kiloSessions(snap.db).filter((s) => inside(this.folder, s.directory)).map((s) => ({ source: agent, file, dir: path.dirname(file), sessionId: s.id, cwd: s.directory, mtimeMs: s.activeMs, size: st.size }));
+    } catch (err) {
+      this.unreadable.set(file, `${NAMES[agent]}'s ${file} exists but could not be read: ${(err as Error).message}`);
       return [];
     }
   }

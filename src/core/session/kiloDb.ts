@@ -6,6 +6,9 @@
  * it); its requests, closing words, commands (`bash` tool parts, exit code in `state.metadata.exit`),
  * edits, todo list and per-message token usage are read from an in-memory snapshot (./sqliteSnapshot),
  * so the agent is never locked out and a transaction still being written is never seen.
+ *
+ * OpenCode's `opencode.db` is the same schema family (FORMATS: more-agents §1): one reader serves both,
+ * told which agent wrote the database (`DbAgent`), so each is named as itself.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,6 +21,8 @@ import type { SessionFacts } from './model';
 import type { SqliteImage, SqliteRow, SqliteValue } from './sqliteBtree';
 import type { SqliteSnapshot } from './sqliteSnapshot';
 import { openSqliteSnapshot, snapshotKey } from './sqliteSnapshot';
+import type { ModelLimits } from './opencodeConfig';
+import { opencodeModelLimits } from './opencodeConfig';
 import { callName } from './taskCredentials';
 import type { CommandResult } from './accumulator';
 import type { Obj, TaskEvent } from './vscodeTask';
@@ -29,6 +34,11 @@ export function defaultKiloDbPath(env: NodeJS.ProcessEnv = process.env, home = o
   if (explicit && explicit !== ':memory:') return explicit;
   return path.join(env['XDG_DATA_HOME'] || path.join(home, '.local', 'share'), 'kilo', 'kilo.db');
 }
+
+/** The agents that keep their sessions in this schema: Kilo Code (`kilo.db`) and OpenCode (`opencode.db`). */
+export type DbAgent = 'kilo' | 'opencode';
+
+const DB_NAME: Record<DbAgent, string> = { kilo: 'Kilo Code', opencode: 'OpenCode' };
 
 /** True for a Kilo Code database (a `.db` file) rather than a task's JSON file. */
 export function isKiloDbFile(file: string): boolean {
@@ -211,8 +221,8 @@ function kiloCredentials(file: string, messages: readonly MessageRow[], parts: R
   return store.credentials();
 }
 
-/** The facts of one session of a Kilo Code database. `file` is the database. */
-export function kiloSessionFacts(db: SqliteImage, session: KiloSession, file: string): SessionFacts {
+/** The facts of one session of a Kilo Code (or OpenCode) database. `file` is the database. */
+export function kiloSessionFacts(db: SqliteImage, session: KiloSession, file: string, agent: DbAgent = 'kilo'): SessionFacts {
   const { messages, parts } = sessionRows(db, session.id);
   const cwd = session.directory;
   const events: TaskEvent[] = [];
@@ -233,7 +243,9 @@ export function kiloSessionFacts(db: SqliteImage, session: KiloSession, file: st
       if (p.data['type'] === 'text') texts.push(p);
       else if (p.data['type'] === 'patch' && Array.isArray(p.data['files'])) files.push(...p.data['files'].filter((f): f is string => typeof f === 'string'));
       else if (p.data['type'] === 'tool') {
-        files.push(...editedFiles(p.data, cwd));
+        const edited = editedFiles(p.data, cwd);
+        files.push(...edited);
+        for (const f of edited) events.push({ k: 'edit', file: f, line: m.line, ts: p.at });
         const state = obj(p.data['state']);
         const input = obj(state?.['input']);
         const command = str(input?.['command'])?.trim();
@@ -254,7 +266,7 @@ export function kiloSessionFacts(db: SqliteImage, session: KiloSession, file: st
     events.push({ k: 'todos', items: todos.map((t) => ({ content: String(t['content']), status: str(t['status']) ?? 'pending' })), tool: 'todowrite', line: last?.line ?? 1, ts: Math.max(...todos.map((t) => num(t['time_updated']))) });
   }
   const snap = { taskId: session.id, dir: path.dirname(file), ui: null, uiLines: [], api: null, apiLines: [], metadata: null, cwd };
-  const facts = factsOfEvents('kilo', snap, file, events, { cwd, files: [...new Set(files)], model, version: session.version });
+  const facts = factsOfEvents(agent, snap, file, events, { cwd, files: [...new Set(files)], model, version: session.version });
   const credentials = kiloCredentials(file, messages, parts);
   return credentials.length ? { ...facts, credentials } : facts;
 }
@@ -267,8 +279,9 @@ const KILO_OUTPUT_RESERVE = 32_000;
  * step, so messages are never summed): `tokens.total`, else input + output + reasoning + cache. The
  * window is not stored: it comes from the model table (or the override).
  */
-export function kiloReading(db: SqliteImage, sessionId: string, file: string, windowOverride?: number): ContextResult {
-  const base = { source: 'kilo' as const, sessionId, file };
+export function kiloReading(db: SqliteImage, sessionId: string, file: string, windowOverride?: number, agent: DbAgent = 'kilo', limits?: ModelLimits | null): ContextResult {
+  const base = { source: agent, sessionId, file };
+  const name = DB_NAME[agent];
   const list = messageIndex(db).get(sessionId) ?? [];
   let row: MessageRef | undefined;
   let data: Obj | undefined;
@@ -277,17 +290,20 @@ export function kiloReading(db: SqliteImage, sessionId: string, file: string, wi
     if (d?.['role'] === 'assistant' && num(obj(d['tokens'])?.['output']) > 0) [row, data] = [list[i], d];
   }
   const tokens = obj(data?.['tokens']);
-  if (!row || !data || !tokens) return { known: false, ...base, reason: 'no assistant message with token usage in the Kilo Code session yet' };
+  if (!row || !data || !tokens) return { known: false, ...base, reason: `no assistant message with token usage in the ${name} session yet` };
   const cache = obj(tokens['cache']);
-  const used = num(tokens['total']) || num(tokens['input']) + num(tokens['output']) + num(tokens['reasoning']) + num(cache?.['read']) + num(cache?.['write']);
+  const prompt = num(tokens['input']) + num(cache?.['read']) + num(cache?.['write']);
+  // OpenCode's `input` leaves cached tokens out: the prompt is input + cache read + cache write (FORMATS: more-agents §1.3).
+  const used = agent === 'opencode' && prompt > 0 ? prompt : num(tokens['total']) || prompt + num(tokens['output']) + num(tokens['reasoning']);
   const model = str(data['modelID']) ?? null;
   const info = modelInfo(model);
-  const window = windowOverride && windowOverride > 0 ? windowOverride : info?.contextWindow;
+  // The window: the setting, else what the agent's own config declares for the model, else the model table; never a guess.
+  const window = windowOverride && windowOverride > 0 ? windowOverride : (limits?.context ?? info?.contextWindow);
   if (!window) {
-    const why = model ? `the model "${redact(model)}" is not in Session Handoff's model table, so its context window is unknown` : 'the Kilo Code session names no model, so its context window is unknown';
+    const why = model ? `the model "${redact(model)}" is not in Session Handoff's model table${agent === 'opencode' ? ' nor given a limit.context in opencode.json' : ''}, so its context window is unknown` : `the ${name} session names no model, so its context window is unknown`;
     return { known: false, ...base, reason: `${why} (set sessionHandoff.context.windowOverride)` };
   }
-  const reserve = Math.min(info?.maxTokens ?? KILO_OUTPUT_RESERVE, KILO_OUTPUT_RESERVE);
+  const reserve = limits?.context && limits.output ? Math.min(limits.output, window) : Math.min(info?.maxTokens ?? KILO_OUTPUT_RESERVE, KILO_OUTPUT_RESERVE);
   const at = num(obj(data['time'])?.['completed']) || row.at;
   return {
     known: true,
@@ -311,13 +327,15 @@ export class KiloDbReader {
   constructor(
     readonly file: string,
     readonly sessionId: string,
+    readonly agent: DbAgent = 'kilo',
+    private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
   async facts(): Promise<SessionFacts | null> {
     const snap = await kiloSnapshot(this.file);
     if (this.cached?.key === snap.key) return this.cached.facts;
     const session = kiloSessions(snap.db).find((s) => s.id === this.sessionId) ?? null;
-    const facts = session ? kiloSessionFacts(snap.db, session, this.file) : null;
+    const facts = session ? kiloSessionFacts(snap.db, session, this.file, this.agent) : null;
     this.cached = { key: snap.key, facts };
     return facts;
   }
@@ -327,9 +345,24 @@ export class KiloDbReader {
     try {
       snap = await kiloSnapshot(this.file);
     } catch (err) {
-      return { known: false, source: 'kilo', sessionId: this.sessionId, file: this.file, reason: (err as Error).message };
+      return { known: false, source: this.agent, sessionId: this.sessionId, file: this.file, reason: (err as Error).message };
     }
-    const r = kiloReading(snap.db, this.sessionId, this.file, o.windowOverride);
+    const limits = this.agent === 'opencode' && !(o.windowOverride && o.windowOverride > 0) ? await this.limits(snap.db) : null;
+    const r = kiloReading(snap.db, this.sessionId, this.file, o.windowOverride, this.agent, limits);
     return snap.note ? { ...r, warnings: [...(r.warnings ?? []), `${this.file}: ${snap.note}`] } : r;
+  }
+
+  /** The limits OpenCode's config declares for the session's newest model (provider and model of its newest assistant message). */
+  private async limits(db: SqliteImage): Promise<ModelLimits | null> {
+    const list = messageIndex(db).get(this.sessionId) ?? [];
+    for (let i = list.length - 1; i >= 0; i--) {
+      const d = json(list[i]?.data());
+      const provider = str(d?.['providerID']);
+      const model = str(d?.['modelID']);
+      if (d?.['role'] !== 'assistant' || !provider || !model) continue;
+      const cwd = str(obj(d['path'])?.['cwd']) ?? kiloSessions(db).find((s) => s.id === this.sessionId)?.directory ?? null;
+      return opencodeModelLimits(provider, model, cwd, this.env, this.env['HOME'] || os.homedir());
+    }
+    return null;
   }
 }

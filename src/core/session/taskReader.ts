@@ -6,6 +6,8 @@ import type { VscodeAgent } from '../context/vscodeAgents';
 import { clineTaskFacts } from './cline';
 import { ClineSdkReader, isSdkMessagesFile } from './clineSdk';
 import { isKiloDbFile, KiloDbReader } from './kiloDb';
+import type { CopilotChatGeneration } from './copilotChat';
+import { CopilotChatReader } from './copilotChat';
 import type { SessionFacts } from './model';
 import { rooTaskFacts } from './roo';
 import { taskCredentials } from './taskCredentials';
@@ -44,7 +46,7 @@ export class VscodeTaskReader {
 
   constructor(
     readonly dir: string,
-    readonly agent: VscodeAgent,
+    readonly agent: Exclude<VscodeAgent, 'opencode' | 'copilot-chat'>,
     private readonly opts: TaskReaderOptions = {},
   ) {
     this.file = path.join(dir, 'ui_messages.json');
@@ -111,7 +113,7 @@ export class VscodeTaskReader {
 }
 
 /** The reader of any VS Code agent's task: a task folder, a Cline SDK session, a session of Kilo Code's database. */
-export type AnyTaskReader = VscodeTaskReader | ClineSdkReader | KiloDbReader;
+export type AnyTaskReader = VscodeTaskReader | ClineSdkReader | KiloDbReader | CopilotChatReader;
 
 /** A found task, as far as choosing its reader goes. */
 export interface TaskRef {
@@ -119,6 +121,7 @@ export interface TaskRef {
   file: string;
   sessionId?: string;
   cwd?: string | null;
+  generation?: CopilotChatGeneration;
 }
 
 /**
@@ -126,10 +129,16 @@ export interface TaskRef {
  * sessions, so for Kilo Code's the session must match too), else a new one.
  */
 export function taskReaderFor(c: TaskRef, current?: AnyTaskReader): AnyTaskReader {
+  if (c.source === 'copilot-chat') {
+    const id = c.sessionId ?? '';
+    return current instanceof CopilotChatReader && current.sessionId === id && current.file === c.file ? current : new CopilotChatReader({ file: c.file, sessionId: id, generation: c.generation ?? 3, cwd: c.cwd ?? '' });
+  }
   if (isKiloDbFile(c.file)) {
     const id = c.sessionId ?? '';
-    return current instanceof KiloDbReader && current.sessionId === id ? current : new KiloDbReader(c.file, id);
+    const agent = c.source === 'opencode' ? 'opencode' : 'kilo';
+    return current instanceof KiloDbReader && current.sessionId === id && current.agent === agent ? current : new KiloDbReader(c.file, id, agent);
   }
-  if (current && !(current instanceof KiloDbReader)) return current;
-  return isSdkMessagesFile(c.file) ? new ClineSdkReader(c.file) : new VscodeTaskReader(path.dirname(c.file), c.source, { cwd: c.cwd ?? null });
+  if (current && !(current instanceof KiloDbReader) && !(current instanceof CopilotChatReader)) return current;
+  // OpenCode keeps no task folders: only its database gets here.
+  return isSdkMessagesFile(c.file) ? new ClineSdkReader(c.file) : new VscodeTaskReader(path.dirname(c.file), c.source === 'opencode' ? 'kilo' : c.source, { cwd: c.cwd ?? null });
 }

@@ -160,7 +160,8 @@ export type TaskEvent =
   | { k: 'assistant'; text: string; line: number; ts: number; closing: boolean }
   | { k: 'call'; id: string; command: string; tool: string; cwd: string | null; line: number; ts: number }
   | { k: 'result'; id: string; result: CommandResult; feedback: string | null; cwd: string | null; line: number; ts: number }
-  | { k: 'todos'; items: { content: string; status: string }[]; tool: string; line: number; ts: number };
+  | { k: 'todos'; items: { content: string; status: string }[]; tool: string; line: number; ts: number }
+  | { k: 'edit'; file: string; line: number; ts: number };
 
 /** The commands of XML tool calls in assistant text (models without native tool calls). */
 export function xmlCommands(text: string): string[] {
@@ -346,6 +347,9 @@ export function factsOfEvents(agent: SessionAgent, snap: TaskSnapshot, file: str
         acc.finishCommand(e.id, { ...e.result, at: e.ts ? new Date(e.ts).toISOString() : null });
         break;
       }
+      case 'edit':
+        acc.edited(e.file, e.line, acc.nextOrdinal);
+        break;
       case 'todos':
         acc.setTodos(e.items);
         todosSource = { tool: e.tool, line: e.line };

@@ -156,7 +156,9 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
     // A Claude Code or Codex user whose session was not found needs to know where it was looked for;
     // one who keeps agent_state.json by hand is told what to record in it.
     const search = args.sessionSearch;
-    const reason = !args.session && search?.agentUser && !snapshot.agentState ? noSessionReason(search) : built.reason;
+    let reason = !args.session && search?.agentUser && !snapshot.agentState ? noSessionReason(search) : built.reason;
+    // A store that is there but could not be read is said, never left for "no session".
+    if (!args.session && search?.problems?.length) reason = `${reason} (${search.problems.join('; ')})`;
     return { kind: 'refused', reason, diagnostics };
   }
   // Choosing the folder, writing and superseding happen under one lock: concurrent runs never leave

@@ -8,7 +8,7 @@ export const ARTIFACT_GLOB =
  * The agents' storage folders are watched whole for JSON files (a plain recursive glob, which every
  * file watcher supports outside the workspace); `isTaskFile` keeps the ones that make a task.
  */
-export const TASK_GLOB = '{**/*.json,kilo*.db,kilo*.db-wal}';
+export const TASK_GLOB = '{**/*.json,**/*.jsonl,kilo*.db,kilo*.db-wal,opencode*.db,opencode*.db-wal,state.vscdb}';
 
 const TASK_FILES = new Set(['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json', 'history_item.json', '_index.json', 'taskHistory.json']);
 
@@ -16,7 +16,11 @@ const TASK_FILES = new Set(['ui_messages.json', 'api_conversation_history.json',
 export function isTaskFile(file: string): boolean {
   const base = path.basename(file);
   if (TASK_FILES.has(base)) return true;
-  if (/^kilo.*\.db(?:-wal)?$/.test(base)) return true;
+  if (/^(?:kilo|opencode).*\.db(?:-wal)?$/.test(base)) return true;
+  // Copilot Chat: `chatSessions/<id>.json(l)`, `GitHub.copilot-chat/transcripts/<id>.jsonl`, the legacy `state.vscdb`.
+  if (base === 'state.vscdb') return true;
+  const parent = path.basename(path.dirname(file));
+  if ((parent === 'chatSessions' && /\.jsonl?$/.test(base)) || (parent === 'transcripts' && base.endsWith('.jsonl'))) return true;
   // Cline SDK: `<sessions>/<id>/<id>.json` and `<id>.messages.json`.
   const dir = path.basename(path.dirname(file));
   return base === `${dir}.json` || base === `${dir}.messages.json`;

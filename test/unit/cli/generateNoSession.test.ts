@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { claudeProjectSlug } from '../../../src/core/context/discovery';
+import { agentsRead } from '../../../src/core/session/model';
 import { makeTempDir } from '../helpers/fixtures';
 import { makeRepo, tempRepos } from '../helpers/gitRepo';
 import { handoff } from '../helpers/workbenchRepo';
@@ -21,7 +22,7 @@ describe('handoff generate with no agent session to take the next step from', ()
     await fs.writeFile(path.join(other, 's.jsonl'), await fixtureText('claude-tasks', '/home/dev/other'));
     const out = run(r.dir, claude, path.join(claude, 'no-codex'));
     assert.equal(out.code, 1, out.stderr);
-    assert.match(out.stderr, /no Claude Code, Codex, Cline, Roo Code, Zoo Code or Kilo Code session was found for this folder/);
+    assert.ok(out.stderr.includes(`no ${agentsRead()} session was found for this folder`), out.stderr);
     assert.ok(out.stderr.includes(`looked in: Claude Code: ${path.join(claude, 'projects', claudeProjectSlug(r.dir))}`), out.stderr);
     assert.ok(out.stderr.includes('Codex CLI: '), out.stderr);
     assert.doesNotMatch(out.stderr, /agent_state/);

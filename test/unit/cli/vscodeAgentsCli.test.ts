@@ -71,10 +71,27 @@ describe('handoff status / generate / secrets with a Kilo Code database', () => 
   });
 });
 
+describe('a database session from weeks ago', () => {
+  it('a Kilo Code session whose last message is three weeks old is still the folder\'s: status reads it and generate writes its packet', async () => {
+    const repo = makeRepo({ files: { 'README.md': '# app\n' } });
+    const dir = await fs.realpath(repo.dir);
+    const home = await makeTempDir('handoff-cli-home-');
+    const db = await placeKiloDb(dir, { into: path.join(home, 'kilo-data'), now: Date.now() - 21 * 86_400_000 });
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', KILO_DB: db, CLAUDE_CONFIG_DIR: path.join(home, 'claude'), CODEX_HOME: path.join(home, 'codex') };
+    const status = handoff(['status', '--dir', dir, '--window', '200000'], { env });
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /9\.6 % — 19,206 of 200,000 tokens · Kilo Code/);
+    const gen = handoff(['generate', '--allow-dirty', '--dir', dir, '--window', '200000'], { env });
+    assert.equal(gen.code, 0, gen.stderr);
+    const packet = JSON.parse(await fs.readFile(path.join(dir, 'outputs', 'handoff', 'ses_3f9c2a7b1e04Kq8ZrT2vLx9Kp4', 'handoff.json'), 'utf8')) as Packet;
+    assert.equal(packet.sources['commands'], 'kilo:ses_3f9c2a7b1e04Kq8ZrT2vLx9Kp4');
+  });
+});
+
 describe('the flags that say where the VS Code agents keep their tasks', () => {
   it('--zoo-dir and --kilo-db are taken relative to the folder, next to the other agents\' flags', () => {
-    const o = taskOptions('/ws', { 'roo-dir': 'roo', 'zoo-dir': '../zoo', 'kilo-dir': '/k', 'kilo-db': 'data/kilo.db', 'roo-model': ' claude-sonnet-4-5 ' });
-    assert.deepEqual(o, { rooDir: path.resolve('/ws', 'roo'), zooDir: path.resolve('/zoo'), kiloDir: path.resolve('/k'), kiloDb: path.resolve('/ws', 'data', 'kilo.db'), rooModel: 'claude-sonnet-4-5' });
+    const o = taskOptions('/ws', { 'roo-dir': 'roo', 'zoo-dir': '../zoo', 'kilo-dir': '/k', 'kilo-db': 'data/kilo.db', 'opencode-db': 'oc.db', 'roo-model': ' claude-sonnet-4-5 ' });
+    assert.deepEqual(o, { rooDir: path.resolve('/ws', 'roo'), zooDir: path.resolve('/zoo'), kiloDir: path.resolve('/k'), kiloDb: path.resolve('/ws', 'data', 'kilo.db'), opencodeDb: path.resolve('/ws', 'oc.db'), rooModel: 'claude-sonnet-4-5' });
     assert.deepEqual(taskOptions('/ws', {}), {});
   });
 });

@@ -4,6 +4,7 @@ import type { SessionSummary, WorkbenchSnapshot } from '../../../src/core/artifa
 import { checkFeatureBoard } from '../../../src/core/clean/featureBoard';
 import { fixOffer } from '../../../src/core/clean/fixOffer';
 import { checkTests } from '../../../src/core/clean/testsCheck';
+import { agentsRead } from '../../../src/core/session/model';
 import { emptySnapshot, snapshotWith } from '../helpers/workbenchSnapshot';
 
 const SESSION = 'Claude Code session 7f3e2a91';
@@ -80,7 +81,7 @@ describe('clean state: the tests check, word for word', () => {
   it('with nothing recorded anywhere, says exactly where it looked', () => {
     assert.deepEqual(checkTests(emptySnapshot()), {
       check: 'tests', title: 'Tests', passed: true, unknown: true, findings: [],
-      summary: `Unknown: no test run is recorded (no feedback_record.jsonl and no Claude Code, Codex, Cline, Roo Code, Zoo Code or Kilo Code session for this folder). ${unknownTail}`,
+      summary: `Unknown: no test run is recorded (no feedback_record.jsonl and no ${agentsRead()} session for this folder). ${unknownTail}`,
     });
     const withAgent = checkTests({ ...emptySnapshot(), session });
     assert.equal(withAgent.summary, `Unknown: no test run is recorded (neither in feedback_record.jsonl nor in the ${SESSION}). ${unknownTail}`);
@@ -89,7 +90,7 @@ describe('clean state: the tests check, word for word', () => {
   it('an empty log is no test run, not "none of 0 commands"', () => {
     assert.equal(
       checkTests(snapshotWith({ feedback: [] })).summary,
-      `Unknown: no test run is recorded (no feedback_record.jsonl and no Claude Code, Codex, Cline, Roo Code, Zoo Code or Kilo Code session for this folder). ${unknownTail}`,
+      `Unknown: no test run is recorded (no feedback_record.jsonl and no ${agentsRead()} session for this folder). ${unknownTail}`,
     );
   });
 

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { SessionSummary, WorkbenchSnapshot } from '../../../src/core/artifacts/snapshot';
 import { decideNextAction } from '../../../src/core/packet/nextAction';
 import type { CommandRun, FailedAttempt } from '../../../src/core/packet/schema';
+import { agentsRead } from '../../../src/core/session/model';
 import { emptySnapshot, snapshotWith } from '../helpers/workbenchSnapshot';
 
 const session = (over: Partial<SessionSummary> = {}): SessionSummary => ({
@@ -140,7 +141,7 @@ describe('the next action', () => {
     it('refuses, naming what was looked at, without a session', () => {
       assert.deepEqual(step(snapshotWith({ verification: { passed: false, findings: [{ code: 'a', severity: 'warn' }] } })), {
         ok: false,
-        reason: 'no next action: record one concrete step as "next_action" in agent_state.json (nothing to derive one from: no failing command in feedback_record.jsonl, no blocking verification finding and no Claude Code, Codex, Cline, Roo Code, Zoo Code or Kilo Code session for this folder)',
+        reason: `no next action: record one concrete step as "next_action" in agent_state.json (nothing to derive one from: no failing command in feedback_record.jsonl, no blocking verification finding and no ${agentsRead()} session for this folder)`,
       });
     });
   });

@@ -263,12 +263,13 @@ describe('which task is the folder\'s session', () => {
     assert.deepEqual(both.map((c) => c.source).sort(), ['cline', 'roo']);
   });
 
-  it('a task that sat unchanged past the recent days is no longer the session', async () => {
+  it('a task unchanged for weeks is still the folder\'s session; only an explicit taskDays limits the age', async () => {
     const folder = await workspace();
     const root = await placeTasks('roo-legacy', folder);
     const later = () => new Date(Date.now() + 30 * 86_400_000);
     assert.equal((await new VscodeTaskDiscovery(folder, only([root])).find(['roo'])).length, 1);
-    assert.equal((await new VscodeTaskDiscovery(folder, only([root]), later).find(['roo'])).length, 0);
+    assert.equal((await new VscodeTaskDiscovery(folder, only([root]), later).find(['roo'])).length, 1);
+    assert.equal((await new VscodeTaskDiscovery(folder, { ...only([root]), taskDays: 7 }, later).find(['roo'])).length, 0);
   });
 
   it('without the task index, Roo\'s own history_item.json ties a task to its folder', async () => {
