@@ -32,7 +32,7 @@ interface PatternRule {
 }
 
 import { freeTextHits } from './freeText';
-import { literalShape, shownCut, valueShape } from './shape';
+import { literalShape, shannon, shownCut, valueShape } from './shape';
 import type { ValueShape } from './shape';
 
 /** A hit, marked weak when its value's shape says only "maybe". */
@@ -45,17 +45,8 @@ const hasLetter = (s: string): boolean => /[A-Za-z]/.test(s);
 /** The span of capture group `group` (each group read here takes part in every match). */
 const groupSpan = (m: RegExpExecArray, group: number): [number, number] => m.indices![group]!;
 
-/** Shannon entropy in bits per character. */
-export function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let h = 0;
-  for (const n of counts.values()) {
-    const p = n / s.length;
-    h -= p * Math.log2(p);
-  }
-  return h;
-}
+/** Shannon entropy in bits per character (the value-shape detector's own measure). */
+export const entropy = shannon;
 
 /** Provider formats: the whole token is the secret. */
 const PROVIDERS: PatternRule[] = [
