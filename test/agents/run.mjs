@@ -7,8 +7,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { claudeBin, install } from './install.mjs';
+import { claudeBin, codexBin, install } from './install.mjs';
 import { startModelServer } from './modelServer.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -224,6 +225,91 @@ async function claudeScenarios(server) {
   }
 }
 
+/** Codex's shell tool, whichever of its forms this version offers, running `cmd`. */
+function shellCall(body, cmd) {
+  const names = (body.tools ?? []).map((t) => t.name ?? t.function?.name);
+  if (names.includes('exec_command')) return { call: { name: 'exec_command', arguments: { cmd } } };
+  if (names.includes('shell_command')) return { call: { name: 'shell_command', arguments: { command: cmd } } };
+  return { call: { name: 'shell', arguments: { command: ['bash', '-lc', cmd] } } };
+}
+/** All text of a Responses request's input items of one role. */
+const inputText = (body, role) => (body.input ?? []).filter((i) => i.role === role).map((i) => (Array.isArray(i.content) ? i.content.map((c) => c.text ?? '').join('\n') : String(i.content ?? ''))).join('\n');
+
+async function codexScenarios(server) {
+  console.log('Codex');
+  const sb = sandbox(server);
+  const deadline = Date.now() + AGENT_SET_TIMEOUT_MS;
+  const codexHome = sb.env.CODEX_HOME;
+  fs.mkdirSync(codexHome, { recursive: true });
+  const configFile = path.join(codexHome, 'config.toml');
+  fs.writeFileSync(configFile, [
+    'model = "gpt-5.5"', 'model_provider = "scripted"', '',
+    '[model_providers.scripted]', 'name = "scripted"', `base_url = "${server.url}/v1"`, 'wire_api = "responses"', 'env_key = "OPENAI_API_KEY"', '',
+  ].join('\n'));
+  const codex = (args) => runAgent(process.execPath, [codexBin, 'exec', ...args], { cwd: sb.repo, env: sb.env, deadline });
+  const flags = ['--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox'];
+  const threadOf = (r) => {
+    const line = r.stdout.split('\n').find((l) => l.includes('"thread.started"'));
+    if (!line) throw new Error(`codex gave no thread (status ${r.status} ${r.signal ?? ''}): ${r.stdout.slice(-600)} ${r.stderr.slice(-600)}`);
+    return JSON.parse(line).thread_id;
+  };
+  let first = null;
+  try {
+    await test('codex: setup codex, then --check says untrusted until the trust is recorded in [hooks.state]', () => {
+      const r = sb.handoff('setup', 'codex', '--launcher', sb.launcher);
+      assert.equal(r.status, 0, r.stderr);
+      const before = sb.handoff('setup', 'codex', '--check');
+      assert.notEqual(before.status, 0, 'untrusted hooks are not ok');
+      assert.match(before.stdout + before.stderr, /not trusted yet/);
+      // What /hooks records when the user approves each hook: its key and current hash.
+      const hooksFile = path.join(codexHome, 'hooks.json');
+      const { codexHookTrust } = createRequire(import.meta.url)(path.join(root, 'out/src/core/setup/codexTrust.js'));
+      const statuses = codexHookTrust(hooksFile, JSON.parse(fs.readFileSync(hooksFile, 'utf8')), {});
+      assert.ok(statuses.length > 0, 'our hooks are in hooks.json');
+      fs.appendFileSync(configFile, `\n${statuses.map((s) => `[hooks.state.${JSON.stringify(s.key)}]\ntrusted_hash = ${JSON.stringify(s.hash)}\n`).join('\n')}`);
+      const after = sb.handoff('setup', 'codex', '--check');
+      assert.equal(after.status, 0, after.stdout + after.stderr);
+      assert.doesNotMatch(after.stdout, /not trusted yet/);
+    });
+    await test('codex: a working session runs a command that edits a file, and leaves a packet', async () => {
+      server.reset();
+      server.setUsage({ input: 20_000, output: 300, cacheRead: 0, cacheCreation: 0 });
+      server.script([
+        (body) => shellCall(body, 'git status --short && printf "notes\\n" > notes.txt'),
+        { text: 'All done: wrote notes.txt.' },
+      ]);
+      const r = await codex([...flags, 'write notes.txt']);
+      first = threadOf(r);
+      assert.equal(fs.readFileSync(path.join(sb.repo, 'notes.txt'), 'utf8'), 'notes\n', r.stderr.slice(-800));
+      const p = await packetOf(sb.repo, first);
+      assert.ok(p, `a packet for thread ${first}: ${fs.existsSync(path.join(sb.repo, 'outputs/handoff')) ? fs.readdirSync(path.join(sb.repo, 'outputs/handoff')) : 'none'}`);
+      assert.match(nextAction(p.md) ?? '', /All done: wrote notes\.txt/);
+    });
+    await test('codex: the next session gets the handoff whole as a developer message', async () => {
+      const prompt = sb.handoff('prompt', '--for', 'codex');
+      assert.equal(prompt.status, 0, prompt.stderr);
+      server.reset();
+      server.script([{ text: 'Checked.' }]);
+      await codex([...flags, 'continue']);
+      const turn = server.turns()[0];
+      assert.ok(turn, 'a model request');
+      const dev = inputText(turn.body, 'developer');
+      assert.ok(dev.includes(nextAction((await packetOf(sb.repo, first)).md)), 'the next action is in a developer item');
+      const missing = prompt.stdout.split('\n').filter((l) => l.trim() && !dev.includes(l));
+      assert.deepEqual(missing, [], `every line of the handoff is in it:\n${dev.slice(0, 3000)}`);
+    });
+    await test('codex: exec resume continues the first thread with its history', async () => {
+      server.reset();
+      server.script([{ text: 'Resumed.' }]);
+      const r = await codex(['resume', ...flags, first, 'one more thing']);
+      assert.equal(threadOf(r), first);
+      assert.match(inputText(server.turns()[0].body, 'user'), /write notes\.txt/);
+    });
+  } finally {
+    sb.cleanup();
+  }
+}
+
 async function main() {
   const started = Date.now();
   const tierTimer = setTimeout(() => { console.log('agents: the tier ran out of its time budget'); process.exit(1); }, TIER_TIMEOUT_MS);
@@ -235,6 +321,7 @@ async function main() {
   const server = await startModelServer();
   try {
     await claudeScenarios(server);
+    await codexScenarios(server);
   } finally {
     await server.close();
     clearTimeout(tierTimer);
