@@ -305,6 +305,26 @@ async function codexScenarios(server) {
       assert.equal(threadOf(r), first);
       assert.match(inputText(server.turns()[0].body, 'user'), /write notes\.txt/);
     });
+    await test('codex: an MCP tool call through the model reaches the handoff server and its answer the model', async () => {
+      server.reset();
+      let offered = null;
+      server.script([
+        (body) => {
+          offered = (body.tools ?? []).map((t) => t.name ?? t.function?.name).find((n) => /handoff_status$/.test(n ?? '')) ?? null;
+          return offered ? { call: { name: offered, arguments: {} } } : { text: 'no tool' };
+        },
+        { text: 'Status read.' },
+      ]);
+      await codex([...flags, 'what is the handoff status?']);
+      if (!offered) {
+        pendingNotes.push(`codex MCP: handoff_status was not among the first request's tools (${(server.turns()[0]?.body.tools ?? []).map((t) => t.name ?? t.type).join(', ')})`);
+        return 'pending';
+      }
+      const out = (server.turns()[1]?.body.input ?? []).find((i) => i.type === 'function_call_output');
+      assert.ok(out, 'a function_call_output came back');
+      const txt = typeof out.output === 'string' ? out.output : JSON.stringify(out.output);
+      assert.ok(txt.length > 20 && !/still reading|is not a function/i.test(txt), `an answer: ${txt.slice(0, 300)}`);
+    });
   } finally {
     sb.cleanup();
   }
