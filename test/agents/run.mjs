@@ -218,7 +218,7 @@ async function claudeScenarios(server) {
         pendingNotes.push('claude no-op session: the handoff says "carried forward" but lost the next action (the known endings bug)');
         return 'pending';
       }
-      assert.ok(r.stdout.includes(keep), `the handoff still says: ${keep}\n got: ${r.stdout}`);
+      assert.ok(r.stdout.includes(keep), `the handoff still says: ${keep}\n got: ${r.stdout.split("\n").filter((l) => /NEXT ACTION|^> |Derived/.test(l)).slice(0, 4).join("\n")}`);
     });
   } finally {
     sb.cleanup();
@@ -304,6 +304,27 @@ async function codexScenarios(server) {
       const r = await codex(['resume', ...flags, first, 'one more thing']);
       assert.equal(threadOf(r), first);
       assert.match(inputText(server.turns()[0].body, 'user'), /write notes\.txt/);
+    });
+    await test('codex: a session that does nothing leaves the previous next action in force', async () => {
+      // The next action in force before: the one the handoff gives now.
+      // The resume's packet is written by a detached process after Codex exits: wait for it (bounded).
+      let before = '';
+      for (let i = 0; i < 50 && !before.includes('Resumed.'); i++) {
+        if (i) await new Promise((r) => setTimeout(r, 200));
+        before = sb.handoff('prompt', '--for', 'codex').stdout;
+      }
+      const keep = /NEXT ACTION[^\n]*\n> ([^\n]+)/.exec(before)?.[1];
+      assert.ok(keep, `a next action before: ${before.slice(0, 600)}`);
+      server.reset();
+      server.script([{ text: 'Hello.' }]);
+      await codex([...flags, 'hi']);
+      const r = sb.handoff('prompt', '--for', 'codex');
+      assert.equal(r.status, 0, r.stderr);
+      if (!r.stdout.includes(keep) && /carried forward/.test(r.stdout)) {
+        pendingNotes.push('codex no-op session: the handoff says "carried forward" but lost the next action (the known endings bug)');
+        return 'pending';
+      }
+      assert.ok(r.stdout.includes(keep), `the handoff still says: ${keep}\n got: ${r.stdout.split("\n").filter((l) => /NEXT ACTION|^> |Derived/.test(l)).slice(0, 4).join("\n")}`);
     });
     await test('codex: an MCP tool call through the model reaches the handoff server and its answer the model', async () => {
       server.reset();
