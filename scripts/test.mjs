@@ -1,12 +1,12 @@
 // `npm test`: type-check, lint, unit tests, then the tiers inside a real VS Code workbench.
 // Each tier ends with a plain `N passed, N failed` line; the first failing tier fails the run.
-// Usage: node scripts/test.mjs [tier…]   tiers: typecheck lint docs unit real inhost ui
+// Usage: node scripts/test.mjs [tier…]   tiers: typecheck lint docs unit real agents inhost ui
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const ALL = ['typecheck', 'lint', 'docs', 'unit', 'real', 'inhost', 'ui'];
+const ALL = ['typecheck', 'lint', 'docs', 'unit', 'real', 'agents', 'inhost', 'ui'];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
@@ -74,6 +74,9 @@ const tiers = {
   // its expect.json; prints its own `real: N passed, N failed` line.
   // Then the credential check on the same corpus, against its credentials.json (precision and recall).
   real: () => buildOnce() && run('node', ['test/real/realSessions.mjs']) && run('node', ['test/real/credentials.mjs']),
+  // The real Claude Code and Codex CLIs (pinned in test/e2e/tools/agents, installed from the npm registry
+  // on first use) against a scripted model on loopback; prints its own `agents: N passed, N failed` line.
+  agents: () => buildOnce() && run('node', ['test/agents/run.mjs']),
   // Both print their own `<tier>: N passed, N failed` line (test/e2e/runner.mjs).
   inhost: () => e2eReady('inhost') && buildOnce() && run('node', ['test/e2e/runner.mjs', 'inhost', '--no-build']),
   ui: () => e2eReady('ui') && buildOnce() && run('node', ['test/e2e/runner.mjs', 'ui', '--no-build']),
