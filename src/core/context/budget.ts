@@ -24,7 +24,8 @@ const pct = (f: number) => `${Math.round(f * 1000) / 10} %`;
 /**
  * Validates thresholds (`0 < warnAt < urgeAt < 1`) and warns when `urgeAt` is at or past an agent's own
  * auto-compaction point — the wrap-up prompt would come after the context was already compacted.
- * With a reading, only that agent (and its window) is checked; without one, Claude (200k) and Codex.
+ * With a reading, only that agent (and its window) is checked; without one, Claude at its smallest window
+ * (200 000 tokens, said so in the warning) and Codex.
  */
 export function checkBudget(budget: Budget, reading?: ContextResult): BudgetCheck {
   const { warnAt, urgeAt } = budget;
@@ -32,17 +33,18 @@ export function checkBudget(budget: Budget, reading?: ContextResult): BudgetChec
   if (!(warnAt > 0 && warnAt < urgeAt && urgeAt < 1)) {
     return { ok: false, error: `wrap-up thresholds must satisfy 0 < warnAt < urgeAt < 1 (got warnAt ${warnAt}, urgeAt ${urgeAt})` };
   }
-  const agents: { name: string; point: number }[] = [];
+  const agents: { name: string; point: number; window?: string }[] = [];
   if (reading?.known) {
     // An agent that never compacts says 100 %: urgeAt, below 1, never reaches it.
     agents.push({ name: agentName(reading.agent ?? reading.source), point: reading.compactAtPercent / 100 });
   } else {
-    agents.push({ name: 'Claude Code', point: compactionPoint('claude') as number });
+    // The window is not known here: Claude's earliest point (its smallest window) is named as such, not as the session's.
+    agents.push({ name: 'Claude Code', point: compactionPoint('claude') as number, window: ' with a 200 000-token window' });
     agents.push({ name: 'Codex CLI', point: compactionPoint('codex') as number });
   }
   const warnings = agents
     .filter((a) => urgeAt >= a.point)
-    .map((a) => `urgeAt ${pct(urgeAt)} is at or past ${a.name}'s auto-compaction point (${pct(a.point)}): the wrap-up prompt would come too late`);
+    .map((a) => `urgeAt ${pct(urgeAt)} is at or past ${a.name}'s auto-compaction point${a.window ?? ''} (${pct(a.point)}): the wrap-up prompt would come too late`);
   return { ok: true, budget, warnings };
 }
 

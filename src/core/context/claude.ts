@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { normalizeModelId } from './models';
 import type { LineParser, TailReaderOptions } from './tailReader';
 import { TailReader } from './tailReader';
 
@@ -6,6 +7,46 @@ import { TailReader } from './tailReader';
 export const CLAUDE_COMPACT_MARGIN = 33_000;
 export const CLAUDE_WINDOW = 200_000;
 export const CLAUDE_WINDOW_1M = 1_000_000;
+
+/**
+ * The window Claude Code gives each model, as of Claude Code 2.1.328. Keep it current: a model that is
+ * not listed reads as an unknown window (never a guessed percentage), and a wrong entry is worse than none.
+ * Matched against the whole id without provider prefix, date or version suffix (`normalizeModelId`).
+ */
+export const CLAUDE_MODEL_WINDOWS: Readonly<Record<string, number>> = {
+  'claude-opus-5-5': CLAUDE_WINDOW_1M,
+  'claude-opus-5': CLAUDE_WINDOW_1M,
+  'claude-sonnet-5-5': CLAUDE_WINDOW_1M,
+  'claude-sonnet-5': CLAUDE_WINDOW_1M,
+  'claude-haiku-5-5': CLAUDE_WINDOW_1M,
+  'claude-fable-5': CLAUDE_WINDOW_1M,
+  'claude-mythos-5': CLAUDE_WINDOW_1M,
+  'claude-opus-4-8': CLAUDE_WINDOW_1M,
+  'claude-opus-4-7': CLAUDE_WINDOW_1M,
+  'claude-opus-4-6': CLAUDE_WINDOW,
+  'claude-opus-4-5': CLAUDE_WINDOW,
+  'claude-sonnet-4-6': CLAUDE_WINDOW,
+  'claude-sonnet-4-5': CLAUDE_WINDOW,
+  'claude-haiku-4-5': CLAUDE_WINDOW,
+  'claude-opus-4-1': CLAUDE_WINDOW,
+  'claude-opus-4': CLAUDE_WINDOW,
+  'claude-sonnet-4': CLAUDE_WINDOW,
+  'claude-3-7-sonnet': CLAUDE_WINDOW,
+  'claude-3-5-sonnet': CLAUDE_WINDOW,
+  'claude-3-5-haiku': CLAUDE_WINDOW,
+  'claude-3-opus': CLAUDE_WINDOW,
+  'claude-3-sonnet': CLAUDE_WINDOW,
+  'claude-3-haiku': CLAUDE_WINDOW,
+  'claude-2.1': CLAUDE_WINDOW,
+  'claude-2.0': CLAUDE_WINDOW,
+  'claude-2': CLAUDE_WINDOW,
+  'claude-instant-1.2': CLAUDE_WINDOW,
+  'claude-instant-1': CLAUDE_WINDOW,
+};
+
+/** How to give the meter a window it does not know, for the reason of an unknown reading. */
+export const CLAUDE_WINDOW_HOW_TO_FIX =
+  'set sessionHandoff.context.windowOverride (or --window) to its window in tokens, or connect the statusLine (handoff setup claude) so Claude Code reports it';
 
 interface ClaudeReading {
   kind: 'call' | 'compact';
@@ -77,10 +118,21 @@ function compactedOf(l: ClaudeLine): NonNullable<ClaudeState['compacted']> {
   return { at: typeof l.timestamp === 'string' ? l.timestamp : '', ...(typeof pre === 'number' && pre > 0 ? { preTokens: pre } : {}) };
 }
 
-/** The window for a model id and a prompt size: 1M for `[1m]` models or when the usage proves it. */
-export function claudeWindow(model: string | undefined, used: number, proven1m = false): number {
-  if (proven1m || used > CLAUDE_WINDOW || (model !== undefined && model.endsWith('[1m]'))) return CLAUDE_WINDOW_1M;
-  return CLAUDE_WINDOW;
+/**
+ * The window for a model id and a prompt size: 1M for a `[1m]` id or when the usage proves it, else the
+ * model's window from `CLAUDE_MODEL_WINDOWS`; 200 000 when the log names no model (what Claude Code used
+ * before it recorded one); undefined for a model the table does not know.
+ */
+export function claudeWindow(model: string | undefined, used: number, proven1m = false): number | undefined {
+  if (proven1m || used > CLAUDE_WINDOW || (model !== undefined && /\[1m\]$/i.test(model.trim()))) return CLAUDE_WINDOW_1M;
+  if (model === undefined || !model.trim()) return CLAUDE_WINDOW;
+  // A `-thinking` variant (as some proxies name it) has its model's window.
+  return CLAUDE_MODEL_WINDOWS[normalizeModelId(model).replace(/-thinking$/, '')];
+}
+
+/** The reason of a reading whose model's window is not known. */
+export function unknownWindowReason(model: string): string {
+  return `the context window of model "${model}" is not known to this version; ${CLAUDE_WINDOW_HOW_TO_FIX}`;
 }
 
 /** Where Claude Code auto-compacts, in percent of the window. */
@@ -139,14 +191,19 @@ export function claudeParser(options: ClaudeParserOptions = {}): LineParser<Clau
       const r = state.reading;
       const override = (options.windowOverride ?? 0) > 0 ? options.windowOverride : undefined;
       const c = state.compacted;
+      const preWindow = c?.preTokens !== undefined ? (override ?? claudeWindow(state.model, c.preTokens, state.proven1m)) : undefined;
       const compaction = c?.at
-        ? { compaction: { at: c.at, ...(c.preTokens !== undefined ? { percent: round1((c.preTokens / (override ?? claudeWindow(state.model, c.preTokens, state.proven1m))) * 100) } : {}) } }
+        ? { compaction: { at: c.at, ...(c.preTokens !== undefined && preWindow !== undefined ? { percent: round1((c.preTokens / preWindow) * 100) } : {}) } }
         : {};
       if (!r) return { known: false, source: 'claude', sessionId, reason: 'no main-chain assistant call with usage in the transcript yet', file };
       if (r.used === undefined) {
         return { known: false, source: 'claude', sessionId, reason: `compacted at ${r.at || 'an unknown time'} without postTokens; waiting for the next call`, file, ...compaction };
       }
       const window = override ?? claudeWindow(r.model, r.used, state.proven1m);
+      if (window === undefined) {
+        // The prompt size and model are kept so a statusLine reading of the same session can supply the window.
+        return { known: false, source: 'claude', sessionId, reason: unknownWindowReason(r.model ?? ''), file, model: r.model, usedTokens: r.used, at: r.at, ...compaction };
+      }
       return {
         known: true,
         source: 'claude',

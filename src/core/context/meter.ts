@@ -146,7 +146,8 @@ export class ContextMeter {
 /**
  * A Claude transcript does not say how large the window is (a 1M-context session looks like a 200k one
  * until it passes 200k); the statusLine bridge does. When `context_usage.json` comes from the same
- * Claude session, its window is used for the transcript's reading too, unless the user set one.
+ * Claude session, its window is used for the transcript's reading too, unless the user set one; it also
+ * completes a reading whose model the window table does not know.
  */
 function withKnownWindow(candidates: CandidateReading[], windowOverride: number | undefined): CandidateReading[] {
   if (windowOverride) return candidates;
@@ -156,10 +157,30 @@ function withKnownWindow(candidates: CandidateReading[], windowOverride: number 
   const { sessionId, windowTokens } = bridge.result;
   return candidates.map((c) => {
     const r = c.result;
-    if (c.source !== 'claude' || !r.known || r.sessionId !== sessionId) return c;
+    if (c.source !== 'claude' || r.sessionId !== sessionId) return c;
+    if (r.known) {
+      return {
+        ...c,
+        result: { ...r, windowTokens, percent: round1((r.usedTokens / windowTokens) * 100), compactAtPercent: claudeCompactAtPercent(windowTokens) },
+      };
+    }
+    // A model the table does not know: the statusLine's window makes the transcript's reading whole.
+    if (r.usedTokens === undefined || !r.sessionId) return c;
+    const { reason: _reason, usedTokens, model, at, known: _known, ...rest } = r;
     return {
       ...c,
-      result: { ...r, windowTokens, percent: round1((r.usedTokens / windowTokens) * 100), compactAtPercent: claudeCompactAtPercent(windowTokens) },
+      result: {
+        ...rest,
+        known: true,
+        source: 'claude',
+        sessionId: r.sessionId,
+        ...(model ? { model } : {}),
+        usedTokens,
+        windowTokens,
+        percent: round1((usedTokens / windowTokens) * 100),
+        compactAtPercent: claudeCompactAtPercent(windowTokens),
+        at: at ?? '',
+      },
     };
   });
 }

@@ -39,6 +39,11 @@ export interface UnknownReading {
   sessionId?: string;
   reason: string;
   file?: string;
+  /** The model and prompt size when only the window is unknown (a model the table does not know). */
+  model?: string;
+  usedTokens?: number;
+  /** ISO time of the line the prompt size comes from, with `usedTokens`. */
+  at?: string;
   /** As for a reading: located problems met on the way. */
   warnings?: string[];
   compaction?: Compaction;

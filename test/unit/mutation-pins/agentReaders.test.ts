@@ -107,13 +107,13 @@ describe('Codex rollouts: the rules of the reading', () => {
 });
 
 describe('Claude Code transcripts: the rules of the reading', () => {
-  it('the window is 1M only when the model says [1m], a call proved it, or usage is past 200 000', () => {
+  it('the window is 1M when the model says [1m], a call proved it, or usage is past 200 000; else the model table, unknown for a model it lacks', () => {
     assert.equal(claudeWindow('claude-sonnet-4-5', 10), CLAUDE_WINDOW);
     assert.equal(claudeWindow(undefined, 10), CLAUDE_WINDOW);
     assert.equal(claudeWindow('claude-sonnet-4-5', 200_000), CLAUDE_WINDOW);
     assert.equal(claudeWindow('claude-sonnet-4-5', 200_001), CLAUDE_WINDOW_1M);
     assert.equal(claudeWindow('claude-sonnet-4-5[1m]', 10), CLAUDE_WINDOW_1M);
-    assert.equal(claudeWindow('claude-[1m]-sonnet', 10), CLAUDE_WINDOW);
+    assert.equal(claudeWindow('claude-[1m]-sonnet', 10), undefined);
     assert.equal(claudeWindow('claude-sonnet-4-5', 10, true), CLAUDE_WINDOW_1M);
   });
 
@@ -132,7 +132,7 @@ describe('Claude Code transcripts: the rules of the reading', () => {
   });
 
   it('counts unusable token fields as zero', async () => {
-    const line = json({ type: 'assistant', sessionId: 's', message: { model: 'm', usage: { input_tokens: -5, cache_creation_input_tokens: 'x', cache_read_input_tokens: 1_000 } } });
+    const line = json({ type: 'assistant', sessionId: 's', message: { model: 'claude-sonnet-4-5', usage: { input_tokens: -5, cache_creation_input_tokens: 'x', cache_read_input_tokens: 1_000 } } });
     const r = known(await claudeTranscriptReader(await log('s.jsonl', [line])).read());
     assert.equal(r.usedTokens, 1_000);
     assert.equal(r.at, '');
@@ -144,7 +144,7 @@ describe('Claude Code transcripts: the rules of the reading', () => {
       claudeCall({ input: 90_000, sidechain: true, sessionId: 'side' }),
       claudeCall({ input: 90_000, apiError: true }),
       claudeCall({ input: 90_000, model: '<synthetic>' }),
-      json({ type: 'assistant', sessionId: 'main', message: { model: 'm', usage: null, text: '"usage"' } }),
+      json({ type: 'assistant', sessionId: 'main', message: { model: 'claude-sonnet-4-5', usage: null, text: '"usage"' } }),
       json({ type: 'user', message: { usage: { input_tokens: 90_000 } }, note: '"assistant"' }),
       'null\n',
       '["assistant", "usage", "compact_boundary"]\n',

@@ -39,13 +39,13 @@ describe('wrap-up budget: thresholds, levels and when to prompt', () => {
     it('without a reading, warns for Claude at exactly its compaction point and for Codex at 90 %', () => {
       const atClaude = checkBudget({ warnAt: 0.5, urgeAt: 0.835 });
       assert.deepEqual(atClaude.ok && atClaude.warnings, [
-        "urgeAt 83.5 % is at or past Claude Code's auto-compaction point (83.5 %): the wrap-up prompt would come too late",
+        "urgeAt 83.5 % is at or past Claude Code's auto-compaction point with a 200 000-token window (83.5 %): the wrap-up prompt would come too late",
       ]);
       const justBelow = checkBudget({ warnAt: 0.5, urgeAt: 0.834 });
       assert.deepEqual(justBelow.ok && justBelow.warnings, []);
       const atCodex = checkBudget({ warnAt: 0.5, urgeAt: 0.9 });
       assert.equal(atCodex.ok && atCodex.warnings.length, 2);
-      assert.match(atCodex.ok ? atCodex.warnings[0]! : '', /^urgeAt 90 % is at or past Claude Code's auto-compaction point \(83\.5 %\)/);
+      assert.match(atCodex.ok ? atCodex.warnings[0]! : '', /^urgeAt 90 % is at or past Claude Code's auto-compaction point with a 200 000-token window \(83\.5 %\)/);
       assert.match(atCodex.ok ? atCodex.warnings[1]! : '', /^urgeAt 90 % is at or past Codex CLI's auto-compaction point \(90 %\)/);
     });
 

@@ -32,7 +32,7 @@ const UUID = '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 
 describe('Claude Code transcripts: what counts as a call and as a compaction', () => {
   it('an assistant line whose usage is not an object is not a call', async () => {
-    const odd = json({ type: 'assistant', isSidechain: false, sessionId: 'sess-1', timestamp: 'T2', message: { model: 'm', usage: 'n/a' } });
+    const odd = json({ type: 'assistant', isSidechain: false, sessionId: 'sess-1', timestamp: 'T2', message: { model: 'claude-sonnet-4-5', usage: 'n/a' } });
     const r = known(await claudeTranscriptReader(await log('s.jsonl', [claudeCall({ input: 20_000 }), odd])).read());
     assert.equal(r.usedTokens, 20_000);
     assert.equal(r.at, '2026-11-20T09:00:00.000Z');
@@ -49,7 +49,7 @@ describe('Claude Code transcripts: what counts as a call and as a compaction', (
   });
 
   it('a count too big for a number (1e999 parses as Infinity) counts as zero, like any unusable count', async () => {
-    const huge = '{"type":"assistant","isSidechain":false,"sessionId":"sess-1","timestamp":"T2","message":{"model":"m","usage":{"input_tokens":1e999,"cache_read_input_tokens":30000}}}\n';
+    const huge = '{"type":"assistant","isSidechain":false,"sessionId":"sess-1","timestamp":"T2","message":{"model":"claude-sonnet-4-5","usage":{"input_tokens":1e999,"cache_read_input_tokens":30000}}}\n';
     const r = known(await claudeTranscriptReader(await log('s.jsonl', [huge])).read());
     assert.equal(r.usedTokens, 30_000);
     assert.equal(r.percent, 15);
