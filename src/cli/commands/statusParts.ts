@@ -20,8 +20,8 @@ export interface StatusState extends WorkbenchState {
  * Reads everything the status screen shows about the workbench (git, clean checks, packets), with the
  * agent session merged in when the caller read one (the statusline does not: it must stay a tail read).
  */
-export async function readState(workspaceDir: string, flags: FlagValues, session?: SessionFacts | null): Promise<StatusState> {
-  const state = await readWorkbenchState(workspaceDir, optionsOf(flags), createGitClient(workspaceDir), session);
+export async function readState(workspaceDir: string, flags: FlagValues, session?: SessionFacts | null, packets: 'all' | 'chosen' = 'all'): Promise<StatusState> {
+  const state = await readWorkbenchState(workspaceDir, optionsOf(flags), createGitClient(workspaceDir), session, packets);
   const newest = state.active ? null : newestPacket(state.packets);
   const shown = state.active ?? (newest ? (state.packets.find((p) => p.dir === newest.dir) ?? null) : null);
   if (!shown) return { ...state, shown: null, trust: null };

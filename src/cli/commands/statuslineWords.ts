@@ -6,6 +6,7 @@ import { cleanWord, packetWord, readState } from './statusParts';
  * statusline only when its cache cannot answer: it brings the schema library and the git client.
  */
 export async function workbenchWords(workspaceDir: string, flags: FlagValues): Promise<string[]> {
-  const state = await readState(workspaceDir, flags);
+  // Only the packets the line can name are read in full: thousands of packet folders stay cheap.
+  const state = await readState(workspaceDir, flags, undefined, 'chosen');
   return [cleanWord(state), packetWord(state)];
 }

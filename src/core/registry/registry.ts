@@ -4,7 +4,7 @@ import { atomicWrite } from '../fsx';
 import { realInside } from '../ownLog';
 import type { Packet } from '../packet/schema';
 import { PACKET_JSON, PACKET_MD, renderPacketFiles } from '../packet/write';
-import { readPackets, type StoredPacket } from '../workflow/readPackets';
+import { readPackets, type PacketSummary, type StoredPacket } from '../workflow/readPackets';
 import { withLock, type LockOptions } from './lock';
 import { isOwnPacket, isVouched, packetHash, recordOwnPacket, vouch } from './ownership';
 
@@ -22,6 +22,11 @@ export function packetKey(p: Pick<Packet, 'branch' | 'topic'>): string {
  */
 export async function listPackets(outputDir: string): Promise<{ packets: StoredPacket[]; diagnostics: Diagnostic[] }> {
   const { packets, diagnostics } = await readPackets(outputDir);
+  return { packets: sortPackets(packets), diagnostics };
+}
+
+/** Packets in list order (see `listPackets`). */
+export function sortPackets(packets: readonly StoredPacket[]): StoredPacket[] {
   const newer = (a: StoredPacket, b: StoredPacket): number =>
     b.packet.generated_at.localeCompare(a.packet.generated_at) || b.mtimeMs - a.mtimeMs || a.packet.packet_id.localeCompare(b.packet.packet_id);
   const groupOrder = new Map<string, number>();
@@ -29,13 +34,46 @@ export async function listPackets(outputDir: string): Promise<{ packets: StoredP
     const key = packetKey(p.packet);
     if (!groupOrder.has(key)) groupOrder.set(key, groupOrder.size);
   });
-  const sorted = [...packets].sort(
+  return [...packets].sort(
     (a, b) =>
       (groupOrder.get(packetKey(a.packet)) ?? 0) - (groupOrder.get(packetKey(b.packet)) ?? 0) ||
       STATUS_RANK[a.packet.status] - STATUS_RANK[b.packet.status] ||
       newer(a, b),
   );
-  return { packets: sorted, diagnostics };
+}
+
+/**
+ * Only the packets a one-line view needs, each read in full: the active one for `branch` + `topic`, the
+ * newest of an earlier session there (not `sessionId`'s) and the newest overall. The others are read
+ * for their key and age only (no schema check, no hash), so thousands of packet folders cost little.
+ * A chosen packet that fails the full read is reported and the next in line is chosen instead.
+ */
+export async function listChosenPackets(
+  outputDir: string,
+  summaries: readonly PacketSummary[],
+  branch: string | null,
+  topic: string,
+  sessionId: string,
+): Promise<{ packets: StoredPacket[]; diagnostics: Diagnostic[] }> {
+  const key = packetKey({ branch, topic });
+  const newer = (a: PacketSummary, b: PacketSummary): number => b.generated_at.localeCompare(a.generated_at) || b.mtimeMs - a.mtimeMs || a.packet_id.localeCompare(b.packet_id);
+  let left = [...summaries];
+  const packets: StoredPacket[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (let round = 0; round < 8 && left.length; round++) {
+    const mine = left.filter((s) => packetKey(s) === key).sort((a, b) => STATUS_RANK[a.status] - STATUS_RANK[b.status] || newer(a, b));
+    const earlier = mine.filter((s) => s.session_id !== sessionId && s.status !== 'archived');
+    const overall = [...left].sort((a, b) => STATUS_RANK[a.status] - STATUS_RANK[b.status] || Date.parse(b.generated_at) - Date.parse(a.generated_at) || b.mtimeMs - a.mtimeMs);
+    const names = [...new Set([mine.find((s) => s.status === 'active'), earlier[0], overall[0]].filter((s): s is PacketSummary => !!s).map((s) => s.name))];
+    const read = await readPackets(outputDir, names);
+    packets.push(...read.packets);
+    diagnostics.push(...read.diagnostics);
+    if (read.packets.length === names.length) break;
+    // One failed its full read: choose again among the rest.
+    const done = new Set(names);
+    left = left.filter((s) => !done.has(s.name));
+  }
+  return { packets: sortPackets(packets), diagnostics };
 }
 
 /** The active packet for a branch + topic, if there is one (the newest, should there be several). */

@@ -14,10 +14,10 @@ import { LOCK_FILE } from '../registry/lock';
 import { mergeSession } from '../session/merge';
 import { sessionSecretFindings } from '../packet/secretRisks';
 import type { SessionFacts } from '../session/model';
-import { activePacketFor, latestPacketFor, listPackets } from '../registry/registry';
+import { activePacketFor, latestPacketFor, listChosenPackets, listPackets } from '../registry/registry';
 import { outputDirOf, workbenchDirOf } from './paths';
 import { programFilesOf } from './programFiles';
-import type { StoredPacket } from './readPackets';
+import { readPacketSummaries, type StoredPacket } from './readPackets';
 
 /**
  * The workbench a refresh or a packet reads: the artifacts, filled in from the agent session working
@@ -85,20 +85,31 @@ export async function inspectWorkbench(
   workspaceDir: string,
   options: HandoffOptions,
   git: GitClient,
-  opts: { context?: ContextResult | null; session?: SessionFacts | null } = {},
+  opts: { context?: ContextResult | null; session?: SessionFacts | null; packets?: 'all' | 'chosen' } = {},
 ): Promise<Inspection> {
   const workbenchDir = workbenchDirOf(workspaceDir, options);
   const outputDir = outputDirOf(workspaceDir, options);
-  const [snapshot, listed] = await Promise.all([loadMergedWorkbench(workspaceDir, options, opts.session), listPackets(outputDir)]);
-  const diagnostics = [...snapshot.diagnostics, ...listed.diagnostics];
+  const chosen = opts.packets === 'chosen';
+  const [snapshot, all, summaries, gitFacts] = await Promise.all([
+    loadMergedWorkbench(workspaceDir, options, opts.session),
+    chosen ? null : listPackets(outputDir),
+    chosen ? readPacketSummaries(outputDir) : null,
+    // Asked here once the packets are only chosen (their choice needs the branch); below otherwise.
+    chosen ? git.facts().then((facts) => ({ ok: true as const, facts }), (err: unknown) => ({ ok: false as const, err })) : null,
+  ]);
   const topic = topicOf(snapshot);
   const sessionId = deriveSessionId({ snapshot, context: opts.context?.known ? opts.context : null });
+  const listed =
+    all ??
+    (await listChosenPackets(outputDir, summaries ?? [], gitFacts?.ok ? gitFacts.facts.branch : (snapshot.agentState?.branch ?? null), topic, sessionId));
+  const diagnostics = [...snapshot.diagnostics, ...listed.diagnostics];
   const previousOf = (branch: string | null): StoredPacket | null =>
     latestPacketFor(listed.packets.filter((p) => p.packet.session_id !== sessionId), branch, topic);
   const base = { workbenchDir, outputDir, snapshot, diagnostics, topic, packets: listed.packets };
   let facts: GitFacts;
   try {
-    facts = await git.facts();
+    if (gitFacts && !gitFacts.ok) throw gitFacts.err;
+    facts = gitFacts?.ok ? gitFacts.facts : await git.facts();
   } catch (err) {
     const fallbackBranch = snapshot.agentState?.branch ?? null;
     return {

@@ -24,7 +24,10 @@ export interface WorkbenchState {
   git: { ok: true; facts: GitFacts } | { ok: false; error: GitError };
   /** Null without git: the checks need it. */
   clean: CleanReport | null;
-  /** All packets in list order (active first per branch + topic), each with its freshness. */
+  /**
+   * All packets in list order (active first per branch + topic), each with its freshness; read with
+   * `packets: 'chosen'`, only the active one for the branch + topic, the previous one there and the newest.
+   */
   packets: PacketWithFreshness[];
   /** The active packet for the current branch + topic. */
   active: PacketWithFreshness | null;
@@ -35,8 +38,14 @@ export interface WorkbenchState {
  * call. Never throws for a missing git or a non-repository (see `git.ok`); the clean report is
  * then null. `git` is usually `createGitClient(workspaceDir)`.
  */
-export async function readWorkbenchState(workspaceDir: string, options: HandoffOptions, git: GitClient, session?: SessionFacts | null): Promise<WorkbenchState> {
-  const inspection = await inspectWorkbench(workspaceDir, options, git, { session });
+export async function readWorkbenchState(
+  workspaceDir: string,
+  options: HandoffOptions,
+  git: GitClient,
+  session?: SessionFacts | null,
+  which: 'all' | 'chosen' = 'all',
+): Promise<WorkbenchState> {
+  const inspection = await inspectWorkbench(workspaceDir, options, git, { session, packets: which });
   const facts = inspection.git.ok ? inspection.git.facts : null;
   const fresh = await freshnessOf(inspection.packets.map((p) => p.packet), { facts, inputs: inspection.snapshot.sources }, git);
   const packets = inspection.packets.map((p, i) => ({ ...p, freshness: fresh[i] as Freshness }));
