@@ -156,10 +156,7 @@ async function claudeScenarios(server) {
       assert.ok(cur?.known, `a context reading: ${JSON.stringify(cur)}`);
       const used = 125_000 + 400;
       const window = cur.windowTokens;
-      if (window !== 1_000_000) {
-        pendingNotes.push(`claude meter: window for claude-opus-5-5 reads ${window}, not 1 000 000 (the window table fix is not on this branch yet)`);
-        return 'pending';
-      }
+      assert.equal(window, 1_000_000, 'claude-opus-5-5 has a 1 000 000-token window, as Claude Code itself reports');
       const pct = cur.percent;
       assert.ok(Math.abs(pct - (used / 1_000_000) * 100) <= 1, `meter ${pct} % vs ${(used / 10_000).toFixed(1)} %`);
     });
