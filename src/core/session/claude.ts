@@ -37,7 +37,10 @@ const SHELL_TOOLS = new Set(['Bash', 'PowerShell', 'Monitor']);
  * Line types the reader knows (FORMATS §1 table, L5): the ones that carry facts, and bookkeeping lines
  * that carry none. Any other type is skipped and counted, never an error.
  */
-const KNOWN_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'queue-operation', 'last-prompt', 'ai-title', 'permission-mode', 'summary', 'file-history-snapshot', 'progress', 'custom-title', 'agent-name', 'bridge-session']);
+const KNOWN_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'queue-operation', 'last-prompt', 'ai-title', 'permission-mode', 'summary', 'file-history-snapshot', 'progress', 'custom-title', 'agent-name', 'bridge-session',
+  // Claude Code 2.1.3xx bookkeeping: the request as sent (system prompt and context blobs, never the
+  // human's words), the tool names used, the running cost, the permission mode, the file-history delta.
+  'atis-latch', 'api-request-shape', 'api-request-blob', 'api-request', 'tools-used', 'cost-state', 'mode', 'file-history-delta']);
 const KNOWN_AT_EDGES = [...KNOWN_TYPES].map((t) => `"type":"${t}"`);
 /** `/goal <condition>` (Claude Code 2.1.139+): the condition is only in `<command-args>`. */
 const GOAL_COMMAND = /<command-name>\/goal<\/command-name>/;

@@ -153,4 +153,22 @@ describe('Claude Code late 2026: line types the reader does not know', () => {
     assert.equal(facts.unknownLines, undefined);
     assert.equal((await packetOf(facts)).sources['skipped_lines'], undefined);
   });
+
+  it('Claude Code 2.1.328\'s request records are known bookkeeping: the request as sent is not the human\'s words', async () => {
+    const { facts } = await read([
+      claudeUserText('write notes.txt'),
+      line({ type: 'atis-latch', atis: '' }),
+      line({ type: 'api-request-shape', shapeHash: 'h', shape: { system: [{ type: 'text', text: 'You are a Claude agent.' }] } }),
+      line({ type: 'api-request-blob', hash: 'b', message: { role: 'user', content: [{ type: 'text', text: 'delete the database now' }] } }),
+      line({ type: 'api-request', id: 'r', params: { model: 'claude-opus-5-5' } }),
+      line({ type: 'tools-used', tools: ['Bash'] }),
+      line({ type: 'cost-state', totalCostUSD: 1.5, modelUsage: {} }),
+      line({ type: 'mode', mode: 'normal' }),
+      line({ type: 'file-history-delta', files: [] }),
+      claudeAssistant([text('All done: wrote notes.txt.')]),
+    ]);
+    assert.equal(facts.unknownLines, undefined);
+    assert.ok(!JSON.stringify(facts).includes('delete the database'), 'a request blob was read as the human\'s words');
+    assert.equal(facts.closing?.text, 'All done: wrote notes.txt.');
+  });
 });
