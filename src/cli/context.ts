@@ -6,7 +6,7 @@ import { ALL_SOURCES } from '../core/context/discovery';
 import { ContextMeter } from '../core/context/meter';
 import type { VscodeAgentOptions } from '../core/context/vscodeAgents';
 import type { ContextResult } from '../core/context/types';
-import { workbenchDirOf } from '../core/workflow/paths';
+import { outputDirOf, workbenchDirOf } from '../core/workflow/paths';
 import type { SessionFacts } from '../core/session/model';
 import type { SessionCut } from '../core/session/reader';
 import { readFolderSession } from '../core/session/tracker';
@@ -31,12 +31,17 @@ export async function readContext(workspaceDir: string, flags: FlagValues, env: 
   if (window !== undefined && (typeof window !== 'number' || !Number.isInteger(window) || window <= 0)) {
     throw new UsageError('--window must be a positive whole number of tokens');
   }
+  const dirFlags = {
+    workbenchDir: typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.',
+    outputDir: typeof flags['output-dir'] === 'string' ? flags['output-dir'] : 'outputs/handoff',
+  };
   const meter = new ContextMeter({
     ...taskOptions(workspaceDir, flags),
     sources: ALL_SOURCES,
     settle: true,
     folder: workspaceDir,
-    workbenchDir: workbenchDirOf(workspaceDir, { workbenchDir: typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.' }),
+    workbenchDir: workbenchDirOf(workspaceDir, dirFlags),
+    outputDir: outputDirOf(workspaceDir, dirFlags),
     claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),
     codexHome: str('codex-home') ?? (env['CODEX_HOME'] || undefined),
     ...(typeof window === 'number' ? { windowOverride: window } : {}),

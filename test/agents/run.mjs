@@ -43,7 +43,7 @@ function sandbox(server) {
   git('add', '.');
   git('commit', '-qm', 'initial');
   const handoff = (...args) => spawnSync(process.execPath, [cli, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 60_000 });
-  return { home, repo, env, launcher, handoff, cleanup: () => fs.rmSync(home, { recursive: true, force: true }) };
+  return { home, repo, env, launcher, handoff, cleanup: () => { if (process.env.HANDOFF_AGENTS_KEEP) console.log(`  kept: ${home}`); else fs.rmSync(home, { recursive: true, force: true }); } };
 }
 
 /** Runs an agent in its own process group; the whole group is killed when `deadline` passes. */
@@ -148,6 +148,9 @@ async function claudeScenarios(server) {
       assert.ok(p, `a packet for session ${first}: ${fs.existsSync(path.join(sb.repo, 'outputs/handoff')) ? fs.readdirSync(path.join(sb.repo, 'outputs/handoff')) : 'none'}`);
       assert.match(p.md, /notes\.txt/);
       assert.match(nextAction(p.md) ?? '', /All done: wrote notes\.txt/);
+      // Every line type this version writes is one the reader knows; nothing of ours in the repository root.
+      assert.doesNotMatch(p.md, /lines? of unknown types? skipped[^\n]*/);
+      assert.deepEqual(fs.readdirSync(sb.repo).filter((f) => f !== '.git').sort(), ['README.md', 'notes.txt', 'outputs']);
     });
     await test('claude: the meter agrees with the usage the model reported (1 000 000 window)', () => {
       const r = sb.handoff('status', '--json');
@@ -283,6 +286,9 @@ async function codexScenarios(server) {
       const p = await packetOf(sb.repo, first);
       assert.ok(p, `a packet for thread ${first}: ${fs.existsSync(path.join(sb.repo, 'outputs/handoff')) ? fs.readdirSync(path.join(sb.repo, 'outputs/handoff')) : 'none'}`);
       assert.match(nextAction(p.md) ?? '', /All done: wrote notes\.txt/);
+      // Every line type this version writes is one the reader knows; nothing of ours in the repository root.
+      assert.doesNotMatch(p.md, /lines? of unknown types? skipped[^\n]*/);
+      assert.deepEqual(fs.readdirSync(sb.repo).filter((f) => f !== '.git').sort(), ['README.md', 'notes.txt', 'outputs']);
     });
     await test('codex: the next session gets the handoff whole as a developer message', async () => {
       const prompt = sb.handoff('prompt', '--for', 'codex');

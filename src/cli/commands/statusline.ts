@@ -10,7 +10,7 @@ import { parseStatuslineInput, usageFromStatusline } from '../../core/context/st
 import type { ContextResult } from '../../core/context/types';
 import { atomicWrite, files } from '../../core/fsx';
 import type { Redacted } from '../../core/redact';
-import { outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
+import { assertOutputInside, outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
 import { optionsOf } from '../common';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
 import { cachedWords } from './statuslineCache';
@@ -94,13 +94,17 @@ export function budgetOf(flags: FlagValues): Budget {
 }
 
 /** The reading for the statusLine input: its own usage, else the transcript's last call. */
-async function readingOf(input: StatuslineInput, workbench: string): Promise<ContextResult> {
+async function readingOf(input: StatuslineInput, dir: string, options: { workbenchDir: string; outputDir: string }): Promise<ContextResult> {
   const usage = usageFromStatusline(input, new Date());
-  const file = path.join(workbench, GENERIC_USAGE_FILE);
-  // Only into an existing workbench: a statusline must not create folders. Rewritten after every
-  // message, so not synced to disk: a crash loses one reading, never a torn file.
+  // The reading is kept for the hooks and the editor in the output dir, beside the packets — never in
+  // the repository root, where it would show as an untracked file. Only into an existing output dir
+  // that really lies in the folder: a statusline must not create folders or write through a link.
+  // Rewritten after every message, so not synced to disk: a crash loses one reading, never a torn file.
+  const outputDir = outputDirOf(dir, options);
+  const file = path.join(outputDir, GENERIC_USAGE_FILE);
   const record = async (content: Redacted): Promise<void> => {
-    if (await files().stat(workbench).then((s) => s.isDirectory(), () => false)) await atomicWrite(file, content, { durable: false });
+    if (!(await files().stat(outputDir).then((s) => s.isDirectory(), () => false))) return;
+    if (await assertOutputInside(dir, options).then(() => true, () => false)) await atomicWrite(file, content, { durable: false }).catch(() => undefined);
   };
   if (usage) {
     await record(formatGenericUsage(usage));
@@ -130,13 +134,16 @@ async function ourLine(stdin: string, flags: FlagValues, io: CliIO, extras?: Sta
   const parsed = parseStatuslineInput(stdin);
   if (!parsed.ok) return `ctx — · ${parsed.reason}`;
   const dir = path.resolve(io.cwd, parsed.dir);
-  let workbench: string;
+  const options = {
+    workbenchDir: typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.',
+    outputDir: typeof flags['output-dir'] === 'string' && flags['output-dir'].trim() ? flags['output-dir'] : 'outputs/handoff',
+  };
   try {
-    workbench = workbenchDirOf(dir, { workbenchDir: typeof flags['workbench-dir'] === 'string' ? flags['workbench-dir'] : '.' });
+    outputDirOf(dir, options);
   } catch (err) {
     return `ctx — · ${(err as Error).message}`;
   }
-  const reading = await readingOf(parsed.input, workbench);
+  const reading = await readingOf(parsed.input, dir, options);
   const level = budgetLevel(asShown(reading), budgetOf(flags));
   const more = extras && (level === 'ok' || level === undefined) ? await extras(dir, flags).catch(() => []) : [];
   return statuslineText(reading, level, more);

@@ -25,8 +25,13 @@ export interface SessionCandidate {
 export interface DiscoveryOptions extends VscodeAgentOptions {
   /** The workspace folder (absolute). */
   folder: string;
-  /** The workbench dir (absolute) holding `context_usage.json`; defaults to `folder`. */
+  /** The workbench dir (absolute) where an agent or script may keep a `context_usage.json`; defaults to `folder`. */
   workbenchDir?: string;
+  /**
+   * The output dir (absolute) where the statusLine keeps its own `context_usage.json`, out of the
+   * repository root; defaults to `outputs/handoff` in the workbench.
+   */
+  outputDir?: string;
   /** Claude Code's config dir; default `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
   claudeConfigDir?: string;
   /**
@@ -217,7 +222,7 @@ export class SessionDiscovery {
       out.push(`Claude Code: ${path.join(projects, claudeProjectDirName(this.options.folder))}*${host ? `, ${path.join(projects, host)} (CLAUDE_CODE_PROJECT_DIR_NAME)` : ''} (and sessions that moved into the folder)`);
     }
     if (sources.includes('codex')) out.push(`Codex CLI: ${path.join(this.options.codexHome ?? defaultCodexHome(), 'sessions')} (every date folder, newest first, .jsonl and .jsonl.zst) and archived_sessions`);
-    if (sources.includes('generic')) out.push(`${path.join(this.options.workbenchDir ?? this.options.folder, GENERIC_USAGE_FILE)}`);
+    if (sources.includes('generic')) out.push(this.genericFiles().join(', '));
     out.push(...this.tasks.places(sources.filter(isVscodeAgent)));
     return out;
   }
@@ -382,11 +387,22 @@ export class SessionDiscovery {
     return ids;
   }
 
-  private async findGeneric(): Promise<SessionCandidate | undefined> {
-    const file = path.join(this.options.workbenchDir ?? this.options.folder, GENERIC_USAGE_FILE);
-    const st = await statOrNull(file);
-    return st?.isFile() ? { source: 'generic', file, mtimeMs: st.mtimeMs, size: st.size } : undefined;
+  /** The workbench's `context_usage.json` (an agent's or a script's), then the statusLine's own in the output dir. */
+  private genericFiles(): string[] {
+    const workbench = this.options.workbenchDir ?? this.options.folder;
+    return [path.join(workbench, GENERIC_USAGE_FILE), path.join(this.options.outputDir ?? path.join(workbench, 'outputs', 'handoff'), GENERIC_USAGE_FILE)];
   }
+
+  /** The newer of the two `context_usage.json` files that exist. */
+  private async findGeneric(): Promise<SessionCandidate | undefined> {
+    let best: SessionCandidate | undefined;
+    for (const file of this.genericFiles()) {
+      const st = await statOrNull(file);
+      if (st?.isFile() && (!best || st.mtimeMs > best.mtimeMs)) best = { source: 'generic', file, mtimeMs: st.mtimeMs, size: st.size };
+    }
+    return best;
+  }
+
 }
 
 /** Where the agent sessions of a folder were looked for, and whether the person uses an agent that keeps them. */

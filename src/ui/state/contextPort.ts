@@ -49,6 +49,7 @@ export function createContextPort(folder: vscode.WorkspaceFolder, settings: UiSe
     ...tasks,
     folder: folder.uri.fsPath,
     workbenchDir: path.resolve(folder.uri.fsPath, settings.options.workbenchDir),
+    outputDir: path.resolve(folder.uri.fsPath, settings.options.workbenchDir, settings.options.outputDir),
     claudeConfigDir: settings.context.claudeConfigDir || undefined,
     codexHome: settings.context.codexHome || undefined,
     sources: settings.context.sources,

@@ -190,4 +190,19 @@ describe('ContextMeter', () => {
     const m = await new ContextMeter({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).read();
     assert.ok(m.current.known && m.current.source === 'generic' && m.current.percent === 50);
   });
+
+  it('reads the statusLine\'s context_usage.json in the output dir, the newer of the two winning', async () => {
+    const h = await homes();
+    const record = (used: number) => JSON.stringify({ source: 'claude', session_id: 'g', used_tokens: used, context_window: 200_000, updated_at: NOW.toISOString() });
+    await writeAt(path.join(h.folder, 'outputs', 'handoff', 'context_usage.json'), record(60_000), minutesAgo(1));
+    const alone = await new ContextMeter({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).read();
+    assert.ok(alone.current.known && alone.current.percent === 30, JSON.stringify(alone.current));
+    // A root file left by an earlier version, older: the output dir's reading stays current.
+    await writeAt(path.join(h.folder, 'context_usage.json'), record(20_000), minutesAgo(5));
+    const both = await new ContextMeter({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).read();
+    assert.ok(both.current.known && both.current.percent === 30, JSON.stringify(both.current));
+    // A custom output dir is where it is looked for.
+    const custom = await new ContextMeter({ folder: h.folder, outputDir: path.join(h.folder, 'elsewhere'), claudeConfigDir: h.claude, codexHome: h.codex }).read();
+    assert.ok(custom.current.known && custom.current.percent === 10, JSON.stringify(custom.current));
+  });
 });

@@ -45,29 +45,53 @@ describe('handoff statusline / status (bundled CLI)', function () {
     assert.equal(b.status, 0, `bundle failed: ${b.stderr}`);
   });
 
-  it('writes a valid context_usage.json and prints one line', async () => {
+  /** A folder whose output dir exists (the statusLine writes only into an existing one). */
+  async function withOutputDir(): Promise<string> {
     const dir = await makeTempDir('ctx-cli-');
+    await fs.mkdir(path.join(dir, 'outputs', 'handoff'), { recursive: true });
+    return dir;
+  }
+  const usageFile = (dir: string) => path.join(dir, 'outputs', 'handoff', 'context_usage.json');
+
+  it('writes a valid context_usage.json into the output dir, not the repository root, and prints one line', async () => {
+    const dir = await withOutputDir();
     const r = cli(['statusline'], input(dir));
     assert.equal(r.code, 0, r.err);
     const lines = r.out.trimEnd().split('\n');
     assert.equal(lines.length, 1, r.out);
     // 49.6 % is shown as 50 % and judged as shown: the wrap-up threshold (50 %) is reached.
     assert.equal(lines[0], 'ctx 50% · wrap up: run handoff generate');
-    const file = path.join(dir, 'context_usage.json');
+    const file = usageFile(dir);
     const reading = parseGenericUsage(await fs.readFile(file, 'utf8'), file);
     assert.ok(reading.known, reading.known ? '' : reading.reason);
     assert.equal(reading.usedTokens, 99_212);
     assert.equal(reading.windowTokens, 200_000);
     assert.equal(reading.sessionId, 'sess-42');
+    assert.deepEqual((await fs.readdir(dir)).sort(), ['outputs'], 'nothing in the repository root');
+  });
+
+  it('writes nothing and creates no folder where there is no output dir yet, and never through a link out', async () => {
+    const bare = await makeTempDir('ctx-cli-');
+    const r = cli(['statusline'], input(bare));
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^ctx 50%/);
+    assert.deepEqual(await fs.readdir(bare), []);
+
+    const linked = await makeTempDir('ctx-cli-');
+    const elsewhere = await makeTempDir('ctx-cli-out-');
+    await fs.mkdir(path.join(linked, 'outputs'));
+    await fs.symlink(elsewhere, path.join(linked, 'outputs', 'handoff'));
+    assert.equal(cli(['statusline'], input(linked)).code, 0);
+    assert.deepEqual(await fs.readdir(elsewhere), [], 'written through the output dir link');
   });
 
   it('masks a credential only the upstream rules know, loaded on demand outside its bundle', async () => {
     // A Groq key: secretlint's preset finds it, the product's own rules do not.
     const key = `${'gsk_'}${'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789'.repeat(2).slice(0, 52)}`;
-    const dir = await makeTempDir('ctx-cli-');
+    const dir = await withOutputDir();
     const r = cli(['statusline'], input(dir, { session_id: `sess ${key}` }));
     assert.equal(r.code, 0, r.err);
-    const written = await fs.readFile(path.join(dir, 'context_usage.json'), 'utf8');
+    const written = await fs.readFile(usageFile(dir), 'utf8');
     assert.ok(!written.includes(key), written);
     assert.match(written, /"session_id": "sess \[REDACTED\]"/);
     // The preset stays out of the statusline's own bundle (its start-up after every message).
@@ -146,13 +170,13 @@ describe('handoff statusline / status (bundled CLI)', function () {
   });
 
   it('reads the transcript when the input carries no usage', async () => {
-    const dir = await makeTempDir('ctx-cli-');
+    const dir = await withOutputDir();
     const transcript = path.join(dir, 't.jsonl');
     await fs.writeFile(transcript, claudeCall({ input: 30_000, sessionId: 'sess-42' }));
     const r = cli(['statusline'], input(dir, { transcript_path: transcript, context_window: null }));
     assert.match(r.out, /^ctx 15%/);
     assert.equal(r.out.trimEnd().split('\n').length, 1);
-    assert.match(await fs.readFile(path.join(dir, 'context_usage.json'), 'utf8'), /"used_tokens": 30000/);
+    assert.match(await fs.readFile(usageFile(dir), 'utf8'), /"used_tokens": 30000/);
   });
 
   it('answers bad stdin with one short line and exit 0', () => {

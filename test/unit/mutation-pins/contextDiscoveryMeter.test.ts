@@ -82,7 +82,7 @@ describe('context discovery: paths, day folders and where it looks', () => {
     assert.equal(all.length, 3);
     assert.ok(all[0]?.startsWith(`Claude Code: ${path.join('/c', 'projects', claudeProjectSlug('/w/api'))}`), all[0]);
     assert.ok(all[1]?.startsWith(`Codex CLI: ${path.join('/x', 'sessions')} `) && all[1].includes('every date folder'), all[1]);
-    assert.equal(all[2], path.join('/w/api', 'context_usage.json'));
+    assert.equal(all[2], `${path.join('/w/api', 'context_usage.json')}, ${path.join('/w/api', 'outputs', 'handoff', 'context_usage.json')}`);
 
     const codex = new SessionDiscovery({ folder: '/w/api', codexHome: '/x', codexDays: 3, sources: ['codex'] }).places();
     assert.equal(codex.length, 1);
@@ -92,8 +92,8 @@ describe('context discovery: paths, day folders and where it looks', () => {
     assert.equal(claude.length, 1);
     assert.ok(claude[0]?.startsWith('Claude Code: '), claude[0]);
 
-    const generic = new SessionDiscovery({ folder: '/w/api', workbenchDir: '/w/api/.handoff', sources: ['generic'] }).places();
-    assert.deepEqual(generic, [path.join('/w/api/.handoff', 'context_usage.json')]);
+    const generic = new SessionDiscovery({ folder: '/w/api', workbenchDir: '/w/api/.handoff', outputDir: '/w/api/.handoff/out', sources: ['generic'] }).places();
+    assert.deepEqual(generic, [`${path.join('/w/api/.handoff', 'context_usage.json')}, ${path.join('/w/api/.handoff/out', 'context_usage.json')}`]);
   });
 });
 
