@@ -58,8 +58,9 @@ export async function startModelServer() {
   function responses(body, res) {
     const reply = isMainTurn(body) ? next(body) : { text: 'ok' };
     const id = `resp_${++seq}`;
-    const item = reply.call
-      ? { type: 'function_call', id: `fc_${seq}`, call_id: `call_${seq}`, name: reply.call.name, arguments: JSON.stringify(reply.call.arguments), status: 'completed' }
+    // { item }: any other output item as it is (a tool_search_call, …).
+    const item = reply.item ? { id: `it_${seq}`, ...reply.item } : reply.call
+      ? { type: 'function_call', id: `fc_${seq}`, call_id: `call_${seq}`, name: reply.call.name, arguments: JSON.stringify(reply.call.arguments), status: 'completed', ...(reply.call.namespace ? { namespace: reply.call.namespace } : {}) }
       : { type: 'message', id: `msg_${seq}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
     const u = {
       input_tokens: usage.input + usage.cacheRead, input_tokens_details: { cached_tokens: usage.cacheRead },
@@ -68,9 +69,9 @@ export async function startModelServer() {
     };
     const events = [
       ['response.created', { type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } }],
-      ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: reply.call ? { ...item, arguments: '' } : { ...item, content: [] } }],
+      ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: reply.item ? item : reply.call ? { ...item, arguments: '' } : { ...item, content: [] } }],
     ];
-    if (!reply.call) events.push(['response.output_text.delta', { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: reply.text }]);
+    if (!reply.call && !reply.item) events.push(['response.output_text.delta', { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: reply.text }]);
     events.push(['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }]);
     events.push(['response.completed', { type: 'response.completed', response: { id, object: 'response', status: 'completed', output: [item], usage: u } }]);
     sse(res, events);

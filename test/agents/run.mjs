@@ -43,7 +43,10 @@ function sandbox(server) {
   git('add', '.');
   git('commit', '-qm', 'initial');
   const handoff = (...args) => spawnSync(process.execPath, [cli, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 60_000 });
-  return { home, repo, env, launcher, handoff, cleanup: () => { if (process.env.HANDOFF_AGENTS_KEEP) console.log(`  kept: ${home}`); else fs.rmSync(home, { recursive: true, force: true }); } };
+  return { home, repo, env, launcher, handoff, cleanup: () => { if (process.env.HANDOFF_AGENTS_KEEP) console.log(`  kept: ${home}`); else {
+    // A detached packet writer of the last session may still be at work: retry, and never fail the tier over it.
+    try { fs.rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch (e) { console.log(`  (temporary home left behind: ${e.code ?? e})`); }
+  } } };
 }
 
 /** Runs an agent in its own process group; the whole group is killed when `deadline` passes. */
@@ -129,6 +132,15 @@ async function claudeScenarios(server) {
       const settings = JSON.parse(fs.readFileSync(path.join(sb.home, '.claude/settings.json'), 'utf8'));
       assert.ok(settings.hooks?.SessionStart && settings.hooks?.SessionEnd, 'SessionStart and SessionEnd hooks');
       assert.ok(JSON.parse(fs.readFileSync(path.join(sb.home, '.claude.json'), 'utf8')).mcpServers?.handoff, 'the handoff MCP server');
+    });
+    await test('claude: `claude mcp list` shows the server connected and is no session (no packet, nothing logged)', async () => {
+      const r = await runAgent(claudeBin, ['mcp', 'list'], { cwd: sb.repo, env: sb.env, deadline });
+      assert.match(r.stdout, /handoff:[^\n]*Connected/, `mcp list: ${r.stdout.slice(0, 400)} ${r.stderr.slice(0, 400)}`);
+      // SessionEnd fires on exit and hands the writing to a detached process: give it the time it takes.
+      await new Promise((res) => setTimeout(res, 1500));
+      const log = path.join(sb.repo, 'outputs/handoff/hook.log');
+      assert.equal(packets(sb.repo).length, 0, 'a packet was written for `claude mcp list`');
+      assert.ok(!fs.existsSync(log) || !/no session|no packet written/i.test(fs.readFileSync(log, 'utf8')), fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '');
     });
     await test('claude: a working session runs a command, edits a file, and leaves a packet', async () => {
       server.reset();
@@ -329,23 +341,28 @@ async function codexScenarios(server) {
     });
     await test('codex: an MCP tool call through the model reaches the handoff server and its answer the model', async () => {
       server.reset();
-      let offered = null;
+      // Codex 0.169 offers MCP tools behind `tool_search`: the model searches, the next request carries
+      // the tool found, the model calls it, and the answer comes back in the request after.
+      let found = null;
       server.script([
+        { item: { type: 'tool_search_call', call_id: 'ts_1', status: 'completed', execution: 'client', arguments: { query: 'handoff status', limit: 8 } } },
         (body) => {
-          offered = (body.tools ?? []).map((t) => t.name ?? t.function?.name).find((n) => /handoff_status$/.test(n ?? '')) ?? null;
-          return offered ? { call: { name: offered, arguments: {} } } : { text: 'no tool' };
+          const tools = JSON.stringify(body.tools ?? []) + JSON.stringify(body.input ?? []);
+          found = /handoff_status/.test(tools) ? body : null;
+          const offered = [...(body.tools ?? []), ...(body.input ?? []).filter((i) => i.type === 'tool_search_output').flatMap((i) => i.tools ?? [])];
+          const ns = offered.find((t) => t.type === 'namespace' && /handoff/.test(t.name ?? ''));
+          const fn = (ns ? ns.tools ?? [] : offered).find((t) => /handoff_status$/.test(t.name ?? ''));
+          return fn ? { call: { name: fn.name, arguments: {}, ...(ns ? { namespace: ns.name } : {}) } } : { text: 'no tool' };
         },
         { text: 'Status read.' },
       ]);
-      await codex([...flags, 'what is the handoff status?']);
-      if (!offered) {
-        pendingNotes.push(`codex MCP: handoff_status was not among the first request's tools (${(server.turns()[0]?.body.tools ?? []).map((t) => t.name ?? t.type).join(', ')})`);
-        return 'pending';
-      }
-      const out = (server.turns()[1]?.body.input ?? []).find((i) => i.type === 'function_call_output');
-      assert.ok(out, 'a function_call_output came back');
+      const r = await codex([...flags, 'what is the handoff status?']);
+      const turns = server.turns();
+      assert.ok(found, `tool_search found handoff_status for the next request: ${r.stdout.slice(-600)}`);
+      const out = (turns[2]?.body.input ?? []).find((i) => i.type === 'function_call_output');
+      assert.ok(out, `a function_call_output came back: ${r.stdout.slice(-600)}`);
       const txt = typeof out.output === 'string' ? out.output : JSON.stringify(out.output);
-      assert.ok(txt.length > 20 && !/still reading|is not a function/i.test(txt), `an answer: ${txt.slice(0, 300)}`);
+      assert.ok(txt.length > 20 && !/still reading|is not a function|unknown tool|not found/i.test(txt), `an answer: ${txt.slice(0, 300)}`);
     });
   } finally {
     sb.cleanup();
