@@ -45,7 +45,7 @@ function sandbox(server) {
   const handoff = (...args) => spawnSync(process.execPath, [cli, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 60_000 });
   return { home, repo, env, launcher, handoff, cleanup: () => { if (process.env.HANDOFF_AGENTS_KEEP) console.log(`  kept: ${home}`); else {
     // A detached packet writer of the last session may still be at work: retry, and never fail the tier over it.
-    try { fs.rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch (e) { console.log(`  (temporary home left behind: ${e.code ?? e})`); }
+    try { fs.rmSync(home, { recursive: true, force: true, maxRetries: 25, retryDelay: 200 }); } catch (e) { console.log(`  (temporary home left behind: ${e.code ?? e})`); }
   } } };
 }
 
@@ -199,6 +199,27 @@ async function claudeScenarios(server) {
       const turn = server.turns()[0];
       assert.ok(turn, 'a model request');
       assert.match(JSON.stringify(turn.body.messages), /write notes\.txt/, 'the earlier prompt is in the resumed history');
+    });
+    await test('claude: /compact compacts the session, and the handoff comes back right after it', async () => {
+      server.reset();
+      server.script([]);
+      const r = await claude(['--resume', first, '/compact']);
+      assert.equal(r.status, 0, r.stderr.slice(0, 400));
+      const projects = path.join(sb.home, '.claude/projects');
+      const transcript = fs.readdirSync(projects).map((d) => path.join(projects, d, `${first}.jsonl`)).find((f) => fs.existsSync(f));
+      assert.ok(transcript, 'the resumed transcript');
+      const lines = fs.readFileSync(transcript, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const boundary = lines.findIndex((o) => o.subtype === 'compact_boundary');
+      assert.ok(boundary >= 0, 'Claude Code compacted the session');
+      // The SessionStart(compact) hook's answer is what the model sees after the summary.
+      const injected = lines.slice(boundary).find((o) => o.attachment?.type === 'hook_additional_context' && o.attachment.hookEvent === 'SessionStart');
+      assert.ok(injected, 'the handoff was added after the compaction');
+      const text = [].concat(injected.attachment.content).join('\n');
+      assert.match(text, /the conversation was just compacted/);
+      const packet = /the handoff packet (\S+) /.exec(text)?.[1];
+      assert.ok(packet?.startsWith(first), `the handoff names this session's packet: ${text.slice(0, 300)}`);
+      const md = fs.readFileSync(path.join(sb.repo, 'outputs/handoff', packet, 'handoff.md'), 'utf8');
+      assert.ok(text.includes(nextAction(md)), 'the next action handed on is the packet\'s');
     });
     await test('claude: an MCP tool call through the model reaches the handoff server and its answer the model', async () => {
       server.reset();
