@@ -78,7 +78,7 @@ describe('handoff secrets with a Cline task', () => {
     const before = await Promise.all(s.files.map((f) => fs.readFile(f, 'utf8')));
     const res = handoff(['secrets', ...s.args, '--scrub'], { env: s.env });
     assert.equal(res.code, 1);
-    assert.match(res.stdout, /not scrubbed: .*ui_messages\.json: written to [0-9] s ago: Cline may be running the task \(close the task, or pass --force\)/);
+    assert.match(res.stdout, /not scrubbed: .*ui_messages\.json: written to \d+ s ago: Cline may be running the task \(close the task, or pass --force\)/);
     assert.deepEqual(await Promise.all(s.files.map((f) => fs.readFile(f, 'utf8'))), before, 'untouched');
     const forced = handoff(['secrets', ...s.args, '--scrub', '--force'], { env: s.env });
     assert.equal(forced.code, 0, forced.stdout);

@@ -161,9 +161,8 @@ describe('handoff statusline / status (bundled CLI)', function () {
 
   it('still answers when the chained command hangs', async () => {
     const dir = await makeTempDir('ctx-cli-');
-    const started = Date.now();
+    // Not cut off, the command would print "late" (and outlast the test's timeout).
     const r = cli(['statusline', '--chain', 'echo early; sleep 30; echo late'], input(dir));
-    assert.ok(Date.now() - started < 10_000, 'the hanging command was not cut off');
     assert.equal(r.code, 0);
     assert.match(r.out, /^early\nctx 50%/);
     assert.doesNotMatch(r.out, /late/);

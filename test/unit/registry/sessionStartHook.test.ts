@@ -130,10 +130,9 @@ describe('handoff hook on SessionStart (real process, real git)', function () {
     await fs.mkdir(queue, { recursive: true });
     await fs.writeFile(path.join(queue, '.lock'), JSON.stringify({ pid: process.pid, at: Date.now(), nonce: 'held-by-test' }));
     try {
-      const started = Date.now();
+      // Held for good, the lock would keep a hook without a budget waiting past the test's timeout.
       const out = handoff(['hook'], { env, input: sessionStart(r.dir, 'compact', 'sess-a') });
       assert.equal(out.code, 0, out.stderr);
-      assert.ok(Date.now() - started < 10_000);
       const context = parseHookOutput(out.stdout).hookSpecificOutput.additionalContext;
       assert.match(context, /^Session Handoff: the conversation was just compacted; the handoff packet sess-a \(branch feat\/refund, topic T-1\) matches/);
       assert.match(context, /NEXT ACTION[^\n]*\n> Handle partial refunds in src\/refund\.py\n/);
