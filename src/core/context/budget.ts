@@ -57,6 +57,7 @@ function agentName(source: string): string {
   if (source === 'kilo') return 'Kilo Code';
   if (source === 'opencode') return 'OpenCode';
   if (source === 'copilot-chat') return 'Copilot Chat';
+  if (source === 'gemini') return 'Gemini CLI';
   return source;
 }
 
