@@ -58,6 +58,7 @@ function agentName(source: string): string {
   if (source === 'opencode') return 'OpenCode';
   if (source === 'copilot-chat') return 'Copilot Chat';
   if (source === 'gemini') return 'Gemini CLI';
+  if (source === 'qwen') return 'Qwen Code';
   return source;
 }
 

@@ -11,6 +11,7 @@ const AGENT_NAMES = new Map<string | undefined, string>([
   ['opencode', 'OpenCode'],
   ['copilot-chat', 'Copilot Chat'],
   ['gemini', 'Gemini CLI'],
+  ['qwen', 'Qwen Code'],
 ]);
 
 /**

@@ -22,6 +22,7 @@ import { sessionsInWorkspace, workspaceFolderOf, workspaceStorageRoots } from '.
 import type { LogAgent } from '../session/agentLog';
 import { LOG_AGENT_NAMES } from '../session/agentLog';
 import { defaultGeminiDir, geminiSessionsOf } from '../session/gemini';
+import { defaultQwenDir, qwenProjectName, qwenSessionsOf } from '../session/qwen';
 import { scanArrayObjects } from '../session/jsonStream';
 import { JsonDocFile } from '../session/taskJson';
 import { obj, str } from '../session/vscodeTask';
@@ -29,7 +30,7 @@ import type { ContextSource } from './types';
 
 /** The agents read through task discovery: the VS Code extensions, and OpenCode (a terminal agent with Kilo Code's database). */
 export type VscodeAgent = 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat' | LogAgent;
-export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini'];
+export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini', 'qwen'];
 
 /** The extension ids, which name their global storage folders (lower-cased). */
 export const EXTENSION_IDS: Record<VscodeAgent, string> = {
@@ -43,6 +44,7 @@ export const EXTENSION_IDS: Record<VscodeAgent, string> = {
   'copilot-chat': '',
   // The terminal agents with one log per session keep them in their own home folder (../session/agentLog).
   gemini: '',
+  qwen: '',
 };
 
 const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat', ...LOG_AGENT_NAMES };
@@ -69,6 +71,8 @@ export interface VscodeAgentOptions {
   workspaceStorageRoots?: readonly string[];
   /** Gemini CLI's folder; default `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
   geminiDir?: string;
+  /** Qwen Code's runtime folder; default `$QWEN_RUNTIME_DIR`, else `$QWEN_HOME`, else `~/.qwen`. */
+  qwenDir?: string;
   /** The `User/globalStorage` folders to look in; default: every editor variant's on this OS. */
   globalStorageRoots?: readonly string[];
   /** More `User/globalStorage` folders (the running editor's own, which may be none of the usual ones). */
@@ -195,6 +199,7 @@ export class VscodeTaskDiscovery {
       if (a === 'kilo' || a === 'opencode') dirs.push(this.dbFile(a));
       if (a === 'copilot-chat') dirs.push(...this.workspaceRoots().map((r) => path.join(r, '<hash of this folder>', '{chatSessions,GitHub.copilot-chat/transcripts,state.vscdb}')));
       if (a === 'gemini') dirs.push(path.join(this.geminiDir(), 'tmp', '<project of this folder>', 'chats', 'session-*.jsonl'));
+      if (a === 'qwen') dirs.push(path.join(this.qwenDir(), 'projects', qwenProjectName(path.resolve(this.folder)), 'chats', '*.jsonl'));
       return `${NAMES[a]}: ${dirs.join(', ')}`;
     });
   }
@@ -206,6 +211,7 @@ export class VscodeTaskDiscovery {
     for (const a of ['kilo', 'opencode'] as const) if (agents.includes(a)) dirs.push(path.dirname(this.dbFile(a)));
     if (agents.includes('copilot-chat')) dirs.push(...(await this.workspaceDirs()));
     if (agents.includes('gemini')) dirs.push(path.join(this.geminiDir(), 'tmp'));
+    if (agents.includes('qwen')) dirs.push(path.join(this.qwenDir(), 'projects'), path.join(this.qwenDir(), 'todos'));
     const stats = await Promise.all(dirs.map(async (d) => ({ d, st: await statOrNull(d) })));
     return stats.filter((s) => s.st?.isDirectory()).map((s) => s.d);
   }
@@ -350,13 +356,17 @@ export class VscodeTaskDiscovery {
     return path.resolve(this.options.geminiDir ?? defaultGeminiDir());
   }
 
+  private qwenDir(): string {
+    return path.resolve(this.options.qwenDir ?? defaultQwenDir());
+  }
+
   /**
-   * The sessions of the folder of a terminal agent that keeps one log per session (Gemini CLI); the
+   * The sessions of the folder of a terminal agent that keeps one log per session (Gemini CLI, Qwen Code); the
    * files that are there but could not be read are named in `problems()`.
    */
   private async logSessions(agent: LogAgent): Promise<TaskCandidate[]> {
     const key = `log:${agent}`;
-    const { refs, problems } = await geminiSessionsOf(this.folder, this.geminiDir(), inside);
+    const { refs, problems } = agent === 'gemini' ? await geminiSessionsOf(this.folder, this.geminiDir(), inside) : await qwenSessionsOf(this.folder, this.qwenDir(), inside);
     if (problems.length) this.unreadable.set(key, problems.join('; '));
     else this.unreadable.delete(key);
     return refs.map((r) => ({ source: agent, file: r.file, dir: path.dirname(r.file), sessionId: r.sessionId, cwd: r.cwd, mtimeMs: r.mtimeMs, size: r.size }));

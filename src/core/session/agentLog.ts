@@ -116,9 +116,9 @@ export interface LogRead {
 }
 
 /** The agents read this way. */
-export type LogAgent = 'gemini';
+export type LogAgent = 'gemini' | 'qwen';
 
-export const LOG_AGENT_NAMES: Record<LogAgent, string> = { gemini: 'Gemini CLI' };
+export const LOG_AGENT_NAMES: Record<LogAgent, string> = { gemini: 'Gemini CLI', qwen: 'Qwen Code' };
 
 /** A found session of one of these agents. */
 export interface LogRef {

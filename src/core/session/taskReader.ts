@@ -6,7 +6,11 @@ import type { VscodeAgent } from '../context/vscodeAgents';
 import { isLogAgent } from '../context/vscodeAgents';
 import type { LogAgent } from './agentLog';
 import { AgentLogReader } from './agentLog';
+import type { LogFormat } from './agentLog';
 import { GEMINI_FORMAT } from './gemini';
+import { QWEN_FORMAT } from './qwen';
+
+const LOG_FORMATS: Record<LogAgent, LogFormat> = { gemini: GEMINI_FORMAT, qwen: QWEN_FORMAT };
 import { clineTaskFacts } from './cline';
 import { ClineSdkReader, isSdkMessagesFile } from './clineSdk';
 import { isKiloDbFile, KiloDbReader } from './kiloDb';
@@ -139,7 +143,7 @@ export function taskReaderFor(c: TaskRef, current?: AnyTaskReader): AnyTaskReade
   }
   if (isLogAgent(c.source)) {
     const id = c.sessionId ?? '';
-    return current instanceof AgentLogReader && current.sessionId === id && current.file === c.file && current.agent === c.source ? current : new AgentLogReader({ agent: c.source, file: c.file, sessionId: id, cwd: c.cwd ?? '' }, GEMINI_FORMAT);
+    return current instanceof AgentLogReader && current.sessionId === id && current.file === c.file && current.agent === c.source ? current : new AgentLogReader({ agent: c.source, file: c.file, sessionId: id, cwd: c.cwd ?? '' }, LOG_FORMATS[c.source]);
   }
   if (isKiloDbFile(c.file)) {
     const id = c.sessionId ?? '';

@@ -21,8 +21,8 @@ export function isTaskFile(file: string): boolean {
   if (base === 'state.vscdb') return true;
   const parent = path.basename(path.dirname(file));
   if ((parent === 'chatSessions' && /\.jsonl?$/.test(base)) || (parent === 'transcripts' && base.endsWith('.jsonl'))) return true;
-  // Gemini CLI: `<project>/chats/session-*.jsonl`.
-  if (parent === 'chats' && /^session-.*\.jsonl$/.test(base)) return true;
+  // Gemini CLI `<project>/chats/session-*.jsonl`, Qwen Code `<project>/chats/<id>.jsonl` and its `todos/<id>.json`.
+  if ((parent === 'chats' && base.endsWith('.jsonl')) || (parent === 'todos' && base.endsWith('.json'))) return true;
   // Cline SDK: `<sessions>/<id>/<id>.json` and `<id>.messages.json`.
   const dir = path.basename(path.dirname(file));
   return base === `${dir}.json` || base === `${dir}.messages.json`;

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Packet } from '../../../src/core/packet/schema';
 import { makeRepo } from '../helpers/gitRepo';
 import { handoff } from '../helpers/workbenchRepo';
+import { qwenProjectName } from '../../../src/core/session/qwen';
 import { moreAgentsHome } from '../session/moreAgentsFixture';
 
 /** A repository, and the agent's recorded HOME rewritten to it (the stores record the folder they ran in). */
@@ -51,5 +52,20 @@ describe('handoff status / generate with the terminal agents that keep one log p
     const after = await fs.readFile(file, 'utf8');
     assert.ok(!after.includes(token));
     assert.equal((await fs.stat(file)).size, size);
+  });
+
+  it('Qwen Code: status names it with the window it recorded, generate writes its commands, task list and closing question', async () => {
+    const { dir, env } = await setUp('qwen', (d) => (n) => (n === '-home-dev-src-slugkit' ? qwenProjectName(d) : n));
+    const status = handoff(['status', '--dir', dir], { env });
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /2\.3 % — 22,555 of 1,000,000 tokens · Qwen Code · compacts at 85 %/);
+    const gen = handoff(['generate', '--allow-dirty', '--dir', dir], { env });
+    assert.equal(gen.code, 0, gen.stderr);
+    const id = '651e68fc-fced-4fcf-bc21-752e912c607a';
+    const { json, md } = await packetOf(dir, id);
+    assert.equal(json.sources['commands'], `qwen:${id}`);
+    assert.deepEqual(json.commands_run.map((c) => [c.command, c.exit_code]), [['node test/slug.test.js', 1], ['node test/slug.test.js', 0]]);
+    assert.match(md, /Derived from: Qwen Code session 651e68fc/);
+    assert.match(md, /Task list: 3 of 4 done/);
   });
 });

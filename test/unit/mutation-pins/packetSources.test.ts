@@ -13,6 +13,7 @@ describe('packet sources: where the facts came from, for people', () => {
       ['my claude:7f3e2a91', 'my claude:7f3e2a91'],
       ['claude:7f3e\nnotes.md', 'claude:7f3e\nnotes.md'],
       ['gemini:7f3e2a91', 'Gemini CLI session 7f3e2a91'],
+      ['qwen:651e68fc-fced', 'Qwen Code session 651e68fc'],
       ['aider:7f3e2a91', 'aider:7f3e2a91'],
     ];
     for (const [label, name] of cases) assert.equal(sourceName(label), name, label);
