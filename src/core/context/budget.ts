@@ -59,6 +59,7 @@ function agentName(source: string): string {
   if (source === 'copilot-chat') return 'Copilot Chat';
   if (source === 'gemini') return 'Gemini CLI';
   if (source === 'qwen') return 'Qwen Code';
+  if (source === 'copilot-cli') return 'Copilot CLI';
   return source;
 }
 

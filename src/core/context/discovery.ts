@@ -49,7 +49,7 @@ export interface DiscoveryOptions extends VscodeAgentOptions {
 
 
 /** Every source (the CLI and the settings' default); without `sources`, discovery looks for the first three only. */
-export const ALL_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini', 'qwen'];
+export const ALL_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini', 'qwen', 'copilot-cli'];
 const DEFAULT_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic'];
 
 /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
@@ -400,7 +400,7 @@ export interface SessionSearch {
 }
 
 /** The stores that are one database (or one folder) for every folder: looked at to name one that cannot be read. */
-const DB_STORES = ['kilo', 'opencode', 'gemini', 'qwen'] as const;
+const DB_STORES = ['kilo', 'opencode', 'gemini', 'qwen', 'copilot-cli'] as const;
 
 /** Where discovery looks for the folder's Claude Code and Codex sessions, and whether either agent keeps sessions here at all. */
 export async function sessionSearchOf(options: Omit<DiscoveryOptions, 'sources'>): Promise<SessionSearch> {

@@ -12,6 +12,7 @@ const AGENT_NAMES = new Map<string | undefined, string>([
   ['copilot-chat', 'Copilot Chat'],
   ['gemini', 'Gemini CLI'],
   ['qwen', 'Qwen Code'],
+  ['copilot-cli', 'Copilot CLI'],
 ]);
 
 /**

@@ -23,6 +23,7 @@ import type { LogAgent } from '../session/agentLog';
 import { LOG_AGENT_NAMES } from '../session/agentLog';
 import { defaultGeminiDir, geminiSessionsOf } from '../session/gemini';
 import { defaultQwenDir, qwenProjectName, qwenSessionsOf } from '../session/qwen';
+import { copilotCliSessionsOf, defaultCopilotHome } from '../session/copilotCli';
 import { scanArrayObjects } from '../session/jsonStream';
 import { JsonDocFile } from '../session/taskJson';
 import { obj, str } from '../session/vscodeTask';
@@ -30,7 +31,7 @@ import type { ContextSource } from './types';
 
 /** The agents read through task discovery: the VS Code extensions, and OpenCode (a terminal agent with Kilo Code's database). */
 export type VscodeAgent = 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat' | LogAgent;
-export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini', 'qwen'];
+export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini', 'qwen', 'copilot-cli'];
 
 /** The extension ids, which name their global storage folders (lower-cased). */
 export const EXTENSION_IDS: Record<VscodeAgent, string> = {
@@ -45,6 +46,7 @@ export const EXTENSION_IDS: Record<VscodeAgent, string> = {
   // The terminal agents with one log per session keep them in their own home folder (../session/agentLog).
   gemini: '',
   qwen: '',
+  'copilot-cli': '',
 };
 
 const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat', ...LOG_AGENT_NAMES };
@@ -73,6 +75,8 @@ export interface VscodeAgentOptions {
   geminiDir?: string;
   /** Qwen Code's runtime folder; default `$QWEN_RUNTIME_DIR`, else `$QWEN_HOME`, else `~/.qwen`. */
   qwenDir?: string;
+  /** Copilot CLI's folder; default `$COPILOT_HOME`, else `~/.copilot`. */
+  copilotHome?: string;
   /** The `User/globalStorage` folders to look in; default: every editor variant's on this OS. */
   globalStorageRoots?: readonly string[];
   /** More `User/globalStorage` folders (the running editor's own, which may be none of the usual ones). */
@@ -199,6 +203,7 @@ export class VscodeTaskDiscovery {
       if (a === 'kilo' || a === 'opencode') dirs.push(this.dbFile(a));
       if (a === 'copilot-chat') dirs.push(...this.workspaceRoots().map((r) => path.join(r, '<hash of this folder>', '{chatSessions,GitHub.copilot-chat/transcripts,state.vscdb}')));
       if (a === 'gemini') dirs.push(path.join(this.geminiDir(), 'tmp', '<project of this folder>', 'chats', 'session-*.jsonl'));
+      if (a === 'copilot-cli') dirs.push(path.join(this.copilotHome(), 'session-state', '<id>', 'events.jsonl (workspace.yaml cwd)'));
       if (a === 'qwen') dirs.push(path.join(this.qwenDir(), 'projects', qwenProjectName(path.resolve(this.folder)), 'chats', '*.jsonl'));
       return `${NAMES[a]}: ${dirs.join(', ')}`;
     });
@@ -212,6 +217,7 @@ export class VscodeTaskDiscovery {
     if (agents.includes('copilot-chat')) dirs.push(...(await this.workspaceDirs()));
     if (agents.includes('gemini')) dirs.push(path.join(this.geminiDir(), 'tmp'));
     if (agents.includes('qwen')) dirs.push(path.join(this.qwenDir(), 'projects'), path.join(this.qwenDir(), 'todos'));
+    if (agents.includes('copilot-cli')) dirs.push(path.join(this.copilotHome(), 'session-state'));
     const stats = await Promise.all(dirs.map(async (d) => ({ d, st: await statOrNull(d) })));
     return stats.filter((s) => s.st?.isDirectory()).map((s) => s.d);
   }
@@ -360,13 +366,18 @@ export class VscodeTaskDiscovery {
     return path.resolve(this.options.qwenDir ?? defaultQwenDir());
   }
 
+  private copilotHome(): string {
+    return path.resolve(this.options.copilotHome ?? defaultCopilotHome());
+  }
+
   /**
-   * The sessions of the folder of a terminal agent that keeps one log per session (Gemini CLI, Qwen Code); the
+   * The sessions of the folder of a terminal agent that keeps one log per session (Gemini CLI, Qwen Code, Copilot CLI); the
    * files that are there but could not be read are named in `problems()`.
    */
   private async logSessions(agent: LogAgent): Promise<TaskCandidate[]> {
     const key = `log:${agent}`;
-    const { refs, problems } = agent === 'gemini' ? await geminiSessionsOf(this.folder, this.geminiDir(), inside) : await qwenSessionsOf(this.folder, this.qwenDir(), inside);
+    const { refs, problems } =
+      agent === 'gemini' ? await geminiSessionsOf(this.folder, this.geminiDir(), inside) : agent === 'qwen' ? await qwenSessionsOf(this.folder, this.qwenDir(), inside) : await copilotCliSessionsOf(this.folder, this.copilotHome(), inside);
     if (problems.length) this.unreadable.set(key, problems.join('; '));
     else this.unreadable.delete(key);
     return refs.map((r) => ({ source: agent, file: r.file, dir: path.dirname(r.file), sessionId: r.sessionId, cwd: r.cwd, mtimeMs: r.mtimeMs, size: r.size }));

@@ -116,9 +116,9 @@ export interface LogRead {
 }
 
 /** The agents read this way. */
-export type LogAgent = 'gemini' | 'qwen';
+export type LogAgent = 'gemini' | 'qwen' | 'copilot-cli';
 
-export const LOG_AGENT_NAMES: Record<LogAgent, string> = { gemini: 'Gemini CLI', qwen: 'Qwen Code' };
+export const LOG_AGENT_NAMES: Record<LogAgent, string> = { gemini: 'Gemini CLI', qwen: 'Qwen Code', 'copilot-cli': 'Copilot CLI' };
 
 /** A found session of one of these agents. */
 export interface LogRef {

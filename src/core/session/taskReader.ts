@@ -9,8 +9,9 @@ import { AgentLogReader } from './agentLog';
 import type { LogFormat } from './agentLog';
 import { GEMINI_FORMAT } from './gemini';
 import { QWEN_FORMAT } from './qwen';
+import { COPILOT_CLI_FORMAT } from './copilotCli';
 
-const LOG_FORMATS: Record<LogAgent, LogFormat> = { gemini: GEMINI_FORMAT, qwen: QWEN_FORMAT };
+const LOG_FORMATS: Record<LogAgent, LogFormat> = { gemini: GEMINI_FORMAT, qwen: QWEN_FORMAT, 'copilot-cli': COPILOT_CLI_FORMAT };
 import { clineTaskFacts } from './cline';
 import { ClineSdkReader, isSdkMessagesFile } from './clineSdk';
 import { isKiloDbFile, KiloDbReader } from './kiloDb';

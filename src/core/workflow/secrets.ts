@@ -87,7 +87,7 @@ async function folderTasks(args: SecretsArgs): Promise<SessionFacts[]> {
   return out.filter((f): f is SessionFacts => f !== null);
 }
 
-const LOG_AGENTS: readonly VscodeAgent[] = ['gemini', 'qwen'];
+const LOG_AGENTS: readonly VscodeAgent[] = ['gemini', 'qwen', 'copilot-cli'];
 
 /** Every session log of the folder (any age) of the terminal agents that keep one per session, with its facts. */
 async function folderLogs(args: SecretsArgs): Promise<SessionFacts[]> {

@@ -68,4 +68,23 @@ describe('handoff status / generate with the terminal agents that keep one log p
     assert.match(md, /Derived from: Qwen Code session 651e68fc/);
     assert.match(md, /Task list: 3 of 4 done/);
   });
+
+  it('Copilot CLI: status names it with the window it recorded, generate writes its commands, the todo list of session.db and the closing question', async () => {
+    const { dir, env } = await setUp('copilot');
+    const status = handoff(['status', '--dir', dir], { env });
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /21\.0 % — 13,413 of 64,000 tokens · Copilot CLI/);
+    const gen = handoff(['generate', '--allow-dirty', '--dir', dir], { env });
+    assert.equal(gen.code, 0, gen.stderr);
+    const id = 'f34d5de7-e445-4f9f-9d7b-b5910ce70e6e';
+    const { json, md } = await packetOf(dir, id);
+    assert.equal(json.sources['commands'], `copilot-cli:${id}`);
+    assert.deepEqual(json.commands_run.map((c) => [c.command, c.exit_code]), [['node test/slug.test.js', 1], ['node test/slug.test.js', 0]]);
+    assert.match(md, /Derived from: Copilot CLI session f34d5de7/);
+    assert.match(md, /Task list: 3 of 4 done/);
+    assert.match(md, /fall back to `'untitled'`/);
+    const secrets = handoff(['secrets', '--dir', dir], { env });
+    assert.match(secrets.stdout, /No credentials found/);
+    assert.match(secrets.stdout, /events\.jsonl \(0\)/);
+  });
 });
