@@ -64,11 +64,19 @@ async function sessionHead(file: string, key: string): Promise<{ sessionId: stri
   return head;
 }
 
-/** A small text file, trimmed, or null when it is not there. */
+const texts = new Map<string, { key: string; text: string | null }>();
+
+/** A small text file, trimmed, or null when it is not there; read again only when it changes (discovery runs on every look). */
 async function smallText(file: string): Promise<string | null> {
   const st = await statOrNull(file);
   if (!st?.isFile() || st.size > 64 * 1024) return null;
-  return (await fs.readFile(file, 'utf8').catch(() => '')).trim() || null;
+  const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
+  const cached = texts.get(file);
+  if (cached?.key === key) return cached.text;
+  const text = (await fs.readFile(file, 'utf8').catch(() => '')).trim() || null;
+  texts.set(file, { key, text });
+  if (texts.size > 4096) texts.delete(texts.keys().next().value as string);
+  return text;
 }
 
 /**
