@@ -59,7 +59,7 @@ export async function sessionForCli(workspaceDir: string, flags: FlagValues, env
     return await readFolderSession({
       ...(cut ? { cut } : {}),
       ...taskOptions(workspaceDir, flags),
-      agents: ['claude', 'codex', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat'],
+      agents: ['claude', 'codex', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini', 'qwen', 'copilot-cli'],
       settle: true,
       folder: workspaceDir,
       claudeConfigDir: str('claude-config-dir') ?? (env['CLAUDE_CONFIG_DIR'] || undefined),

@@ -2,7 +2,7 @@ import { uncoveredCompaction } from '../core/context/compaction';
 import type { WorkbenchUiState } from './state/types';
 import { escapeMarkdown } from './markdownText';
 
-const SOURCE_NAME = { claude: 'Claude Code', codex: 'Codex CLI', generic: 'context_usage.json', cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat' } as const;
+const SOURCE_NAME = { claude: 'Claude Code', codex: 'Codex CLI', generic: 'context_usage.json', cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat', gemini: 'Gemini CLI', qwen: 'Qwen Code', 'copilot-cli': 'Copilot CLI' } as const;
 
 /** What the status bar item shows, computed from a state (pure; tests read it through the controller). */
 export interface StatusView {

@@ -57,6 +57,9 @@ function agentName(source: string): string {
   if (source === 'kilo') return 'Kilo Code';
   if (source === 'opencode') return 'OpenCode';
   if (source === 'copilot-chat') return 'Copilot Chat';
+  if (source === 'gemini') return 'Gemini CLI';
+  if (source === 'qwen') return 'Qwen Code';
+  if (source === 'copilot-cli') return 'Copilot CLI';
   return source;
 }
 

@@ -54,7 +54,7 @@ export interface DiscoveryOptions extends VscodeAgentOptions {
 
 
 /** Every source (the CLI and the settings' default); without `sources`, discovery looks for the first three only. */
-export const ALL_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat'];
+export const ALL_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini', 'qwen', 'copilot-cli'];
 const DEFAULT_SOURCES: readonly ContextSource[] = ['claude', 'codex', 'generic'];
 
 /** `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
@@ -415,8 +415,8 @@ export interface SessionSearch {
   problems?: string[];
 }
 
-/** The stores that are one database for every folder: looked at to name one that cannot be read. */
-const DB_STORES = ['kilo', 'opencode'] as const;
+/** The stores that are one database (or one folder) for every folder: looked at to name one that cannot be read. */
+const DB_STORES = ['kilo', 'opencode', 'gemini', 'qwen', 'copilot-cli'] as const;
 
 /** Where discovery looks for the folder's Claude Code and Codex sessions, and whether either agent keeps sessions here at all. */
 export async function sessionSearchOf(options: Omit<DiscoveryOptions, 'sources'>): Promise<SessionSearch> {

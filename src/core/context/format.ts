@@ -10,6 +10,9 @@ const AGENT_NAMES = new Map<string | undefined, string>([
   ['kilo', 'Kilo Code'],
   ['opencode', 'OpenCode'],
   ['copilot-chat', 'Copilot Chat'],
+  ['gemini', 'Gemini CLI'],
+  ['qwen', 'Qwen Code'],
+  ['copilot-cli', 'Copilot CLI'],
 ]);
 
 /**

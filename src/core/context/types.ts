@@ -1,5 +1,5 @@
 /** Where a reading comes from: an agent's own files (Claude Code, Codex CLI, Cline, Roo Code, Zoo Code, Kilo Code) or the workbench's `context_usage.json`. */
-export type ContextSource = 'claude' | 'codex' | 'generic' | 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat';
+export type ContextSource = 'claude' | 'codex' | 'generic' | 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat' | 'gemini' | 'qwen' | 'copilot-cli';
 
 /** A context-usage reading: the latest main-thread request's prompt size against the window. */
 export interface ContextReading {

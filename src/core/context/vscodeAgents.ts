@@ -19,14 +19,19 @@ import { defaultKiloDbPath, kiloSessions, kiloSnapshot } from '../session/kiloDb
 import { defaultOpencodeDbPath } from '../session/opencodeConfig';
 import type { CopilotChatGeneration } from '../session/copilotChat';
 import { sessionsInWorkspace, workspaceFolderOf, workspaceStorageRoots } from '../session/copilotChat';
+import type { LogAgent } from '../session/agentLog';
+import { LOG_AGENT_NAMES } from '../session/agentLog';
+import { defaultGeminiDir, geminiSessionsOf } from '../session/gemini';
+import { defaultQwenDir, qwenProjectName, qwenSessionsOf } from '../session/qwen';
+import { copilotCliSessionsOf, defaultCopilotHome } from '../session/copilotCli';
 import { scanArrayObjects } from '../session/jsonStream';
 import { JsonDocFile } from '../session/taskJson';
 import { obj, str } from '../session/vscodeTask';
 import type { ContextSource } from './types';
 
 /** The agents read through task discovery: the VS Code extensions, and OpenCode (a terminal agent with Kilo Code's database). */
-export type VscodeAgent = 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat';
-export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat'];
+export type VscodeAgent = 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat' | LogAgent;
+export const VSCODE_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini', 'qwen', 'copilot-cli'];
 
 /** The extension ids, which name their global storage folders (lower-cased). */
 export const EXTENSION_IDS: Record<VscodeAgent, string> = {
@@ -38,12 +43,16 @@ export const EXTENSION_IDS: Record<VscodeAgent, string> = {
   opencode: '',
   // Copilot Chat's sessions are VS Code's own, in the workspace's storage (../session/copilotChat).
   'copilot-chat': '',
+  // The terminal agents with one log per session keep them in their own home folder (../session/agentLog).
+  gemini: '',
+  qwen: '',
+  'copilot-cli': '',
 };
 
-const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat' };
+const NAMES: Record<VscodeAgent, string> = { cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat', ...LOG_AGENT_NAMES };
 
 export function isVscodeAgent(source: ContextSource | string): source is VscodeAgent {
-  return source === 'cline' || source === 'roo' || source === 'zoo' || source === 'kilo' || source === 'opencode' || source === 'copilot-chat';
+  return (VSCODE_AGENTS as readonly string[]).includes(source);
 }
 
 /** Where to look for the VS Code agents' tasks (all optional). */
@@ -62,6 +71,12 @@ export interface VscodeAgentOptions {
   opencodeDb?: string;
   /** The `User/workspaceStorage` folders Copilot Chat's sessions are looked for in; default: those next to the global storage folders. */
   workspaceStorageRoots?: readonly string[];
+  /** Gemini CLI's folder; default `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+  geminiDir?: string;
+  /** Qwen Code's runtime folder; default `$QWEN_RUNTIME_DIR`, else `$QWEN_HOME`, else `~/.qwen`. */
+  qwenDir?: string;
+  /** Copilot CLI's folder; default `$COPILOT_HOME`, else `~/.copilot`. */
+  copilotHome?: string;
   /** The `User/globalStorage` folders to look in; default: every editor variant's on this OS. */
   globalStorageRoots?: readonly string[];
   /** More `User/globalStorage` folders (the running editor's own, which may be none of the usual ones). */
@@ -93,10 +108,15 @@ export function defaultGlobalStorageRoots(platform: NodeJS.Platform = process.pl
 /** The storage folders of one agent, in order, without duplicates. */
 export function agentStorageDirs(agent: VscodeAgent, o: VscodeAgentOptions): string[] {
   if (!EXTENSION_IDS[agent]) return [];
-  const explicit = { cline: o.clineDir, roo: o.rooDir, zoo: o.zooDir, kilo: o.kiloDir, opencode: undefined, 'copilot-chat': undefined }[agent];
+  const explicit = { cline: o.clineDir, roo: o.rooDir, zoo: o.zooDir, kilo: o.kiloDir }[agent as 'cline' | 'roo' | 'zoo' | 'kilo'];
   const roots = [...(o.globalStorageRoots ?? defaultGlobalStorageRoots()), ...(o.extraGlobalStorageRoots ?? [])];
   const dirs = [...(explicit ? [explicit] : []), ...roots.map((r) => path.join(r, EXTENSION_IDS[agent]))];
   return [...new Set(dirs.map((d) => path.resolve(d)))];
+}
+
+/** The terminal agents read from one log per session. */
+export function isLogAgent(agent: string): agent is LogAgent {
+  return Object.prototype.hasOwnProperty.call(LOG_AGENT_NAMES, agent);
 }
 
 /** A task that belongs to the folder. */
@@ -182,6 +202,9 @@ export class VscodeTaskDiscovery {
       if (a === 'cline') dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
       if (a === 'kilo' || a === 'opencode') dirs.push(this.dbFile(a));
       if (a === 'copilot-chat') dirs.push(...this.workspaceRoots().map((r) => path.join(r, '<hash of this folder>', '{chatSessions,GitHub.copilot-chat/transcripts,state.vscdb}')));
+      if (a === 'gemini') dirs.push(path.join(this.geminiDir(), 'tmp', '<project of this folder>', 'chats', 'session-*.jsonl'));
+      if (a === 'copilot-cli') dirs.push(path.join(this.copilotHome(), 'session-state', '<id>', 'events.jsonl (workspace.yaml cwd)'));
+      if (a === 'qwen') dirs.push(path.join(this.qwenDir(), 'projects', qwenProjectName(path.resolve(this.folder)), 'chats', '*.jsonl'));
       return `${NAMES[a]}: ${dirs.join(', ')}`;
     });
   }
@@ -192,6 +215,9 @@ export class VscodeTaskDiscovery {
     if (agents.includes('cline')) dirs.push(this.options.clineSessionsDir ?? defaultClineSessionsDir());
     for (const a of ['kilo', 'opencode'] as const) if (agents.includes(a)) dirs.push(path.dirname(this.dbFile(a)));
     if (agents.includes('copilot-chat')) dirs.push(...(await this.workspaceDirs()));
+    if (agents.includes('gemini')) dirs.push(path.join(this.geminiDir(), 'tmp'));
+    if (agents.includes('qwen')) dirs.push(path.join(this.qwenDir(), 'projects'), path.join(this.qwenDir(), 'todos'));
+    if (agents.includes('copilot-cli')) dirs.push(path.join(this.copilotHome(), 'session-state'));
     const stats = await Promise.all(dirs.map(async (d) => ({ d, st: await statOrNull(d) })));
     return stats.filter((s) => s.st?.isDirectory()).map((s) => s.d);
   }
@@ -215,6 +241,7 @@ export class VscodeTaskDiscovery {
         if (a === 'cline') all.push(...(await this.sdkSessions()));
         if (a === 'kilo' || a === 'opencode') all.push(...(await this.dbSessions(a)));
         if (a === 'copilot-chat') all.push(...(await this.copilotChatSessions()));
+        if (isLogAgent(a)) all.push(...(await this.logSessions(a)));
         return all;
       }),
     );
@@ -231,6 +258,7 @@ export class VscodeTaskDiscovery {
     if (agent === 'cline') all.push(...(await this.sdkSessions()));
     if (agent === 'kilo' || agent === 'opencode') all.push(...(await this.dbSessions(agent)));
     if (agent === 'copilot-chat') all.push(...(await this.copilotChatSessions()));
+    if (isLogAgent(agent)) all.push(...(await this.logSessions(agent)));
     // The newest task of the folder, whatever its age (a week off work does not lose the session); `taskDays` limits it only when set.
     const days = this.options.taskDays;
     const cutoff = days !== undefined && days > 0 ? this.now().getTime() - days * 86_400_000 : -Infinity;
@@ -328,6 +356,31 @@ export class VscodeTaskDiscovery {
       .sort((a, b) => b.mtimeMs - a.mtimeMs)
       .filter((r) => !seen.has(r.sessionId) && !!seen.add(r.sessionId))
       .map((r) => ({ source: 'copilot-chat' as const, file: r.file, dir: path.dirname(r.file), sessionId: r.sessionId, cwd: r.cwd, mtimeMs: r.mtimeMs, size: r.size, generation: r.generation }));
+  }
+
+  private geminiDir(): string {
+    return path.resolve(this.options.geminiDir ?? defaultGeminiDir());
+  }
+
+  private qwenDir(): string {
+    return path.resolve(this.options.qwenDir ?? defaultQwenDir());
+  }
+
+  private copilotHome(): string {
+    return path.resolve(this.options.copilotHome ?? defaultCopilotHome());
+  }
+
+  /**
+   * The sessions of the folder of a terminal agent that keeps one log per session (Gemini CLI, Qwen Code, Copilot CLI); the
+   * files that are there but could not be read are named in `problems()`.
+   */
+  private async logSessions(agent: LogAgent): Promise<TaskCandidate[]> {
+    const key = `log:${agent}`;
+    const { refs, problems } =
+      agent === 'gemini' ? await geminiSessionsOf(this.folder, this.geminiDir(), inside) : agent === 'qwen' ? await qwenSessionsOf(this.folder, this.qwenDir(), inside) : await copilotCliSessionsOf(this.folder, this.copilotHome(), inside);
+    if (problems.length) this.unreadable.set(key, problems.join('; '));
+    else this.unreadable.delete(key);
+    return refs.map((r) => ({ source: agent, file: r.file, dir: path.dirname(r.file), sessionId: r.sessionId, cwd: r.cwd, mtimeMs: r.mtimeMs, size: r.size }));
   }
 
   /** Kilo Code's or OpenCode's database. */

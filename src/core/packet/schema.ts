@@ -143,7 +143,7 @@ export const CleanFindingSchema = z.object({
 export const ContextAtGenerationSchema = z.union([
   z.object({
     known: z.literal(true),
-    source: z.enum(['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat']),
+    source: z.enum(['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini', 'qwen', 'copilot-cli']),
     sessionId: z.string(),
     model: z.string().optional(),
     usedTokens: z.number(),

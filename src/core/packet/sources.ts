@@ -7,11 +7,11 @@ const kindName = (kind: string): string => (kind === 'decisions' ? 'declined com
 /** The sources entry that counts the session lines of unknown types the reader skipped (a note, not a source). */
 export const SKIPPED_LINES = 'skipped_lines';
 
-const SESSION_NAMES: Record<string, string> = { claude: 'Claude Code session', codex: 'Codex session', cline: 'Cline task', roo: 'Roo Code task', zoo: 'Zoo Code task', kilo: 'Kilo Code task' };
+const SESSION_NAMES: Record<string, string> = { claude: 'Claude Code session', codex: 'Codex session', cline: 'Cline task', roo: 'Roo Code task', zoo: 'Zoo Code task', kilo: 'Kilo Code task', opencode: 'OpenCode session', 'copilot-chat': 'Copilot Chat session', gemini: 'Gemini CLI session', qwen: 'Qwen Code session', 'copilot-cli': 'Copilot CLI session' };
 
 /** `claude:<id>` → "Claude Code session 7f3e2a91", `roo:<id>` → "Roo Code task 0190a3b4"; other labels stay as they are. */
 export function sourceName(label: string): string {
-  const m = /^(claude|codex|cline|roo|zoo|kilo):(.+)$/.exec(label);
+  const m = /^(claude|codex|cline|roo|zoo|kilo|opencode|copilot-chat|gemini|qwen|copilot-cli):(.+)$/.exec(label);
   if (!m) return label;
   return `${SESSION_NAMES[m[1] as string]} ${(m[2] ?? '').slice(0, 8)}`;
 }

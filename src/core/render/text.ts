@@ -23,7 +23,7 @@ export function groupDigits(n: number): string {
 
 /** The agent a context reading came from, by its product name. */
 export function agentName(source: string): string {
-  const names: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI', generic: 'context_usage.json', cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code' };
+  const names: Record<string, string> = { claude: 'Claude Code', codex: 'Codex CLI', generic: 'context_usage.json', cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat', gemini: 'Gemini CLI', qwen: 'Qwen Code', 'copilot-cli': 'Copilot CLI' };
   return Object.prototype.hasOwnProperty.call(names, source) ? (names[source] as string) : source;
 }
 

@@ -7,7 +7,7 @@
 import type { Source } from '../source';
 import type { ExchangeEvent } from './exchange';
 
-export type SessionAgent = 'claude-code' | 'codex' | 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat';
+export type SessionAgent = 'claude-code' | 'codex' | 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat' | 'gemini' | 'qwen' | 'copilot-cli';
 
 /**
  * Why a command has no exit status. `stopped`: a background command stopped on purpose (KillShell /
@@ -230,8 +230,8 @@ export interface SessionFacts {
   notRead?: { file: string; message: string }[];
 }
 
-const LABEL: Record<SessionAgent, string> = { 'claude-code': 'claude', codex: 'codex', cline: 'cline', roo: 'roo', zoo: 'zoo', kilo: 'kilo', opencode: 'opencode', 'copilot-chat': 'copilot-chat' };
-const NAME: Record<SessionAgent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat' };
+const LABEL: Record<SessionAgent, string> = { 'claude-code': 'claude', codex: 'codex', cline: 'cline', roo: 'roo', zoo: 'zoo', kilo: 'kilo', opencode: 'opencode', 'copilot-chat': 'copilot-chat', gemini: 'gemini', qwen: 'qwen', 'copilot-cli': 'copilot-cli' };
+const NAME: Record<SessionAgent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', cline: 'Cline', roo: 'Roo Code', zoo: 'Zoo Code', kilo: 'Kilo Code', opencode: 'OpenCode', 'copilot-chat': 'Copilot Chat', gemini: 'Gemini CLI', qwen: 'Qwen Code', 'copilot-cli': 'Copilot CLI' };
 
 /** Every agent whose sessions the product reads, for people: "Claude Code, Codex, Cline, Roo Code, Zoo Code or Kilo Code". */
 export function agentsRead(): string {

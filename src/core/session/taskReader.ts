@@ -3,6 +3,15 @@ import { clineReading } from '../context/cline';
 import { rooReading } from '../context/roo';
 import type { ContextResult } from '../context/types';
 import type { VscodeAgent } from '../context/vscodeAgents';
+import { isLogAgent } from '../context/vscodeAgents';
+import type { LogAgent } from './agentLog';
+import { AgentLogReader } from './agentLog';
+import type { LogFormat } from './agentLog';
+import { GEMINI_FORMAT } from './gemini';
+import { QWEN_FORMAT } from './qwen';
+import { COPILOT_CLI_FORMAT } from './copilotCli';
+
+const LOG_FORMATS: Record<LogAgent, LogFormat> = { gemini: GEMINI_FORMAT, qwen: QWEN_FORMAT, 'copilot-cli': COPILOT_CLI_FORMAT };
 import { clineTaskFacts } from './cline';
 import { ClineSdkReader, isSdkMessagesFile } from './clineSdk';
 import { isKiloDbFile, KiloDbReader } from './kiloDb';
@@ -46,7 +55,7 @@ export class VscodeTaskReader {
 
   constructor(
     readonly dir: string,
-    readonly agent: Exclude<VscodeAgent, 'opencode' | 'copilot-chat'>,
+    readonly agent: Exclude<VscodeAgent, 'opencode' | 'copilot-chat' | LogAgent>,
     private readonly opts: TaskReaderOptions = {},
   ) {
     this.file = path.join(dir, 'ui_messages.json');
@@ -113,7 +122,7 @@ export class VscodeTaskReader {
 }
 
 /** The reader of any VS Code agent's task: a task folder, a Cline SDK session, a session of Kilo Code's database. */
-export type AnyTaskReader = VscodeTaskReader | ClineSdkReader | KiloDbReader | CopilotChatReader;
+export type AnyTaskReader = VscodeTaskReader | ClineSdkReader | KiloDbReader | CopilotChatReader | AgentLogReader;
 
 /** A found task, as far as choosing its reader goes. */
 export interface TaskRef {
@@ -133,12 +142,16 @@ export function taskReaderFor(c: TaskRef, current?: AnyTaskReader): AnyTaskReade
     const id = c.sessionId ?? '';
     return current instanceof CopilotChatReader && current.sessionId === id && current.file === c.file ? current : new CopilotChatReader({ file: c.file, sessionId: id, generation: c.generation ?? 3, cwd: c.cwd ?? '' });
   }
+  if (isLogAgent(c.source)) {
+    const id = c.sessionId ?? '';
+    return current instanceof AgentLogReader && current.sessionId === id && current.file === c.file && current.agent === c.source ? current : new AgentLogReader({ agent: c.source, file: c.file, sessionId: id, cwd: c.cwd ?? '' }, LOG_FORMATS[c.source]);
+  }
   if (isKiloDbFile(c.file)) {
     const id = c.sessionId ?? '';
     const agent = c.source === 'opencode' ? 'opencode' : 'kilo';
     return current instanceof KiloDbReader && current.sessionId === id && current.agent === agent ? current : new KiloDbReader(c.file, id, agent);
   }
-  if (current && !(current instanceof KiloDbReader) && !(current instanceof CopilotChatReader)) return current;
+  if (current && !(current instanceof KiloDbReader) && !(current instanceof CopilotChatReader) && !(current instanceof AgentLogReader)) return current;
   // OpenCode keeps no task folders: only its database gets here.
   return isSdkMessagesFile(c.file) ? new ClineSdkReader(c.file) : new VscodeTaskReader(path.dirname(c.file), c.source === 'opencode' ? 'kilo' : c.source, { cwd: c.cwd ?? null });
 }

@@ -8,7 +8,7 @@ import { taskReaderFor } from './taskReader';
 
 export type SessionTrackerOptions = Omit<DiscoveryOptions, 'sources'> & {
   /** Which agents to look for (default Claude Code and Codex). */
-  agents?: readonly ('claude' | 'codex' | 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat')[];
+  agents?: readonly ('claude' | 'codex' | 'cline' | 'roo' | 'zoo' | 'kilo' | 'opencode' | 'copilot-chat' | 'gemini' | 'qwen' | 'copilot-cli')[];
   /** One-shot reads (the CLI): wait a moment for a task file caught half-written. */
   settle?: boolean;
   /** Read the session only up to this point (`handoff generate --as-of / --before-request`). */

@@ -288,6 +288,8 @@ export interface TaskExtras {
   commandLines?: UiCommandLine[];
   /** The agent's own version, when the task says. */
   version?: string | null;
+  /** The type of each record the reader did not know: counted and named in the facts. */
+  unknown?: readonly string[];
 }
 
 /**
@@ -357,6 +359,7 @@ export function factsOfEvents(agent: SessionAgent, snap: TaskSnapshot, file: str
     }
   }
   for (const f of extras.files) acc.touch(f);
+  for (const t of extras.unknown ?? []) acc.unknownLine(t);
   const facts = acc.facts(file, snap.taskId);
   const withExtra = (c: SessionCommand): SessionCommand => {
     const x = extra.get(c.id);

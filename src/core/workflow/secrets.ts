@@ -87,6 +87,19 @@ async function folderTasks(args: SecretsArgs): Promise<SessionFacts[]> {
   return out.filter((f): f is SessionFacts => f !== null);
 }
 
+const LOG_AGENTS: readonly VscodeAgent[] = ['gemini', 'qwen', 'copilot-cli'];
+
+/** Every session log of the folder (any age) of the terminal agents that keep one per session, with its facts. */
+async function folderLogs(args: SecretsArgs): Promise<SessionFacts[]> {
+  const found = await new VscodeTaskDiscovery(args.workspaceDir, args.tasks ?? {}).all(LOG_AGENTS).catch(() => []);
+  const out: SessionFacts[] = [];
+  for (const c of found) {
+    const f = await taskReaderFor(c).facts(true).catch(() => null);
+    if (f) out.push(f);
+  }
+  return out;
+}
+
 /** A task's entries: each of its files holding a credential, with how many (the chat alone when none). */
 function taskEntries(f: SessionFacts): SessionFileEntry[] {
   const task = `${agentName(f.agent)} task ${f.sessionId}`;
@@ -158,6 +171,11 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
   for (const f of await folderTasks(args)) {
     facts.push(f);
     sessions.push(...taskEntries(f));
+  }
+  // The terminal agents' session logs: append-only JSONL, listed and scrubbed like a Claude Code transcript.
+  for (const f of await folderLogs(args)) {
+    facts.push(f);
+    sessions.push({ file: f.file, agent: f.agent, credentials: f.credentials?.length ?? 0 });
   }
   const snapshot = await loadMergedWorkbench(args.workspaceDir, args.options, null);
   const findings = [...(snapshot.secrets ?? []), ...facts.flatMap((f) => sessionSecretFindings(f))];

@@ -8,7 +8,7 @@ export const ARTIFACT_GLOB =
  * The agents' storage folders are watched whole for JSON files (a plain recursive glob, which every
  * file watcher supports outside the workspace); `isTaskFile` keeps the ones that make a task.
  */
-export const TASK_GLOB = '{**/*.json,**/*.jsonl,kilo*.db,kilo*.db-wal,opencode*.db,opencode*.db-wal,state.vscdb}';
+export const TASK_GLOB = '{**/*.json,**/*.jsonl,kilo*.db,kilo*.db-wal,opencode*.db,opencode*.db-wal,state.vscdb,**/workspace.yaml,**/session.db,**/session.db-wal}';
 
 const TASK_FILES = new Set(['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json', 'history_item.json', '_index.json', 'taskHistory.json']);
 
@@ -21,6 +21,10 @@ export function isTaskFile(file: string): boolean {
   if (base === 'state.vscdb') return true;
   const parent = path.basename(path.dirname(file));
   if ((parent === 'chatSessions' && /\.jsonl?$/.test(base)) || (parent === 'transcripts' && base.endsWith('.jsonl'))) return true;
+  // Gemini CLI `<project>/chats/session-*.jsonl`, Qwen Code `<project>/chats/<id>.jsonl` and its `todos/<id>.json`.
+  if ((parent === 'chats' && base.endsWith('.jsonl')) || (parent === 'todos' && base.endsWith('.json'))) return true;
+  // Copilot CLI: `session-state/<id>/events.jsonl`, `workspace.yaml` and the todo list's `session.db`.
+  if (base === 'events.jsonl' || base === 'workspace.yaml' || base === 'session.db' || base === 'session.db-wal') return true;
   // Cline SDK: `<sessions>/<id>/<id>.json` and `<id>.messages.json`.
   const dir = path.basename(path.dirname(file));
   return base === `${dir}.json` || base === `${dir}.messages.json`;

@@ -12,7 +12,10 @@ describe('packet sources: where the facts came from, for people', () => {
       // Only a label that is an agent session from its first character to its last.
       ['my claude:7f3e2a91', 'my claude:7f3e2a91'],
       ['claude:7f3e\nnotes.md', 'claude:7f3e\nnotes.md'],
-      ['gemini:7f3e2a91', 'gemini:7f3e2a91'],
+      ['gemini:7f3e2a91', 'Gemini CLI session 7f3e2a91'],
+      ['qwen:651e68fc-fced', 'Qwen Code session 651e68fc'],
+      ['copilot-cli:f34d5de7-e445', 'Copilot CLI session f34d5de7'],
+      ['aider:7f3e2a91', 'aider:7f3e2a91'],
     ];
     for (const [label, name] of cases) assert.equal(sourceName(label), name, label);
   });

@@ -10,7 +10,7 @@ const from = (values: Record<string, unknown>) => (key: string) => values[key];
 describe('settings for the agents inside VS Code', () => {
   it('reads Cline, Roo Code, Zoo Code and Kilo Code by default; a custom Roo storage path and Roo\'s model reach the meter', () => {
     const d = parseSettings(from({}));
-    assert.deepEqual(d.context.sources, ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat']);
+    assert.deepEqual(d.context.sources, ['claude', 'codex', 'generic', 'cline', 'roo', 'zoo', 'kilo', 'opencode', 'copilot-chat', 'gemini', 'qwen', 'copilot-cli']);
     assert.deepEqual(vscodeAgentOptions(d), {});
     const s = parseSettings(from({ 'context.sources': ['roo'], 'context.rooStoragePath': ' /data/roo ', 'context.rooModel': 'claude-sonnet-4-5' }));
     assert.deepEqual(s.problems, []);
