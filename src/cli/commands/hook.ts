@@ -37,6 +37,11 @@ const HookEventSchema = z
 const GENERATING = new Set(['SessionEnd', 'PreCompact']);
 
 
+/** A Gemini CLI or Qwen Code session log (`…/chats/<id>.jsonl`): not a Claude Code transcript. */
+function isChatsLog(file: string): boolean {
+  return path.basename(path.dirname(file.replace(/\\/g, '/'))) === 'chats';
+}
+
 /**
  * Generates a packet for an agent event (a dirty workbench is accepted: findings become block risks).
  * Problems go to the log. Returns the packet folder, or null when nothing was written.
@@ -52,8 +57,10 @@ export async function generateForEvent(workspaceDir: string, flags: FlagValues, 
   let outcome: Awaited<ReturnType<typeof generateHandoff>>;
   try {
     const context = await contextForPacket(workspaceDir, flags, io);
-    // A hook names its own transcript: the workbench is derived from exactly that session.
-    const session = transcriptPath
+    // A hook names its own transcript: the workbench is derived from exactly that session. Gemini CLI
+    // and Qwen Code name theirs too (`…/chats/<id>.jsonl`), read through the folder's session search,
+    // which finds that newest one with the reader of its agent.
+    const session = transcriptPath && !isChatsLog(transcriptPath)
       ? await readSessionFile(path.resolve(workspaceDir, transcriptPath), agentOfEvent({ transcript_path: transcriptPath }) === 'codex' ? 'codex' : 'claude-code').catch(() => null)
       : await sessionForCli(workspaceDir, flags, io.env);
     outcome = await generateHandoff({ workspaceDir, options, allowDirty: true, gitClient: createGitClient(workspaceDir), context, session });

@@ -15,6 +15,8 @@ import { claudeSettingsFile, codexConfigFile, findOnPath, NO_NODE_MESSAGE } from
 import { planClaudeMcpRemove, planClaudeMcpSetup, planCodexMcpRemove, planCodexMcpSetup } from '../../core/setup/mcp';
 import { OPENCODE_INSTRUCTIONS_NAME, opencodeConfigFile, planOpencodeRemove, planOpencodeSetup } from '../../core/setup/opencode';
 import type { PlanResult } from '../../core/setup/plan';
+import type { SettingsAgent } from '../../core/setup/terminalAgents';
+import { copilotMcpFileOf, planCopilotRemove, planCopilotSetup, planSettingsAgentRemove, planSettingsAgentSetup, settingsAgentReport, settingsFileOf } from '../../core/setup/terminalAgents';
 import { backupFileOf, isNoop, isObject, parseObjectFile, plansOf } from '../../core/setup/plan';
 import { shellQuote } from '../../core/setup/shell';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
@@ -49,9 +51,38 @@ async function opencodePlan(flags: FlagValues, io: CliIO): Promise<PlanResult> {
   return planOpencodeSetup({ file, text, backupExists: backup !== null, launcher: await launcherOf(flags, io), instructionsFile, instructionsText, instructionsRef });
 }
 
+/** The agents set-up connects. */
+const AGENTS = ['claude', 'codex', 'opencode', 'gemini', 'qwen', 'copilot'] as const;
+type Agent = (typeof AGENTS)[number];
+const isSettingsAgent = (agent: string): agent is SettingsAgent => agent === 'gemini' || agent === 'qwen';
+/** Agents whose one file holds the MCP server too: no MCP step of its own. */
+const MCP_IN_PLAN = new Set<Agent>(['opencode', 'gemini', 'qwen', 'copilot']);
+
+/** Gemini CLI / Qwen Code: hooks and the MCP server in the user's settings.json, or the project's with `--project`. */
+async function settingsAgentPlan(agent: SettingsAgent, flags: FlagValues, io: CliIO): Promise<PlanResult> {
+  const project = flags['project'] === true ? path.resolve(io.cwd, str(flags, 'dir') ?? '.') : undefined;
+  const file = settingsFileOf(agent, { ...(project ? { project } : {}), env: io.env, home: io.env['HOME'] || os.homedir() });
+  const [text, backup] = await Promise.all([readIfExists(file), readIfExists(backupFileOf(file))]);
+  if (flags['remove'] === true) return planSettingsAgentRemove({ agent, file, text, backup });
+  const launcher = await launcherOf(flags, io);
+  return planSettingsAgentSetup({ agent, file, text, hookLauncher: shellQuote(launcher), mcpLauncher: flags['without-mcp'] === true ? null : launcher, backupExists: backup !== null });
+}
+
+/** GitHub Copilot CLI: the MCP server in `$COPILOT_HOME/mcp-config.json` (no hooks: see terminalAgents.ts). */
+async function copilotPlan(flags: FlagValues, io: CliIO): Promise<PlanResult> {
+  if (flags['project'] === true) throw new UsageError('--project is not for Copilot CLI: set-up writes its user MCP configuration');
+  if (flags['without-mcp'] === true) throw new UsageError('Copilot CLI gets only the MCP server from set-up: --without-mcp would leave nothing to do');
+  const file = copilotMcpFileOf({ env: io.env, home: io.env['HOME'] || os.homedir() });
+  const [text, backup] = await Promise.all([readIfExists(file), readIfExists(backupFileOf(file))]);
+  if (flags['remove'] === true) return planCopilotRemove({ file, text, backup });
+  return planCopilotSetup({ file, text, launcher: await launcherOf(flags, io), backupExists: backup !== null });
+}
+
 async function plan(agent: string, flags: FlagValues, io: CliIO): Promise<PlanResult> {
   const remove = flags['remove'] === true;
   if (agent === 'opencode') return opencodePlan(flags, io);
+  if (isSettingsAgent(agent)) return settingsAgentPlan(agent, flags, io);
+  if (agent === 'copilot') return copilotPlan(flags, io);
   if (agent === 'claude') {
     const project = flags['project'] === true ? path.resolve(io.cwd, str(flags, 'dir') ?? '.') : undefined;
     const configDir = str(flags, 'claude-config-dir');
@@ -85,11 +116,20 @@ async function plan(agent: string, flags: FlagValues, io: CliIO): Promise<PlanRe
  * (Codex runs a hook only while `[hooks.state]` in config.toml holds its current hash). Reads only.
  * `ok`: every hook present (and trusted); `any`: at least one of ours is there.
  */
-async function check(agent: 'claude' | 'codex', flags: FlagValues, io: CliIO): Promise<{ ok: boolean; any: boolean }> {
+async function check(agent: 'claude' | 'codex' | SettingsAgent, flags: FlagValues, io: CliIO): Promise<{ ok: boolean; any: boolean }> {
   const lines: string[] = [];
   let ok = true;
   let any = false;
-  if (agent === 'claude') {
+  if (isSettingsAgent(agent)) {
+    const project = flags['project'] === true ? path.resolve(io.cwd, str(flags, 'dir') ?? '.') : undefined;
+    const file = settingsFileOf(agent, { ...(project ? { project } : {}), env: io.env, home: io.env['HOME'] || os.homedir() });
+    const parsed = parseObjectFile(file, (await readIfExists(file)) ?? '');
+    if (!parsed.ok) throw new UsageError(parsed.message.replace(/; nothing was written$/, ''));
+    const report = settingsAgentReport(agent, file, parsed.value);
+    lines.push(...report.lines);
+    ok = report.ok;
+    any = report.any;
+  } else if (agent === 'claude') {
     const project = flags['project'] === true ? path.resolve(io.cwd, str(flags, 'dir') ?? '.') : undefined;
     const configDir = str(flags, 'claude-config-dir');
     const file = claudeSettingsFile({ project, configDir: configDir && path.resolve(io.cwd, configDir), env: io.env });
@@ -192,11 +232,11 @@ async function carryOut(result: PlanResult, flags: FlagValues, io: CliIO): Promi
  */
 export const setupCommand: CommandSpec = {
   name: 'setup',
-  summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129) and its MCP server into the agent's MCP configuration (OpenCode: the MCP server and an instruction file in opencode.json) (prints the diff; --remove undoes)",
-  usage: 'setup [claude|codex|opencode] [--project] [--remove] [--dry-run] [--check] [--without-mcp] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
-  positionals: { min: 0, max: 1, names: 'the agent: claude, codex or opencode (claude and codex for --check alone)' },
+  summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129) and its MCP server into the agent's MCP configuration (OpenCode: the MCP server and an instruction file in opencode.json; Gemini CLI, Qwen Code: hooks and the MCP server in settings.json; Copilot CLI: the MCP server) (prints the diff; --remove undoes)",
+  usage: 'setup [claude|codex|opencode|gemini|qwen|copilot] [--project] [--remove] [--dry-run] [--check] [--without-mcp] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
+  positionals: { min: 0, max: 1, names: 'the agent: claude, codex, opencode, gemini, qwen or copilot (claude and codex for --check alone)' },
   flags: [
-    { name: 'project', type: 'boolean', help: "Claude Code: the project's .claude/settings.json (in --dir) instead of your user settings; OpenCode: the project's opencode.json" },
+    { name: 'project', type: 'boolean', help: "Claude Code: the project's .claude/settings.json (in --dir) instead of your user settings; OpenCode: the project's opencode.json; Gemini CLI, Qwen Code: the project's .gemini/ or .qwen/settings.json" },
     { name: 'remove', type: 'boolean', help: 'take Session Handoff out again, restoring the settings as they were' },
     { name: 'dry-run', type: 'boolean', help: 'print the diff only; write nothing' },
     { name: 'check', type: 'boolean', help: 'say whether each hook is in place (Codex: and trusted in /hooks); write nothing' },
@@ -214,15 +254,15 @@ export const setupCommand: CommandSpec = {
       const results = [await check('claude', flags, io), await check('codex', flags, io)];
       return results.some((r) => r.any) && results.every((r) => r.ok || !r.any) ? EXIT_OK : EXIT_REFUSED;
     }
-    if (agent !== 'claude' && agent !== 'codex' && agent !== 'opencode') throw new UsageError(agent === undefined ? 'name the agent: claude, codex or opencode' : `unknown agent "${agent}": use claude, codex or opencode`);
-    if (agent === 'opencode' && flags['check'] === true) throw new UsageError('--check is for claude and codex (OpenCode has no hooks)');
-    if (flags['check'] === true && agent !== 'opencode') return (await check(agent, flags, io)).ok ? EXIT_OK : EXIT_REFUSED;
+    if (agent === undefined || !AGENTS.includes(agent as Agent)) throw new UsageError(agent === undefined ? `name the agent: ${AGENTS.join(', ')}` : `unknown agent "${agent}": use ${AGENTS.join(', ')}`);
+    if ((agent === 'opencode' || agent === 'copilot') && flags['check'] === true) throw new UsageError(`--check is for the agents with hooks: claude, codex, gemini, qwen (${agent === 'opencode' ? 'OpenCode has no hooks' : 'set-up writes no Copilot CLI hook'})`);
+    if (flags['check'] === true && (agent === 'claude' || agent === 'codex' || isSettingsAgent(agent))) return (await check(agent as 'claude' | 'codex' | SettingsAgent, flags, io)).ok ? EXIT_OK : EXIT_REFUSED;
     const stopped = await carryOut(await plan(agent, flags, io), flags, io);
     if (stopped !== null) return stopped;
     // The MCP server, in the agent's MCP configuration: a step of its own, read after the hooks were
     // written (Codex keeps both in config.toml).
-    // OpenCode's MCP server is its whole set-up, in the step above.
-    if (flags['without-mcp'] !== true && agent !== 'opencode') {
+    // OpenCode's, Gemini CLI's, Qwen Code's and Copilot CLI's MCP server is in the step above.
+    if (flags['without-mcp'] !== true && !MCP_IN_PLAN.has(agent as Agent)) {
       const mcpStopped = await carryOut(await mcpPlan(agent, flags, io), flags, io);
       if (mcpStopped !== null) return mcpStopped;
     }
