@@ -108,4 +108,22 @@ describe('handoff show --for-pr', () => {
     assert.match(md, /Nothing failed or was rejected among the recorded commands\./);
     assert.match(md, /\*\*Open risks\*\*\n\nNone recorded\./);
   });
+
+  it('pings no one and links or closes nothing: mentions and issue references in agent text become code spans', () => {
+    const p = buildTestPacket({
+      topic: '@team-x',
+      summary: 'Fixes #12 and closes org/repo#3, as @alice asked; GH-7 too. Mail bob@example.com; `git log @{u}` and `#define X` stay.',
+      next_action: 'Resolves #44: ask @bob/reviewers',
+      decisions: [{ text: 'cc @carol', status: 'rejected' }],
+    });
+    const md = renderForPr(p);
+    assert.match(md, /^### Session handoff: `@team-x` on main\n/);
+    assert.match(md, /Fixes `#12` and closes `org\/repo#3`, as `@alice` asked; `GH-7` too\. Mail bob@example\.com; `git log @\{u\}` and `#define X` stay\./);
+    assert.match(md, /Resolves `#44`: ask `@bob\/reviewers`/);
+    assert.match(md, /rejected: cc `@carol`/);
+    // Outside code spans, nothing GitHub reads as a mention, a reference or a closing keyword.
+    const prose = md.replace(/`[^`]*`/g, '');
+    assert.doesNotMatch(prose, /(?<![\w.])@[A-Za-z0-9]/);
+    assert.doesNotMatch(prose, /#\d/);
+  });
 });
