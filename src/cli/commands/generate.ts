@@ -12,6 +12,8 @@ import { humanTime } from '../../core/render/text';
 import type { SessionFacts } from '../../core/session/model';
 import { agentName } from '../../core/session/model';
 import { listSessionRequests, type SessionCut } from '../../core/session/reader';
+import { ledgerKeyProblem } from '../../core/registry/ownership';
+import { redact } from '../../core/redact';
 
 /** `handoff generate`: write the handoff packet of the workbench, or say why not. */
 export const generateCommand: CommandSpec = {
@@ -73,6 +75,8 @@ export const generateCommand: CommandSpec = {
     }
     if (!flags['json']) for (const id of outcome.superseded ?? []) io.stdout(`superseded ${id}\n`);
     if (!flags['json']) io.stdout(`${auditLine(audit)} (handoff audit for the fixes)\n`);
+    const keyProblem = await ledgerKeyProblem(io.env).catch(() => null);
+    if (keyProblem) io.stderr(`handoff generate: ${redact(keyProblem)}\n`);
     return EXIT_OK;
   },
 };

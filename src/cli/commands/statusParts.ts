@@ -64,6 +64,8 @@ export function stateLines(state: StatusState): string[] {
     // Nothing of its content: it may have been planted (committed to the repository, copied in).
     lines.push(`Packet   ${path.basename(a.dir)} · not written here — review it with \`handoff show\``);
     lines.push(`         it is never handed to the next session; write one with handoff generate`);
+    const possibly = /\(Possibly yours: ([^]*)\.\)$/.exec(state.trust.notice)?.[1];
+    if (possibly) lines.push(`         possibly yours: ${possibly}`);
   } else {
     lines.push(`Packet   ${path.basename(a.dir)} (${a.packet.status}) · ${trustWord(state.trust)}${state.active ? '' : ` (none for ${branch} / ${state.topic}; the newest)`}`);
     const reasons = state.trust.kind === 'stale' ? state.trust.reasons : [];

@@ -88,6 +88,25 @@ async function ledgerKey(create: boolean): Promise<Buffer | null> {
   return key;
 }
 
+/**
+ * Why this user's ledger key cannot be used, when a file is in its place but is not a private 32-byte
+ * regular file of this user — every packet then reads as not written here, which must be said, not
+ * left silent. Null when the key is usable or not made yet (the next `handoff generate` makes it).
+ */
+export async function ledgerKeyProblem(env: Record<string, string | undefined> = process.env): Promise<string | null> {
+  const file = path.join(userStateDir(env), LEDGER_KEY_FILE);
+  const st = await fs.lstat(file).catch(() => null);
+  if (!st) return null;
+  const fix = 'so no packet can be vouched for as written here and every one reads as not written here; remove it (the next handoff generate makes a new one, and packets written before it must be trusted again)';
+  if (st.isSymbolicLink()) return `the ledger key ${file} is a symbolic link, ${fix}`;
+  if (!st.isFile()) return `the ledger key ${file} is not a file, ${fix}`;
+  if (st.size !== KEY_BYTES) return `the ledger key ${file} holds ${st.size} bytes, not ${KEY_BYTES}, ${fix}`;
+  if (process.platform !== 'win32' && process.getuid && st.uid !== process.getuid()) return `the ledger key ${file} belongs to another user, ${fix}`;
+  if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) return `the ledger key ${file} can be read or changed by others (mode ${(st.mode & 0o777).toString(8)}), ${fix} — or make it private with chmod 600`;
+  if (!(await readKey(file))) return `the ledger key ${file} cannot be read, ${fix}`;
+  return null;
+}
+
 async function readKey(file: string): Promise<Buffer | null> {
   const handle = await fs.open(file, READ).catch(() => null);
   if (!handle) return null;

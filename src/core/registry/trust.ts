@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { GitClient, GitFacts } from '../gitPort';
 import type { Packet } from '../packet/schema';
 import type { Freshness } from './freshness';
-import { gitDirOf, isOwnPacket, isVouched, vouch } from './ownership';
+import { gitDirOf, isOwnPacket, isVouched, ledgerKeyProblem, vouch } from './ownership';
 
 /**
  * What the next session may be told of a packet. `instruction`: the restart prompt, acted on. `stale`:
@@ -71,6 +71,11 @@ export async function handoffTrust(args: {
   const inGit = !!(await gitDirOf(stored.dir).catch(() => null));
   const owned = !inGit || (stored.sha256 ? await isOwnPacket(stored.dir, stored.sha256) : false);
   const trust = packetTrust({ packet: stored.packet, freshness, owned, facts });
+  // A key that cannot be used makes every packet foreign: say why, never silently.
+  if (trust.kind === 'foreign') {
+    const problem = await ledgerKeyProblem().catch(() => null);
+    if (problem) return { kind: 'foreign', notice: `${trust.notice} (Possibly yours: ${problem}.)` };
+  }
   // Outside a repository the packet is never an instruction anyway (nothing to match): no second reason.
   if (!inGit || trust.kind === 'foreign' || stored.packet.next_action_source !== 'agent_state') return trust;
   // A packet the user trusted explicitly carries its own next action on their word.

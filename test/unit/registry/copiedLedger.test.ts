@@ -72,6 +72,29 @@ describe('the "written here" ledger is bound to this user on this machine', () =
     assert.equal((await fs.stat(key)).mode & 0o777, 0o600);
     assert.match(sessionStartContext(r.dir, env), /NEXT ACTION/);
     await fs.chmod(key, 0o644);
-    assert.equal(sessionStartContext(r.dir, env), FOREIGN_NOTICE);
+    const context = sessionStartContext(r.dir, env);
+    assert.ok(context.startsWith(FOREIGN_NOTICE), context);
+    assert.doesNotMatch(context, /NEXT ACTION|Run the refund tests/);
+    // Never silent: the notice says the key is why, and how to fix it.
+    assert.match(context, /Possibly yours: the ledger key .*ledger\.key can be read or changed by others \(mode 644\).*chmod 600/);
+  });
+
+  it('an unusable ledger key (wrong size, a folder) is named in SessionStart, status and generate, never silently "not written here"', async () => {
+    const env = await otherUser();
+    const r = await authored(env);
+    const key = path.join(env['HANDOFF_STATE_DIR']!, LEDGER_KEY_FILE);
+    await fs.writeFile(key, 'short', { mode: 0o600 });
+    assert.match(sessionStartContext(r.dir, env), /Possibly yours: the ledger key .* holds 5 bytes, not 32, so no packet can be vouched for/);
+    const status = handoff(['status', '--dir', r.dir], { env });
+    assert.match(status.stdout, /not written here[^]*possibly yours: the ledger key .* holds 5 bytes/);
+    await fs.rm(key);
+    await fs.mkdir(key);
+    const gen = handoff(['generate', '--dir', r.dir, '--allow-dirty'], { env });
+    assert.equal(gen.code, 0, gen.stderr);
+    assert.match(gen.stderr, /handoff generate: the ledger key .* is not a file, so no packet can be vouched for as written here/);
+    // Removed, the next generate makes a new key and the packet is ours again.
+    await fs.rm(key, { recursive: true });
+    assert.equal(handoff(['generate', '--dir', r.dir, '--allow-dirty'], { env }).code, 0);
+    assert.match(sessionStartContext(r.dir, env), /NEXT ACTION/);
   });
 });
