@@ -63,7 +63,7 @@ export class ContextMeter {
     const problems = this.discovery.tasks.problems();
     let current: ContextResult = first
       ? first.result
-      : { known: false, reason: `no Claude Code, Codex or context_usage.json session found for ${this.options.folder}${problems.length ? `; ${problems.join('; ')}` : ''}` };
+      : { known: false, reason: `no agent session found for ${this.options.folder}${problems.length ? `; ${problems.join('; ')}` : ''}` };
     if (first && problems.length) current = { ...current, warnings: [...(current.warnings ?? []), ...problems] };
     return { current, candidates };
   }

@@ -180,7 +180,7 @@ describe('ContextMeter', () => {
     const h = await homes();
     const m = await new ContextMeter({ folder: h.folder, claudeConfigDir: h.claude, codexHome: h.codex }).read();
     assert.equal(m.current.known, false);
-    assert.match(m.current.known ? '' : m.current.reason, /no Claude Code, Codex or context_usage\.json session/);
+    assert.match(m.current.known ? '' : m.current.reason, /no agent session found for /);
     assert.deepEqual(m.candidates, []);
   });
 

@@ -124,7 +124,7 @@ describe('the context meter', () => {
     const folder = path.join(root, 'app');
     const opts = { folder, claudeConfigDir: path.join(root, 'claude'), codexHome: path.join(root, 'codex') };
     const none = await new ContextMeter(opts).read();
-    assert.deepEqual(none, { current: { known: false, reason: `no Claude Code, Codex or context_usage.json session found for ${folder}` }, candidates: [] });
+    assert.deepEqual(none, { current: { known: false, reason: `no agent session found for ${folder}` }, candidates: [] });
     await put(path.join(root, 'claude', 'projects', claudeProjectSlug(folder), 's.jsonl'), claudeCall({ cwd: folder, sessionId: 'cs', input: 100_000 }));
     const meter = new ContextMeter(opts);
     const r = await meter.read();

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ReadingWatch, UNKNOWN_RETRY_MS } from '../../../src/ui/state/readingWatch';
 import type { ContextResult } from '../../../src/core/context/types';
 
-const unknown = (reason = 'no Claude Code, Codex or context_usage.json session found for /w'): ContextResult => ({ known: false, reason });
+const unknown = (reason = 'no agent session found for /w'): ContextResult => ({ known: false, reason });
 const known = (percent = 25, file = '/c/projects/-w/s.jsonl'): ContextResult => ({
   known: true, source: 'claude', sessionId: 's', usedTokens: percent * 2000, windowTokens: 200_000, percent, compactAtPercent: 83.5, at: 't', file,
 });
@@ -19,7 +19,7 @@ describe('ReadingWatch', () => {
   it('logs a lost or found reading once, with where it looked and how many retries it took', () => {
     const w = new ReadingWatch();
     const first = w.next(unknown(), ['Claude Code: /c/projects/-w*']);
-    assert.match(first.log ?? '', /no reading: no Claude Code.*Looked in: Claude Code: \/c\/projects\/-w\*/);
+    assert.match(first.log ?? '', /no reading: no agent session found for \/w\. Looked in: Claude Code: \/c\/projects\/-w\*/);
     assert.equal(w.next(unknown(), []).log, null, 'the same unknown reading is not logged again');
     const found = w.next(known(), []);
     assert.equal(found.retryInMs, null);
