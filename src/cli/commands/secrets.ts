@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { displayPath } from '../../core/packet/secretRisks';
 import type { SecretsReport, ScrubOutcome } from '../../core/workflow/secrets';
-import { findSecrets, KILO_DB_NOT_SCRUBBED, scrubEntry } from '../../core/workflow/secrets';
+import { dbNotScrubbed, findSecrets, scrubEntry } from '../../core/workflow/secrets';
 import { isKiloDbFile } from '../../core/session/kiloDb';
 import type { SessionAgent } from '../../core/session/model';
 import { createGitClient } from '../../git/gitClient';
@@ -33,7 +33,9 @@ export function formatSecrets(report: SecretsReport, workspaceDir: string): stri
   lines.push(read.length ? `Sessions read: ${read.join(', ')}${more ? `, and ${more} more without credentials` : ''}.` : 'No agent session found for the folder.');
   for (const p of partly) lines.push(`Not fully scanned: ${displayPath(p.file)}: ${p.message}; a credential in the part not read is neither found nor masked.`);
   if (report.sessions.some((s) => s.credentials > 0 && !isKiloDbFile(s.file))) lines.push('Mask them in the session files with: handoff secrets --scrub');
-  if (report.sessions.some((s) => s.credentials > 0 && isKiloDbFile(s.file))) lines.push(`${KILO_DB_NOT_SCRUBBED}.`);
+  for (const [agent, name] of [['kilo', 'Kilo Code'], ['opencode', 'OpenCode']] as const) {
+    if (report.sessions.some((s) => s.credentials > 0 && s.agent === agent && isKiloDbFile(s.file))) lines.push(`${dbNotScrubbed(name)}.`);
+  }
   const agents = [...new Set(report.sessions.filter((s) => s.task && s.credentials > 0 && !isKiloDbFile(s.file)).map((s) => s.task!.replace(/ task .*$/, '')))];
   if (agents.length) lines.push(`Close the task in ${agents.join(' and ')} first: the agent rewrites a task's files whole on its next save, and a task it still has open would get its unmasked copy back.`);
   return `${lines.join('\n')}\n`;

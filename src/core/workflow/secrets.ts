@@ -66,7 +66,7 @@ export interface SessionFileEntry {
   task?: string;
 }
 
-const TASK_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo'];
+const TASK_AGENTS: readonly VscodeAgent[] = ['cline', 'roo', 'zoo', 'kilo', 'opencode'];
 /** Task folders read at the same time. */
 const TASKS_AT_ONCE = 16;
 
@@ -189,8 +189,8 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
   return { risks: secretRisks(findings, origins, agent), findings, sessions, notScanned };
 }
 
-/** Why a Kilo Code database is listed but never rewritten. */
-export const KILO_DB_NOT_SCRUBBED = "Kilo Code keeps its sessions in one SQLite database, which is not scrubbed (rewriting a live database is out of scope): delete the session in Kilo Code, and rotate the credential";
+/** Why a Kilo Code or OpenCode database is listed but never rewritten. */
+export const dbNotScrubbed = (agent = 'Kilo Code'): string => `${agent} keeps its sessions in one SQLite database, which is not scrubbed (rewriting a live database is out of scope): delete the session in ${agent}, and rotate the credential`;
 
 /** A session written to this recently may still be in use: it is not masked without `force`. */
 export const SCRUB_QUIET_MS = 60_000;
@@ -314,7 +314,7 @@ async function eachLine(handle: fsp.FileHandle, onLine: (bytes: Buffer, offset: 
 
 /** Scrubs one entry of the report: a session log or a task's JSON file, each in place. */
 export function scrubEntry(entry: SessionFileEntry, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
-  if (isKiloDbFile(entry.file)) return Promise.resolve({ kind: 'refused', file: entry.file, reason: KILO_DB_NOT_SCRUBBED });
+  if (isKiloDbFile(entry.file)) return Promise.resolve({ kind: 'refused', file: entry.file, reason: dbNotScrubbed(entry.agent === 'opencode' ? 'OpenCode' : 'Kilo Code') });
   return entry.task ? scrubTaskFile(entry.file, { ...opts, task: entry.task }) : scrubSession(entry.file, opts);
 }
 

@@ -71,6 +71,25 @@ describe('handoff status / generate / secrets with a Kilo Code database', () => 
   });
 });
 
+describe('handoff secrets with an OpenCode database', () => {
+  it('lists the folder session of opencode.db as OpenCode, read from a copy, never rewritten', async () => {
+    const repo = makeRepo({ files: { 'README.md': '# app\n' } });
+    const dir = await fs.realpath(repo.dir);
+    const home = await makeTempDir('handoff-cli-home-');
+    // The Kilo Code fixture's database where OpenCode keeps its own (the same schema family).
+    const store = path.join(home, '.local', 'share', 'opencode');
+    await fs.rename(await placeKiloDb(dir, { into: store, now: Date.now() - 60_000 }), path.join(store, 'opencode.db'));
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: '', XDG_DATA_HOME: '', CLAUDE_CONFIG_DIR: path.join(home, 'claude'), CODEX_HOME: path.join(home, 'codex') };
+    delete env['KILO_DB'];
+    delete env['OPENCODE_DB'];
+    const before = await fs.readFile(path.join(store, 'opencode.db'));
+    const secrets = handoff(['secrets', '--dir', dir, '--scrub', '--force'], { env });
+    assert.match(secrets.stdout, /Sessions read: OpenCode task ses_3f9c2a7b1e04Kq8ZrT2vLx9Kp4: ~\/\.local\/share\/opencode\/opencode\.db \(0\)/, secrets.stdout);
+    assert.deepEqual(await fs.readFile(path.join(store, 'opencode.db')), before);
+    assert.deepEqual(await fs.readdir(store), ['opencode.db']);
+  });
+});
+
 describe('a database session from weeks ago', () => {
   it('a Kilo Code session whose last message is three weeks old is still the folder\'s: status reads it and generate writes its packet', async () => {
     const repo = makeRepo({ files: { 'README.md': '# app\n' } });
