@@ -25,6 +25,7 @@ export const generateCommand: CommandSpec = {
     ...DIR_FLAGS,
     K_FLAG,
     { name: 'goal', type: 'string', placeholder: 'TEXT', help: "what the next session should achieve; the restart prompt's first line" },
+    { name: 'client-goal', type: 'string', placeholder: 'TEXT', help: 'a goal an MCP client gave: kept as data for the next session to confirm, never as an instruction' },
     { name: 'allow-dirty', type: 'boolean', help: 'write the packet on a dirty workbench; every finding becomes a block risk' },
     { name: 'as-of', type: 'string', placeholder: 'TIME', help: 'the packet the session would have given at TIME (ISO, e.g. 2026-11-20T09:30Z): its log is read only up to then' },
     { name: 'before-request', type: 'number', placeholder: 'N', help: 'the packet the session would have given just before its request N (see --list-requests)' },
@@ -41,7 +42,8 @@ export const generateCommand: CommandSpec = {
       workspaceDir,
       options: optionsOf(flags),
       allowDirty: flags['allow-dirty'] === true,
-      goal: typeof flags['goal'] === 'string' ? flags['goal'] : null,
+      goal: typeof flags['goal'] === 'string' ? flags['goal'] : typeof flags['client-goal'] === 'string' ? flags['client-goal'] : null,
+      ...(typeof flags['goal'] !== 'string' && typeof flags['client-goal'] === 'string' ? { goalFromClient: true } : {}),
       gitClient: createGitClient(workspaceDir),
       // The agent's context usage at this moment is part of the packet, as in the editor.
       // At an earlier point the usage then is not known: the packet says so rather than give today's.

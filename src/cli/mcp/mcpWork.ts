@@ -185,7 +185,7 @@ export function createWork(opts: HandoffMcpOptions, run: (argv: string[], signal
         'handoff_generate',
         dir,
         signal,
-        async (d, s) => outputOf(await runCommand(['generate', '--dir', d, '--json', ...(goal ? ['--goal', goal] : [])], s)),
+        async (d, s) => outputOf(await runCommand(['generate', '--dir', d, '--json', ...(goal ? ['--client-goal', goal] : [])], s)),
         async (d) => `Still writing the packet: reading ${await stillReading(d)}. It goes on in the background; call handoff_generate again for its path, next action and audit.`,
         goal ?? null,
       ),

@@ -57,7 +57,7 @@ const TOOLS: { name: string; title: string; description: string; args: ArgSpec[]
     name: 'handoff_generate',
     title: 'Write a handoff packet',
     description: 'Write a handoff packet for this folder now (handoff.json + handoff.md); returns its path, its next action and the audit of what a fresh agent needs.',
-    args: [DIR_ARG, { name: 'goal', description: "what the next session should achieve: the restart prompt's first line", max: 2000 }],
+    args: [DIR_ARG, { name: 'goal', description: 'a goal to suggest to the next session: handed on as the client\'s suggestion, which it confirms with the user', max: 2000 }],
   },
   {
     name: 'handoff_status',

@@ -33,6 +33,8 @@ export interface PacketInput {
   context: ContextResult | null;
   /** What the person wants the next session to achieve (blank: none). */
   nextGoal?: string | null;
+  /** The goal came from an MCP client (`handoff_generate`), not the person: data, never an instruction. */
+  nextGoalFromClient?: boolean;
 }
 
 export type BuildResult = { ok: true; packet: Packet } | { ok: false; reason: string };
@@ -142,6 +144,7 @@ export function buildPacket(input: PacketInput): BuildResult {
     human_words: collectHumanWords(snapshot),
     sources: sourcesOf(snapshot, git, next.from),
     next_goal: goalOf(input.nextGoal),
+    ...(input.nextGoalFromClient && goalOf(input.nextGoal) ? { next_goal_from: 'mcp-client' as const } : {}),
     verdict_pointer: {
       verification: snapshot.verification
         ? { file: snapshot.verification.file, passed: snapshot.verification.passed, task_id: snapshot.verification.task_id ?? null }

@@ -196,6 +196,11 @@ export const PacketSchema = z.object({
   sources: z.record(z.string(), z.string()).default({}),
   /** What the person wants the next session to achieve, when they said so at generation. */
   next_goal: z.string().nullable().default(null),
+  /**
+   * Who gave `next_goal`: absent for the person (`--goal`); `mcp-client` when an MCP client passed it to
+   * `handoff_generate` — text from elsewhere, handed on as data to confirm, never as an instruction.
+   */
+  next_goal_from: z.literal('mcp-client').optional(),
   verdict_pointer: z.object({
     verification: z.object({ file: z.string(), passed: z.boolean(), task_id: z.string().nullable() }).nullable(),
     review: z

@@ -125,7 +125,7 @@ export function renderMarkdown(p: Packet): string {
   if (p.context) out.push(`- Context at generation: ${inline(contextText(p.context))}`);
   const sources = sourcesText(p);
   if (sources) out.push(`- ${inline(sources)}`);
-  if (p.next_goal?.trim()) out.push('', `**Goal for the next session:** ${inline(p.next_goal)}`);
+  if (p.next_goal?.trim()) out.push('', p.next_goal_from === 'mcp-client' ? `**A goal an MCP client gave (not the user's words; confirm it):** ${inline(p.next_goal)}` : `**Goal for the next session:** ${inline(p.next_goal)}`);
   out.push('', `_${RECORD_NOTICE}_`);
 
   section(`Next action (${p.next_action_source === 'agent_state' ? 'recorded by the agent' : 'derived from the record'})`, [inline(p.next_action)]);

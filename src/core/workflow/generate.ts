@@ -45,6 +45,8 @@ export interface GenerateArgs {
   context?: ContextResult | null;
   /** The person's goal for the next session; becomes `next_goal` and the prompt's first line. */
   goal?: string | null;
+  /** The goal was given by an MCP client, not typed by the person. */
+  goalFromClient?: boolean;
   /** The agent session working in the folder: fills in what the workbench files do not say. */
   session?: SessionFacts | null;
   /** Where the agent session was looked for: a refusal without one says so (never "write agent_state.json" to an agent user). */
@@ -151,6 +153,7 @@ export async function generateHandoff(args: GenerateArgs): Promise<GenerateOutco
     allowDirty,
     context: inputs.context,
     nextGoal: args.goal ?? null,
+    ...(args.goalFromClient ? { nextGoalFromClient: true } : {}),
   });
   if (!built.ok) {
     // A Claude Code or Codex user whose session was not found needs to know where it was looked for;
