@@ -8,6 +8,7 @@ import { serializePacket } from '../../core/packet/build';
 import type { Packet } from '../../core/packet/schema';
 import type { PromptAgent } from '../../core/render/forAgent';
 import { renderMarkdown } from '../../core/render/markdown';
+import { renderStaleNotice } from '../../core/render/sessionStart';
 import { outputDirOf } from '../../core/workflow/paths';
 import { currentWithTrust, handoverOf } from '../../core/workflow/restartPrompt';
 import { createGitClient } from '../../git/gitClient';
@@ -190,7 +191,7 @@ export function createWork(opts: HandoffMcpOptions, run: (argv: string[], signal
         goal ?? null,
       ),
     handoff_status: ({ dir }, signal) =>
-      call('handoff_status', dir, signal, async (d, s) => outputOf(await runCommand(['status', '--dir', d], s)), async (d) => {
+      call('handoff_status', dir, signal, async (d, s) => withholdStaleNext(outputOf(await runCommand(['status', '--dir', d], s))), async (d) => {
         // The context reading is a tail read: it answers at once, whatever the session's size.
         const [quick, reading] = await Promise.all([contextOnly(d), stillReading(d)]);
         return `${quick.trim()}\nStill reading ${reading} for the clean state and the active packet: call handoff_status again in a few seconds.`;
@@ -214,12 +215,28 @@ export function createWork(opts: HandoffMcpOptions, run: (argv: string[], signal
       const render: (p: Packet) => string = file === 'handoff.json' ? serializePacket : renderMarkdown;
       const options = optionsOf(opts.flags);
       const { current } = await currentWithTrust(opts.workspaceDir, options, createGitClient(opts.workspaceDir));
-      // One not written here: nothing of it, as at SessionStart.
+      // One not written here: nothing of it; a stale one: the notice with its reasons — as at SessionStart.
       const body = !current
         ? `No handoff packet in ${outputDirOf(opts.workspaceDir, options)} yet: call handoff_generate to write one.`
-        : current.trust.kind === 'foreign' ? current.trust.notice : null;
+        : current.trust.kind === 'foreign' ? current.trust.notice
+          : current.trust.kind === 'stale' ? `${renderStaleNotice(current.stored.packet, current.trust.reasons)} Its ${file} is for the user to review (handoff show), not for an agent to act on.`
+            : null;
       if (body !== null || !current) return { mimeType: 'text/plain', text: redactOutput(body ?? '') as string };
       return { text: redactOutput(render(current.stored.packet)) as string };
     },
   };
+}
+
+/**
+ * What `handoff_status` hands a model: the status screen with a stale packet's next action withheld,
+ * as SessionStart withholds it (the screen a person reads in the terminal keeps it).
+ */
+export function withholdStaleNext<T extends { text: string }>(out: T): T {
+  const lines = out.text.split('\n');
+  const at = lines.findIndex((l) => /^Packet {3}.* · stale\b/.test(l));
+  if (at === -1) return out;
+  for (let i = at + 1; i < lines.length && lines[i]!.startsWith('         '); i++) {
+    if (lines[i]!.startsWith('         next: ')) lines[i] = '         next: withheld while the packet is stale, as at SessionStart (the user reviews it with handoff show)';
+  }
+  return { ...out, text: lines.join('\n') };
 }

@@ -115,6 +115,17 @@ describe('handoff mcp: the MCP server over stdio', function () {
     const stale = await tool(c, 'handoff_prompt');
     assert.match(stale.text, /but it is stale: .*Its instructions are not included/);
     assert.doesNotMatch(stale.text, /NEXT ACTION|Handle partial refunds/);
+    // Nor do the status tool and the resources hand on what SessionStart withholds.
+    const status = await tool(c, 'handoff_status');
+    assert.match(status.text, /Packet {3}\S+ \(active\) · stale/);
+    assert.match(status.text, /next: withheld while the packet is stale/);
+    for (const f of ['handoff.md', 'handoff.json']) {
+      const res = await resource(c, f);
+      assert.match(res.text, /but it is stale: /, f);
+      assert.doesNotMatch(res.text, /Handle partial refunds/, f);
+    }
+    // The terminal's screen, for the person, keeps it.
+    assert.match(handoff(['status', '--dir', r.dir], asUser).stdout, /next: Handle partial refunds in src\/refund\.py/);
     assert.equal(handoff(['generate', '--dir', r.dir], asUser).code, 0);
     const second = JSON.parse((await resource(c, 'handoff.json')).text) as { packet_id: string; next_action: string };
     assert.notEqual(second.packet_id, first.packet_id);
