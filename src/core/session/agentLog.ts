@@ -47,6 +47,35 @@ export async function firstLine(file: string, max = 256 * 1024): Promise<string>
 }
 
 /** One parsed line of a log. */
+/**
+ * A reader of a session log's first line, each file parsed once per `key` (its size, time and inode):
+ * `parse` gets the line's JSON object (undefined when it is none) and gives the head or an Error
+ * saying why the file is not a session. At most 4 096 files are remembered.
+ */
+export function headReader<T>(parse: (o: Obj | undefined, file: string) => T | Error): (file: string, key: string) => Promise<T | Error> {
+  const heads = new Map<string, { key: string; head: T | Error }>();
+  return async (file, key) => {
+    const cached = heads.get(file);
+    if (cached?.key === key) return cached.head;
+    let head: T | Error;
+    try {
+      const line = await firstLine(file);
+      let o: Obj | undefined;
+      try {
+        o = obj(JSON.parse(line));
+      } catch {
+        o = undefined;
+      }
+      head = parse(o, file);
+    } catch (err) {
+      head = err as Error;
+    }
+    heads.set(file, { key, head });
+    if (heads.size > 4096) heads.delete(heads.keys().next().value as string);
+    return head;
+  };
+}
+
 export interface LogRecord {
   o: Obj;
   /** 1-based line. */

@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { listDir, statOrNull } from '../fsx';
 import type { CommandResult } from './accumulator';
 import type { LogFormat, LogRead, LogRecord, LogRef, LogUsage } from './agentLog';
-import { firstLine, LineCredentials, logRecords } from './agentLog';
+import { headReader, LineCredentials, logRecords } from './agentLog';
 import { shortCommand } from './credentials';
 import type { Obj, TaskEvent } from './vscodeTask';
 import { num, obj, str } from './vscodeTask';
@@ -39,30 +39,11 @@ export interface GeminiRef {
   size: number;
 }
 
-const heads = new Map<string, { key: string; head: { sessionId: string; kind: string } | Error }>();
-
 /** A session file's first line: its id and kind (`main` / `subagent`); an Error saying why it is not one. */
-async function sessionHead(file: string, key: string): Promise<{ sessionId: string; kind: string } | Error> {
-  const cached = heads.get(file);
-  if (cached?.key === key) return cached.head;
-  let head: { sessionId: string; kind: string } | Error;
-  try {
-    const line = await firstLine(file);
-    let o: Obj | undefined;
-    try {
-      o = obj(JSON.parse(line));
-    } catch {
-      o = undefined;
-    }
-    const id = str(o?.['sessionId']);
-    head = id ? { sessionId: id, kind: str(o?.['kind']) ?? 'main' } : new Error('line 1 is not the session metadata Gemini CLI writes (no sessionId)');
-  } catch (err) {
-    head = err as Error;
-  }
-  heads.set(file, { key, head });
-  if (heads.size > 4096) heads.delete(heads.keys().next().value as string);
-  return head;
-}
+const sessionHead = headReader<{ sessionId: string; kind: string }>((o) => {
+  const id = str(o?.['sessionId']);
+  return id ? { sessionId: id, kind: str(o?.['kind']) ?? 'main' } : new Error('line 1 is not the session metadata Gemini CLI writes (no sessionId)');
+});
 
 const texts = new Map<string, { key: string; text: string | null }>();
 

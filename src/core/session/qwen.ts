@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { listDir, statOrNull } from '../fsx';
 import type { CommandResult } from './accumulator';
 import type { LogFormat, LogRead, LogRecord, LogRef, LogUsage } from './agentLog';
-import { firstLine, LineCredentials, logRecords } from './agentLog';
+import { headReader, LineCredentials, logRecords } from './agentLog';
 import { shortCommand } from './credentials';
 import type { Obj, TaskEvent } from './vscodeTask';
 import { num, obj, str } from './vscodeTask';
@@ -39,29 +39,10 @@ export interface QwenRef {
   size: number;
 }
 
-const heads = new Map<string, { key: string; head: { sessionId: string; cwd: string } | Error }>();
-
-async function sessionHead(file: string, key: string): Promise<{ sessionId: string; cwd: string } | Error> {
-  const cached = heads.get(file);
-  if (cached?.key === key) return cached.head;
-  let head: { sessionId: string; cwd: string } | Error;
-  try {
-    const line = await firstLine(file);
-    let o: Obj | undefined;
-    try {
-      o = obj(JSON.parse(line));
-    } catch {
-      o = undefined;
-    }
-    const cwd = str(o?.['cwd']);
-    head = cwd ? { sessionId: str(o?.['sessionId']) ?? path.basename(file, '.jsonl'), cwd } : new Error('line 1 is not a Qwen Code record (no cwd)');
-  } catch (err) {
-    head = err as Error;
-  }
-  heads.set(file, { key, head });
-  if (heads.size > 4096) heads.delete(heads.keys().next().value as string);
-  return head;
-}
+const sessionHead = headReader<{ sessionId: string; cwd: string }>((o, file) => {
+  const cwd = str(o?.['cwd']);
+  return cwd ? { sessionId: str(o?.['sessionId']) ?? path.basename(file, '.jsonl'), cwd } : new Error('line 1 is not a Qwen Code record (no cwd)');
+});
 
 /**
  * The sessions of the folder (or of a folder inside it: their project names start with the folder's),

@@ -9,7 +9,8 @@ import { defaultGeminiDir, geminiShellResult } from '../../../src/core/session/g
 import { sessionDisplayName } from '../../../src/core/session/model';
 import { SessionTracker } from '../../../src/core/session/tracker';
 import { isTaskFile } from '../../../src/ui/state/watchPatterns';
-import { fixturePath, makeTempDir } from '../helpers/fixtures';
+import { fixturePath } from '../helpers/fixtures';
+import { moreAgentsHome } from './moreAgentsFixture';
 
 /** The shared Gemini CLI store (@google/gemini-cli 0.61.0, real files): what a correct reader gets, per its expected.json. */
 interface Expected {
@@ -31,17 +32,7 @@ const expected = JSON.parse(readFileSync(path.join(FIXTURE, 'expected.json'), 'u
 const SESSION = path.join('.gemini', 'tmp', 'slugkit', 'chats', 'session-2026-12-01T21-52-73004524.jsonl');
 
 /** The fixture's HOME copied into a temporary one, writable (the fixture's files are read-only). */
-async function home(): Promise<string> {
-  const dir = await fs.realpath(await makeTempDir('handoff-gemini-home-'));
-  await fs.cp(path.join(FIXTURE, 'home'), dir, { recursive: true });
-  const chmod = async (p: string): Promise<void> => {
-    const st = await fs.stat(p);
-    await fs.chmod(p, st.isDirectory() ? 0o755 : 0o644);
-    if (st.isDirectory()) for (const n of await fs.readdir(p)) await chmod(path.join(p, n));
-  };
-  await chmod(dir);
-  return dir;
-}
+const home = (): Promise<string> => moreAgentsHome('gemini');
 
 const none = (dir: string) => ({ claudeConfigDir: path.join(dir, 'none'), codexHome: path.join(dir, 'none'), globalStorageRoots: [] as string[], clineSessionsDir: path.join(dir, 'none'), kiloDb: path.join(dir, 'none', 'kilo.db'), opencodeDb: path.join(dir, 'none', 'opencode.db') });
 const tracker = (dir: string, now?: () => Date) => new SessionTracker({ folder: expected.cwd, ...none(dir), geminiDir: path.join(dir, '.gemini'), agents: ['gemini'], ...(now ? { now } : {}) });
