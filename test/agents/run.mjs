@@ -323,6 +323,26 @@ async function codexScenarios(server) {
       assert.doesNotMatch(p.md, /lines? of unknown types? skipped[^\n]*/);
       assert.deepEqual(fs.readdirSync(sb.repo).filter((f) => f !== '.git').sort(), ['README.md', 'notes.txt', 'outputs']);
     });
+    await test('codex: the meter agrees with the figure Codex itself shows (its window, less its 12 000-token baseline)', () => {
+      const r = sb.handoff('status', '--json');
+      assert.equal(r.status, 0, r.stderr);
+      const cur = JSON.parse(r.stdout).context?.current;
+      assert.ok(cur?.known && cur.source === 'codex', `a Codex reading: ${JSON.stringify(cur)}`);
+      // What Codex recorded for its last turn, and the "% context left" its terminal UI derives from it.
+      const rollouts = [];
+      const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const f = path.join(d, e.name); if (e.isDirectory()) walk(f); else if (f.endsWith('.jsonl')) rollouts.push(f); } };
+      walk(path.join(codexHome, 'sessions'));
+      const rollout = rollouts.find((f) => f.includes(first));
+      assert.ok(rollout, `the rollout of ${first}`);
+      const info = fs.readFileSync(rollout, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+        .filter((o) => o.payload?.type === 'token_count' && o.payload.info).map((o) => o.payload.info).at(-1);
+      assert.ok(info?.model_context_window, 'Codex recorded its window');
+      assert.equal(cur.windowTokens, info.model_context_window);
+      const BASELINE = 12_000;
+      const effective = info.model_context_window - BASELINE;
+      const left = Math.round(Math.max(0, effective - Math.max(0, info.last_token_usage.total_tokens - BASELINE)) / effective * 100);
+      assert.ok(Math.abs((100 - cur.percent) - left) <= 1, `meter ${cur.percent} % used vs Codex's ${left} % left`);
+    });
     await test('codex: the next session gets the handoff whole as a developer message', async () => {
       const prompt = sb.handoff('prompt', '--for', 'codex');
       assert.equal(prompt.status, 0, prompt.stderr);
