@@ -19,6 +19,7 @@ import { round1 } from '../context/claude';
 import { modelInfo } from '../context/models';
 import type { ContextResult } from '../context/types';
 import { listDir, statOrNull } from '../fsx';
+import { LineCredentials } from './agentLog';
 import type { CommandResult } from './accumulator';
 import type { SessionFacts } from './model';
 import { openSqliteSnapshot } from './sqliteSnapshot';
@@ -356,8 +357,10 @@ export class CopilotChatReader {
     const snap = { taskId: this.sessionId, dir: path.dirname(this.file), ui: null, uiLines: [], api: null, apiLines: [], metadata: null, cwd: this.ref.cwd };
     let facts: SessionFacts | null = null;
     let reading: (o: number | undefined) => ContextResult = () => ({ known: false, ...base, reason: `${NAME} stores no token usage in ${path.basename(this.file)} (only its newer transcripts do), so the context used is unknown` });
+    let text: string | null = null;
     if (this.ref.generation === 3) {
-      const t = transcriptEvents(await readFileCapped(this.file));
+      text = await readFileCapped(this.file);
+      const t = transcriptEvents(text);
       facts = factsOfEvents('copilot-chat', snap, this.file, t.events, { cwd: this.ref.cwd, files: [...new Set(t.files)], model: t.model, version: t.version });
       if (t.badLines.length) facts = { ...facts, badLines: t.badLines };
       const usage = t.usage;
@@ -372,13 +375,22 @@ export class CopilotChatReader {
       let session: Obj | undefined;
       let badLines: number[] = [];
       if (this.ref.generation === 0) session = (await legacyArray(this.file)).find((s, i) => (str(s['sessionId']) ?? `interactive-${i}`) === this.sessionId);
-      else if (this.ref.generation === 1) session = obj(JSON.parse(await readFileCapped(this.file)));
-      else ({ value: session, badLines } = replayMutationLog(await readFileCapped(this.file)));
+      else if (this.ref.generation === 1) session = obj(JSON.parse((text = await readFileCapped(this.file))));
+      else ({ value: session, badLines } = replayMutationLog((text = await readFileCapped(this.file))));
       if (session) {
         const { events, files, model } = sessionObjectEvents(session);
         facts = factsOfEvents('copilot-chat', snap, this.file, events, { cwd: this.ref.cwd, files: [...new Set(files)], model });
         if (badLines.length) facts = { ...facts, badLines };
       }
+    }
+    // Credentials in the session file's string values, by line (the legacy state.vscdb is not scanned).
+    if (facts && text !== null) {
+      const found = new LineCredentials();
+      text.split('\n').forEach((l, i) => {
+        if (l.trim()) found.add(l, i + 1, null);
+      });
+      const credentials = found.list();
+      if (credentials.length) facts = { ...facts, credentials };
     }
     this.cached = { key, facts, reading };
     return this.cached;

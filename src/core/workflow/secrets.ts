@@ -87,7 +87,7 @@ async function folderTasks(args: SecretsArgs): Promise<SessionFacts[]> {
   return out.filter((f): f is SessionFacts => f !== null);
 }
 
-const LOG_AGENTS: readonly VscodeAgent[] = ['gemini', 'qwen', 'copilot-cli'];
+const LOG_AGENTS: readonly VscodeAgent[] = ['gemini', 'qwen', 'copilot-cli', 'copilot-chat'];
 
 /** Every session log of the folder (any age) of the terminal agents that keep one per session, with its facts. */
 async function folderLogs(args: SecretsArgs): Promise<SessionFacts[]> {
@@ -191,6 +191,9 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
 
 /** Why a Kilo Code or OpenCode database is listed but never rewritten. */
 export const dbNotScrubbed = (agent = 'Kilo Code'): string => `${agent} keeps its sessions in one SQLite database, which is not scrubbed (rewriting a live database is out of scope): delete the session in ${agent}, and rotate the credential`;
+
+/** Why a Copilot Chat session is listed but never rewritten. */
+export const COPILOT_CHAT_NOT_SCRUBBED = "VS Code keeps Copilot Chat's sessions in its own storage and writes them back from memory, so they are not scrubbed: delete the chat in VS Code, and rotate the credential";
 
 /** A session written to this recently may still be in use: it is not masked without `force`. */
 export const SCRUB_QUIET_MS = 60_000;
@@ -315,6 +318,7 @@ async function eachLine(handle: fsp.FileHandle, onLine: (bytes: Buffer, offset: 
 /** Scrubs one entry of the report: a session log or a task's JSON file, each in place. */
 export function scrubEntry(entry: SessionFileEntry, opts: { force?: boolean; now?: number } = {}): Promise<ScrubOutcome> {
   if (isKiloDbFile(entry.file)) return Promise.resolve({ kind: 'refused', file: entry.file, reason: dbNotScrubbed(entry.agent === 'opencode' ? 'OpenCode' : 'Kilo Code') });
+  if (entry.agent === 'copilot-chat') return Promise.resolve({ kind: 'refused', file: entry.file, reason: COPILOT_CHAT_NOT_SCRUBBED });
   return entry.task ? scrubTaskFile(entry.file, { ...opts, task: entry.task }) : scrubSession(entry.file, opts);
 }
 

@@ -7,6 +7,8 @@ import { replayMutationLog } from '../../../src/core/session/copilotChat';
 import { sessionDisplayName } from '../../../src/core/session/model';
 import { SessionTracker } from '../../../src/core/session/tracker';
 import { isTaskFile } from '../../../src/ui/state/watchPatterns';
+import { DEFAULT_OPTIONS } from '../../../src/core/options';
+import { findSecrets, scrubEntry } from '../../../src/core/workflow/secrets';
 import { makeTempDir } from '../helpers/fixtures';
 import { CHAT, placeGen0, placeGen1, placeGen2, placeGen3 } from './copilotChatFixture';
 
@@ -52,6 +54,26 @@ describe('GitHub Copilot Chat in VS Code, every generation of its store (fixture
       assert.equal(facts.model, 'gpt-4.1');
     });
   }
+
+  it('a credential in a session of generations 1–3 is found by line, listed by handoff secrets and never scrubbed (VS Code writes the file back)', async () => {
+    const token = `${'gh'}p_${'Zq7Xw2Lm9Kp4Rt6Yv1Nb8Hc3Jd5Fg0Ts2Ua'}`;
+    for (const place of [placeGen1, placeGen2, placeGen3]) {
+      const { folder, root, none } = await setup();
+      const file = await place(root, folder);
+      await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace(CHAT.request, `${CHAT.request} Use the token ${token} to push.`));
+      const facts = await new SessionTracker({ folder, ...none, agents: ['copilot-chat'] }).read();
+      assert.equal(facts?.credentials?.length, 1, `${path.basename(file)}: ${JSON.stringify(facts?.credentials)}`);
+      assert.ok(!JSON.stringify(facts?.credentials).includes(token.slice(4, 13)), 'the value is never kept');
+      const report = await findSecrets({ workspaceDir: folder, options: DEFAULT_OPTIONS, git: null, tasks: { globalStorageRoots: [], workspaceStorageRoots: [root] }, claudeConfigDir: path.join(folder, 'none'), codexHome: path.join(folder, 'none') });
+      const entry = report.sessions.find((e) => e.agent === 'copilot-chat');
+      assert.equal(entry?.credentials, 1, JSON.stringify(report.sessions));
+      const before = await fs.readFile(file, 'utf8');
+      const scrub = await scrubEntry(entry!, { force: true });
+      assert.equal(scrub.kind, 'refused');
+      assert.match(scrub.kind === 'refused' ? scrub.reason : '', /VS Code keeps Copilot Chat's sessions/);
+      assert.equal(await fs.readFile(file, 'utf8'), before);
+    }
+  });
 
   it('the meter: a transcript with usage is read against the model table; the older stores say they keep no usage', async () => {
     const { folder, root, none } = await setup();
