@@ -20,6 +20,8 @@ interface FreeRule {
   valid?: (v: string) => boolean;
   /** Values that fail `valid` are still masked, as a possible credential. */
   weakOtherwise?: boolean;
+  /** Taken whatever its shape (a number too): the words before it say what it is. */
+  anyShape?: boolean;
 }
 
 /** A value of a message's prose: letters with digits or symbols (a word alone is prose, a number a count). */
@@ -110,9 +112,21 @@ const RULES: FreeRule[] = [
     group: 1,
     valid: proseValue,
   },
+  {
+    // A number given as a password or PIN (`my sudo password is 482913`, `暗証番号は 4829`): masked, and a
+    // warning rather than a credential to rotate — a number after these words is mostly, not always, one.
+    id: 'prose-password',
+    label: 'a password in a message',
+    pre: /pass|pw|pin|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호/,
+    re: new RegExp(String.raw`(?<![A-Za-z0-9_.-])(?:${PASSWORD_WORD}|(?:pin|pin code)\s+(?:is|was)\s+)["'「『“\`]?(\d{4,12})(?=["'」』”\`]|[\s,，。、)]|です|だ|입니다|이에요|예요|$)`, 'dgi'),
+    group: 1,
+    valid: () => false,
+    weakOtherwise: true,
+    anyShape: true,
+  },
 ];
 
-const PRE = /day\.app|ntfy|sudo|chpasswd|passwd|nmcli|wpa_passphrase|iwconfig|askpass|assword|assphrase|pass|pw|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호/;
+const PRE = /day\.app|ntfy|sudo|chpasswd|passwd|nmcli|wpa_passphrase|iwconfig|askpass|assword|assphrase|pass|pw|pin|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호/;
 
 /** Every free-text credential of `text` (see the module's comment). */
 export function freeTextHits(text: string, lower: string, out: RawHit[]): void {
@@ -124,7 +138,7 @@ export function freeTextHits(text: string, lower: string, out: RawHit[]): void {
       const span = m.indices?.[r.group];
       if (!span) continue;
       const value = text.slice(span[0], span[1]);
-      if (literalShape(value) === 'none') continue;
+      if (!r.anyShape && literalShape(value) === 'none') continue;
       const ok = !r.valid || r.valid(value);
       if (!ok && !r.weakOtherwise) continue;
       out.push({ rule: r.id, label: r.label, start: span[0], end: span[1], ...(ok ? {} : { weak: true }) });

@@ -147,6 +147,17 @@ describe('free-text credentials are flagged', () => {
     assert.deepEqual(values('The password is required'), []);
   });
 
+  it('a number given as a password or PIN is masked, as a warning (not one to rotate); a count or a date is not', () => {
+    const pin = fake(16, 6, '0123456789');
+    for (const text of [`my sudo password is ${pin}`, `the PIN is ${pin}, thanks`, `暗証番号は ${pin} です`, `密码是 ${pin}`]) {
+      const hits = detectSecrets(text).filter((h) => text.slice(h.start, h.end) === pin);
+      assert.equal(hits.length, 1, text);
+      assert.equal(hits[0]!.weak, true, `${text}: a warning, not a block`);
+      assert.ok(!redact(text).includes(pin), `${text}: masked`);
+    }
+    for (const text of ['password is 12', 'password  119', 'password was 2024-01-01', 'spinning 4000 rpm']) assert.deepEqual(detectSecrets(text), [], text);
+  });
+
   it('a password piped to sudo -S, chpasswd, or in an askpass or expect script', () => {
     const pw = `${fake(16, 6)}!`;
     one(`echo '${pw}' | sudo -S apt-get install -y x`, pw, 'sudo-password');
