@@ -25,7 +25,7 @@ export const mcpCommand: CommandSpec = {
     const within = flags['answer-within'] ?? DEFAULT_ANSWER_WITHIN_MS;
     if (typeof within !== 'number' || !Number.isInteger(within) || within < 100 || within > 600_000) throw new UsageError('--answer-within must be a whole number of milliseconds from 100 to 600000');
     const { dir: _dir, ...rest } = flags;
-    await serveStdio({ workspaceDir, flags: rest, env: io.env, answerWithinMs: within, version: await ownVersion() });
+    await serveStdio({ workspaceDir, explicitDir: typeof flags['dir'] === 'string', flags: rest, env: io.env, answerWithinMs: within, version: await ownVersion() });
     return EXIT_OK;
   },
 };

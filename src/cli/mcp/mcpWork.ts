@@ -115,8 +115,20 @@ export class Deadlines {
 /** A tool's answer: whatever it holds (a command's output, a path, a refusal) passes the one redaction here. */
 const text = (t: string, isError = false): ToolResult => ({ content: [{ type: 'text', text: redactOutput(t) as string }], ...(isError ? { isError: true } : {}) });
 
-/** The folder a call asks about: the served folder, or one inside it; anything else is refused. */
-export async function folderOf(root: string, dir: string | undefined): Promise<{ ok: true; dir: string } | { ok: false; message: string }> {
+/** The git repository a real path lies in (the nearest folder above holding `.git`), or null. */
+async function repositoryOf(real: string): Promise<string | null> {
+  for (let d = real; ; d = path.dirname(d)) {
+    if (await fs.lstat(path.join(d, '.git')).then(() => true, () => false)) return d;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+/**
+ * The folder a call asks about: the served folder, or one inside it; anything else is refused. With
+ * `sameRepository` (a server started without `--dir`), a folder inside that lies in another repository
+ * (another project under a home folder the server was started in) is refused too.
+ */
+export async function folderOf(root: string, dir: string | undefined, o: { sameRepository?: boolean } = {}): Promise<{ ok: true; dir: string } | { ok: false; message: string }> {
   if (dir === undefined || dir === '' || path.resolve(root, dir) === root) return { ok: true, dir: root };
   const inside = resolveInside(root, dir);
   const refused = { ok: false as const, message: `refused: ${stripControl(dir)} is outside the workspace folder ${root}; this server answers only for that folder and the folders inside it` };
@@ -125,6 +137,9 @@ export async function folderOf(root: string, dir: string | undefined): Promise<{
   const [realRoot, real] = await Promise.all([fs.realpath(root), fs.realpath(inside).catch(() => null)]);
   if (!real) return { ok: false, message: `no such folder: ${stripControl(dir)} (in ${root})` };
   if (real !== realRoot && !resolveInside(realRoot, real)) return refused;
+  if (o.sameRepository && real !== realRoot && (await repositoryOf(real)) !== (await repositoryOf(realRoot))) {
+    return { ok: false, message: `refused: ${stripControl(dir)} is another project than ${root}, where this server was started; start it with --dir to serve the folders inside one` };
+  }
   return { ok: true, dir: inside };
 }
 
@@ -157,7 +172,7 @@ export function createWork(opts: HandoffMcpOptions, run: (argv: string[], signal
 
   /** One tool call: the folder checked, the work against the deadline, `partial` past it. */
   const call = async (name: string, dir: string | undefined, signal: AbortSignal, work: (dir: string, signal: AbortSignal) => Promise<{ text: string; isError?: boolean }>, partial: (dir: string) => Promise<string>, args: unknown = null): Promise<ToolResult> => {
-    const folder = await folderOf(opts.workspaceDir, dir);
+    const folder = await folderOf(opts.workspaceDir, dir, { sameRepository: opts.explicitDir !== true });
     if (!folder.ok) return text(folder.message, true);
     // A small session is read whole before the answer: past the deadline only a big one is "still reading".
     const waitLonger = async () => ((await session(folder.dir))?.size ?? 0) < SMALL_SESSION_BYTES ? SMALL_SESSION_WAIT_MS : 0;

@@ -23,6 +23,11 @@ export const PROMPT_AGENT_NAMES = ['claude', 'codex', 'gemini', 'qwen', 'copilot
 export interface HandoffMcpOptions {
   /** The folder the server serves (`--dir`, else where it was started); every `dir` must lie inside it. */
   workspaceDir: string;
+  /**
+   * The folder was named (`--dir`): every folder inside it is served. Started without it (an agent's
+   * working directory, maybe the home folder), a `dir` must lie in the served folder's own repository.
+   */
+  explicitDir?: boolean;
   /** The command line's own flags passed on to each command (`--output-dir`, where sessions are). */
   flags: FlagValues;
   env: Record<string, string | undefined>;

@@ -214,6 +214,30 @@ describe('handoff mcp: the MCP server over stdio', function () {
     assert.match(inside.text, new RegExp(`Session Handoff — ${r.dir}/sub`));
   });
 
+  it('started without --dir in a folder holding several projects, it serves only the one it started in; with --dir, every folder inside', async () => {
+    const home = await makeTempDir('mcp-projects-');
+    temps.push(home);
+    const a = makeRepo({ files: { 'a.txt': 'a\n' } });
+    const b = makeRepo({ files: { 'b.txt': 'b\n' } });
+    await fs.rename(a.dir, path.join(home, 'project-a'));
+    await fs.rename(b.dir, path.join(home, 'project-b'));
+    // In project A (its own repository): project B next to it is not inside, and stays refused.
+    const inA = await open(path.join(home, 'project-a'), await tempHome());
+    assert.match((await tool(inA, 'handoff_status', { dir: '../project-b' })).text, /^refused: .* is outside the workspace folder/);
+    // Started in the folder above both (a home folder): neither project is its own.
+    const above = await open(home, await tempHome());
+    for (const dir of ['project-a', 'project-b']) {
+      const res = await tool(above, 'handoff_status', { dir });
+      assert.equal(res.isError, true, res.text);
+      assert.match(res.text, /^refused: project-. is another project than .*; start it with --dir/);
+    }
+    // Named with --dir, the folder and all inside it are served.
+    const named = await open(home, await tempHome(), ['--dir', home]);
+    const res = await tool(named, 'handoff_status', { dir: 'project-b' });
+    assert.equal(res.isError, false, res.text);
+    assert.match(res.text, /Session Handoff — .*project-b/);
+  });
+
   it('a malformed request gets a protocol error, and the server goes on answering', async () => {
     const r = make();
     const env = await tempHome();
