@@ -180,7 +180,7 @@ function hookArgs(flags: FlagValues): string[] {
 export const hookCommand: CommandSpec = {
   name: 'hook',
   summary: 'Claude Code and Codex hooks: SessionStart hands the packet to the new session, UserPromptSubmit says when to wrap up, SessionEnd/PreCompact/Stop write a packet in the background (always exits 0)',
-  usage: 'hook [--output-dir DIR] [--warn-at F] [--urge-at F]  < hook-event.json',
+  usage: 'hook [--output-dir DIR] [--warn-at F] [--urge-at F] [--agent AGENT]  < hook-event.json',
   flags: HOOK_FLAGS,
   async run({ flags, io }) {
     try {

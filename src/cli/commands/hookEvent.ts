@@ -28,11 +28,14 @@ export function parseHookEvent(raw: string): HookEventLite | null {
 
 /**
  * Which agent sent an event: Codex names its rollouts `rollout-<time>-<thread>.jsonl` (under
- * `$CODEX_HOME/sessions`) and sends a `turn_id` that Claude Code never does; anything else is Claude Code.
+ * `$CODEX_HOME/sessions`) and sends a `turn_id` that Claude Code never does; Gemini CLI's log is
+ * `…/chats/session-<time>-<id8>.jsonl`, Qwen Code's `…/chats/<id>.jsonl`; anything else is Claude Code.
  */
 export function agentOfEvent(event: { transcript_path?: string | null; turn_id?: unknown }): PromptAgent {
   const file = typeof event.transcript_path === 'string' ? event.transcript_path.replace(/\\/g, '/') : '';
   if (file && /^rollout-.*\.jsonl(\.zst)?$/.test(path.posix.basename(file))) return 'codex';
+  // Gemini CLI's and Qwen Code's session logs (FORMATS: more-agents §2.1, §3.1), both in a `chats` folder.
+  if (file && path.posix.basename(path.posix.dirname(file)) === 'chats') return /^session-.*\.jsonl$/.test(path.posix.basename(file)) ? 'gemini' : 'qwen';
   if (file) return 'claude';
   return typeof event.turn_id === 'string' ? 'codex' : 'claude';
 }

@@ -8,7 +8,7 @@ import { readIfExists } from '../../core/fsx';
 import { appendInside, appendStateLog } from '../../core/ownLog';
 import type { HandoffOptions } from '../../core/options';
 import { redact } from '../../core/redact';
-import { renderForAgent } from '../../core/render/forAgent';
+import { PROMPT_AGENTS, type PromptAgent, renderForAgent } from '../../core/render/forAgent';
 import { renderCompactBrief, renderStaleNotice, renderResumeDelta } from '../../core/render/sessionStart';
 import { handoffTrust } from '../../core/registry/trust';
 import { currentPacket } from '../../core/workflow/freshness';
@@ -118,8 +118,10 @@ async function sessionStartContext(workspaceDir: string, flags: FlagValues, io: 
   if (trust.kind === 'stale') return renderStaleNotice(packet, trust.reasons);
   if (event.source === 'compact') return renderCompactBrief(packet, { regenerated, packetDir });
   const { acks } = await readPacketAcks(outputDir, current.stored.dir);
+  const given = flags['agent'];
+  const target = typeof given === 'string' && (PROMPT_AGENTS as readonly string[]).includes(given) ? (given as PromptAgent) : agentOfEvent(event);
   // Whichever agent wrote it, rendered for the agent that starts now (its tool names; under 10 000 characters).
-  return renderForAgent(packet, agentOfEvent(event), {
+  return renderForAgent(packet, target, {
     firstTurn: options.firstTurn,
     door: 'hook',
     freshness: current.freshness,

@@ -14,11 +14,11 @@ import { EXIT_OK, EXIT_REFUSED, UsageError } from '../types';
 export const promptCommand: CommandSpec = {
   name: 'prompt',
   summary: 'print the restart prompt of the active packet for this branch (else the newest packet)',
-  usage: 'prompt [--for codex|claude] [--dir DIR] [--output-dir DIR]',
-  flags: [...DIR_FLAGS, { name: 'for', type: 'string', placeholder: 'AGENT', help: 'render it for another agent: codex or claude (its tool names; what it came from)' }],
+  usage: 'prompt [--for claude|codex|gemini|qwen|copilot] [--dir DIR] [--output-dir DIR]',
+  flags: [...DIR_FLAGS, { name: 'for', type: 'string', placeholder: 'AGENT', help: 'render it for another agent: claude, codex, gemini, qwen or copilot (its tool names; what it came from)' }],
   async run({ flags, io }) {
     const target = flags['for'];
-    if (target !== undefined && !PROMPT_AGENTS.includes(target as PromptAgent)) throw new UsageError(`--for must be codex or claude (got "${String(target)}")`);
+    if (target !== undefined && !PROMPT_AGENTS.includes(target as PromptAgent)) throw new UsageError(`--for must be claude, codex, gemini, qwen or copilot (got "${String(target)}")`);
     const workspaceDir = await workspaceDirOf(flags, io);
     const options = optionsOf(flags);
     const current = await currentOrExplain(workspaceDir, options, io);

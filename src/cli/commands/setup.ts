@@ -12,11 +12,12 @@ import type { CodexVersion } from '../../core/setup/codexVersion';
 import { codexHasHooks, codexHasSessionEnd, detectCodexVersion, versionNote } from '../../core/setup/codexVersion';
 import { unifiedDiff } from '../../core/setup/diff';
 import { claudeSettingsFile, codexConfigFile, findOnPath, NO_NODE_MESSAGE } from '../../core/setup/launcher';
-import { planClaudeMcpRemove, planClaudeMcpSetup, planCodexMcpRemove, planCodexMcpSetup } from '../../core/setup/mcp';
+import { MCP_SERVER_NAME, planClaudeMcpRemove, planClaudeMcpSetup, planCodexMcpRemove, planCodexMcpSetup } from '../../core/setup/mcp';
 import { OPENCODE_INSTRUCTIONS_NAME, opencodeConfigFile, planOpencodeRemove, planOpencodeSetup } from '../../core/setup/opencode';
 import type { PlanResult } from '../../core/setup/plan';
 import type { SettingsAgent } from '../../core/setup/terminalAgents';
-import { copilotMcpFileOf, planCopilotRemove, planCopilotSetup, planSettingsAgentRemove, planSettingsAgentSetup, settingsAgentReport, settingsFileOf } from '../../core/setup/terminalAgents';
+import { copilotInstructionsFileOf, copilotInstructionsPlan, copilotInstructionsRemoval, hasCopilotInstructions } from '../../core/setup/copilotInstructions';
+import { copilotMcpFileOf, isOurCopilotEntry, planCopilotRemove, planCopilotSetup, planSettingsAgentRemove, planSettingsAgentSetup, settingsAgentReport, settingsFileOf } from '../../core/setup/terminalAgents';
 import { backupFileOf, isNoop, isObject, parseObjectFile, plansOf } from '../../core/setup/plan';
 import { shellQuote } from '../../core/setup/shell';
 import type { CliIO, CommandSpec, FlagValues } from '../types';
@@ -52,6 +53,20 @@ async function opencodePlan(flags: FlagValues, io: CliIO): Promise<PlanResult> {
 }
 
 /** The agents set-up connects. */
+/** `--check` for Copilot CLI: whether our MCP server and the instruction to use it are there. Reads only. */
+async function copilotCheck(io: CliIO): Promise<{ ok: boolean }> {
+  const home = io.env['HOME'] || os.homedir();
+  const file = copilotMcpFileOf({ env: io.env, home });
+  const instructions = copilotInstructionsFileOf({ env: io.env, home });
+  const parsed = parseObjectFile(file, (await readIfExists(file)) ?? '');
+  if (!parsed.ok) throw new UsageError(parsed.message.replace(/; nothing was written$/, ''));
+  const servers = parsed.value['mcpServers'];
+  const mcp = isObject(servers) && isOurCopilotEntry(servers[MCP_SERVER_NAME]);
+  const told = hasCopilotInstructions(await readIfExists(instructions));
+  io.stdout(redact(`Copilot CLI:\n  MCP server "${MCP_SERVER_NAME}" in ${file}: ${mcp ? 'present' : 'absent'}\n  instructions in ${instructions}: ${told ? 'present' : 'absent'}\n  sessionStart hook: none (Copilot CLI does not process its output)\n`));
+  return { ok: mcp && told };
+}
+
 const AGENTS = ['claude', 'codex', 'opencode', 'gemini', 'qwen', 'copilot'] as const;
 type Agent = (typeof AGENTS)[number];
 const isSettingsAgent = (agent: string): agent is SettingsAgent => agent === 'gemini' || agent === 'qwen';
@@ -68,14 +83,27 @@ async function settingsAgentPlan(agent: SettingsAgent, flags: FlagValues, io: Cl
   return planSettingsAgentSetup({ agent, file, text, hookLauncher: shellQuote(launcher), mcpLauncher: flags['without-mcp'] === true ? null : launcher, backupExists: backup !== null });
 }
 
-/** GitHub Copilot CLI: the MCP server in `$COPILOT_HOME/mcp-config.json` (no hooks: see terminalAgents.ts). */
+/**
+ * GitHub Copilot CLI: the MCP server in `$COPILOT_HOME/mcp-config.json` (no hooks: see terminalAgents.ts)
+ * and, while that server is ours, the instruction to ask it for the handoff in `copilot-instructions.md`.
+ */
 async function copilotPlan(flags: FlagValues, io: CliIO): Promise<PlanResult> {
   if (flags['project'] === true) throw new UsageError('--project is not for Copilot CLI: set-up writes its user MCP configuration');
   if (flags['without-mcp'] === true) throw new UsageError('Copilot CLI gets only the MCP server from set-up: --without-mcp would leave nothing to do');
   const file = copilotMcpFileOf({ env: io.env, home: io.env['HOME'] || os.homedir() });
-  const [text, backup] = await Promise.all([readIfExists(file), readIfExists(backupFileOf(file))]);
-  if (flags['remove'] === true) return planCopilotRemove({ file, text, backup });
-  return planCopilotSetup({ file, text, launcher: await launcherOf(flags, io), backupExists: backup !== null });
+  const instructions = copilotInstructionsFileOf({ env: io.env, home: io.env['HOME'] || os.homedir() });
+  const [text, backup, instructionsText, instructionsBackup] = await Promise.all([file, backupFileOf(file), instructions, backupFileOf(instructions)].map((f) => readIfExists(f)));
+  if (flags['remove'] === true) {
+    const removed = planCopilotRemove({ file, text: text ?? null, backup: backup ?? null });
+    return removed.ok ? { ...removed, more: [...(removed.more ?? []), copilotInstructionsRemoval(instructions, instructionsText ?? null, instructionsBackup ?? null)] } : removed;
+  }
+  const result = planCopilotSetup({ file, text: text ?? null, launcher: await launcherOf(flags, io), backupExists: (backup ?? null) !== null });
+  if (!result.ok) return result;
+  // A "handoff" server of the user's own stays: then no instruction names ours.
+  const after = parseObjectFile(file, result.plan.after ?? '');
+  const servers = after.ok ? after.value['mcpServers'] : undefined;
+  if (!isObject(servers) || !isOurCopilotEntry(servers[MCP_SERVER_NAME])) return result;
+  return { ...result, more: [...(result.more ?? []), copilotInstructionsPlan(instructions, instructionsText ?? null, (instructionsBackup ?? null) !== null)] };
 }
 
 async function plan(agent: string, flags: FlagValues, io: CliIO): Promise<PlanResult> {
@@ -232,14 +260,14 @@ async function carryOut(result: PlanResult, flags: FlagValues, io: CliIO): Promi
  */
 export const setupCommand: CommandSpec = {
   name: 'setup',
-  summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129) and its MCP server into the agent's MCP configuration (OpenCode: the MCP server and an instruction file in opencode.json; Gemini CLI, Qwen Code: hooks and the MCP server in settings.json; Copilot CLI: the MCP server) (prints the diff; --remove undoes)",
+  summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129) and its MCP server into the agent's MCP configuration (OpenCode: the MCP server and an instruction file in opencode.json; Gemini CLI, Qwen Code: hooks and the MCP server in settings.json; Copilot CLI: the MCP server and an instruction to use it) (prints the diff; --remove undoes)",
   usage: 'setup [claude|codex|opencode|gemini|qwen|copilot] [--project] [--remove] [--dry-run] [--check] [--without-mcp] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
   positionals: { min: 0, max: 1, names: 'the agent: claude, codex, opencode, gemini, qwen or copilot (claude and codex for --check alone)' },
   flags: [
     { name: 'project', type: 'boolean', help: "Claude Code: the project's .claude/settings.json (in --dir) instead of your user settings; OpenCode: the project's opencode.json; Gemini CLI, Qwen Code: the project's .gemini/ or .qwen/settings.json" },
     { name: 'remove', type: 'boolean', help: 'take Session Handoff out again, restoring the settings as they were' },
     { name: 'dry-run', type: 'boolean', help: 'print the diff only; write nothing' },
-    { name: 'check', type: 'boolean', help: 'say whether each hook is in place (Codex: and trusted in /hooks); write nothing' },
+    { name: 'check', type: 'boolean', help: 'say whether each hook is in place (Codex: and trusted in /hooks; Copilot CLI: the MCP server and its instruction); write nothing' },
     { name: 'without-mcp', type: 'boolean', help: "leave the agent's MCP configuration alone (by default the handoff MCP server is added: ~/.claude.json, .mcp.json with --project, Codex's config.toml)" },
     { name: 'launcher', type: 'string', placeholder: 'PATH', help: 'the handoff executable the agent runs (default: handoff on PATH)' },
     { name: 'dir', type: 'string', placeholder: 'DIR', help: 'the project folder for --project (default: the current directory)' },
@@ -255,7 +283,8 @@ export const setupCommand: CommandSpec = {
       return results.some((r) => r.any) && results.every((r) => r.ok || !r.any) ? EXIT_OK : EXIT_REFUSED;
     }
     if (agent === undefined || !AGENTS.includes(agent as Agent)) throw new UsageError(agent === undefined ? `name the agent: ${AGENTS.join(', ')}` : `unknown agent "${agent}": use ${AGENTS.join(', ')}`);
-    if ((agent === 'opencode' || agent === 'copilot') && flags['check'] === true) throw new UsageError(`--check is for the agents with hooks: claude, codex, gemini, qwen (${agent === 'opencode' ? 'OpenCode has no hooks' : 'set-up writes no Copilot CLI hook'})`);
+    if (agent === 'opencode' && flags['check'] === true) throw new UsageError('--check is for claude, codex, gemini, qwen and copilot (OpenCode has no hooks)');
+    if (agent === 'copilot' && flags['check'] === true) return (await copilotCheck(io)).ok ? EXIT_OK : EXIT_REFUSED;
     if (flags['check'] === true && (agent === 'claude' || agent === 'codex' || isSettingsAgent(agent))) return (await check(agent as 'claude' | 'codex' | SettingsAgent, flags, io)).ok ? EXIT_OK : EXIT_REFUSED;
     const stopped = await carryOut(await plan(agent, flags, io), flags, io);
     if (stopped !== null) return stopped;

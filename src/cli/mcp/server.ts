@@ -18,7 +18,7 @@ export const DEFAULT_ANSWER_WITHIN_MS = 2500;
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'] as const;
 
 /** The agents handoff_prompt renders for (core/render/forAgent.ts's PROMPT_AGENTS; a test keeps them equal). */
-export const PROMPT_AGENT_NAMES = ['claude', 'codex'] as const;
+export const PROMPT_AGENT_NAMES = ['claude', 'codex', 'gemini', 'qwen', 'copilot'] as const;
 
 export interface HandoffMcpOptions {
   /** The folder the server serves (`--dir`, else where it was started); every `dir` must lie inside it. */
@@ -56,13 +56,13 @@ const TOOLS: { name: string; title: string; description: string; args: ArgSpec[]
     description:
       "The restart prompt of this folder's active handoff packet, to continue the previous session's work. Under the SessionStart rule: " +
       'only a packet written here and fresh is handed over; a stale one or one not written here is only described.',
-    args: [DIR_ARG, { name: 'for', description: 'render it for this agent (its tool names): claude or codex', oneOf: PROMPT_AGENT_NAMES }],
+    args: [DIR_ARG, { name: 'for', description: 'render it for this agent (its tool names): claude, codex, gemini, qwen or copilot', oneOf: PROMPT_AGENT_NAMES }],
   },
   {
     name: 'handoff_generate',
     title: 'Write a handoff packet',
     description: 'Write a handoff packet for this folder now (handoff.json + handoff.md); returns its path, its next action and the audit of what a fresh agent needs.',
-    args: [DIR_ARG, { name: 'goal', description: 'a goal to suggest to the next session: handed on as the client\'s suggestion, which it confirms with the user', max: 2000 }],
+    args: [DIR_ARG, { name: 'goal', description: "what the next session should achieve: the restart prompt's first line", max: 2000 }],
   },
   {
     name: 'handoff_status',

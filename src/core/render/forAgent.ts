@@ -5,11 +5,13 @@ import type { PromptExtra } from './prompt';
 import { renderRestartPrompt } from './prompt';
 
 /** The agents a restart prompt can be written for. */
-export type PromptAgent = 'claude' | 'codex';
+export type PromptAgent = 'claude' | 'codex' | 'gemini' | 'qwen' | 'copilot';
 
-export const PROMPT_AGENTS: readonly PromptAgent[] = ['claude', 'codex'];
+export const PROMPT_AGENTS: readonly PromptAgent[] = ['claude', 'codex', 'gemini', 'qwen', 'copilot'];
 
-export const agentTitle = (a: PromptAgent): string => (a === 'claude' ? 'Claude Code' : 'Codex');
+const TITLES: Record<PromptAgent, string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', qwen: 'Qwen Code', copilot: 'Copilot CLI' };
+
+export const agentTitle = (a: PromptAgent): string => TITLES[a];
 
 /**
  * Claude Code and Codex save what is injected at session start in a file once it passes 10 000
@@ -37,6 +39,18 @@ const TOOLS: Record<PromptAgent, { tools: string; background: string }> = {
   codex: {
     tools: 'run commands with your shell tool (exec_command), change files with apply_patch, keep the task list with update_plan',
     background: 'start a long test suite with exec_command and a short yield_time_ms, then poll its session with write_stdin while you go on',
+  },
+  gemini: {
+    tools: 'run commands with run_shell_command, read files with read_file, change them with replace or write_file, keep the task list with write_todos',
+    background: 'start a long test suite with run_shell_command and `is_background: true`, then read its output while you go on',
+  },
+  qwen: {
+    tools: 'run commands with run_shell_command, read files with read_file, change them with edit or write_file, keep the task list with todo_write',
+    background: 'start a long test suite with run_shell_command and `is_background: true`, then read its output while you go on',
+  },
+  copilot: {
+    tools: 'run commands with bash, read files with view, change them with edit or create, keep the task list in the todos table with sql',
+    background: 'start a long test suite with bash and `mode: "async"`, then read its output with read_bash while you go on',
   },
 };
 

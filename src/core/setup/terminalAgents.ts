@@ -6,8 +6,9 @@
  * `hookSpecificOutput.additionalContext` reaches the model, SessionEnd (and Qwen's PreCompact) write the
  * packet. Gemini CLI counts a hook's timeout in milliseconds, Qwen Code in seconds.
  *
- * GitHub Copilot CLI gets the MCP server only (`~/.copilot/mcp-config.json`): whether a command hook's
- * output reaches its model is not documented, and its hook input names no event, so no hook is written.
+ * GitHub Copilot CLI gets the MCP server (`~/.copilot/mcp-config.json`) and, beside it, an instruction
+ * to use it (copilotInstructions.ts): its sessionStart hook's output is not processed (docs.github.com
+ * "CLI hooks reference"), and its camelCase hook input names no event, so no hook is written.
  */
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -168,7 +169,7 @@ export function planCopilotSetup(input: { file: string; text: string | null; lau
     stringifyLike(config, input.text),
     [
       `GitHub Copilot CLI gets the handoff MCP server (${input.file}); /mcp in Copilot CLI shows it.`,
-      'No hook is written: whether a Copilot CLI command hook can hand text to the model is not documented. Ask for the handoff at the start of a session ("call handoff_prompt"); Session Handoff reads the session itself with nothing set up.',
+      "No hook is written: Copilot CLI does not process a sessionStart hook's output (its hooks reference). Instead each session is told to ask the MCP server for the handoff (below).",
     ],
     "The handoff MCP server is already in Copilot CLI's configuration; nothing to change.",
   );

@@ -10,7 +10,7 @@ import type { Services } from '../services';
 import { uiText } from '../redactUi';
 
 /** The agent CLI each target runs in a terminal. */
-const CLI: Record<PromptAgent, string> = { claude: 'claude', codex: 'codex' };
+const CLI: Record<PromptAgent, string> = { claude: 'claude', codex: 'codex', gemini: 'gemini', qwen: 'qwen', copilot: 'copilot' };
 
 /**
  * `Session Handoff: Continue in Codex` / `Continue in Claude Code`: the active packet's restart prompt
