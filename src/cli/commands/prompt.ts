@@ -1,7 +1,7 @@
 import { PROMPT_AGENTS, type PromptAgent } from '../../core/render/forAgent';
 import { restartPromptOf } from '../../core/workflow/restartPrompt';
 import { DIR_FLAGS, optionsOf, printDiagnostics, workspaceDirOf } from '../common';
-import { NOT_WRITTEN_HERE } from '../../core/registry/trust';
+import { NOT_WRITTEN_HERE, possiblyYours } from '../../core/registry/trust';
 import { currentOrExplain } from '../current';
 import type { CommandSpec } from '../types';
 import { EXIT_OK, EXIT_REFUSED, UsageError } from '../types';
@@ -28,6 +28,8 @@ export const promptCommand: CommandSpec = {
     const { text, diagnostics } = await restartPromptOf(workspaceDir, options, current, target === undefined ? {} : { target: target as PromptAgent });
     printDiagnostics(io, diagnostics);
     if (current.trust.kind === 'foreign') io.stderr(`handoff: ${NOT_WRITTEN_HERE}\n`);
+    const possibly = possiblyYours(current.trust);
+    if (possibly) io.stderr(`handoff: possibly yours: ${possibly}\n`);
     io.stdout(text);
     return EXIT_OK;
   },

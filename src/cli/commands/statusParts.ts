@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { SessionFacts } from '../../core/session/model';
-import { handoffTrust, type PacketTrust } from '../../core/registry/trust';
+import { handoffTrust, possiblyYours, type PacketTrust } from '../../core/registry/trust';
 import { newestPacket } from '../../core/workflow/readPackets';
 import type { PacketWithFreshness, WorkbenchState } from '../../core/workflow/state';
 import { readWorkbenchState } from '../../core/workflow/state';
@@ -64,7 +64,7 @@ export function stateLines(state: StatusState): string[] {
     // Nothing of its content: it may have been planted (committed to the repository, copied in).
     lines.push(`Packet   ${path.basename(a.dir)} · not written here — review it with \`handoff show\``);
     lines.push(`         it is never handed to the next session; write one with handoff generate`);
-    const possibly = /\(Possibly yours: ([^]*)\.\)$/.exec(state.trust.notice)?.[1];
+    const possibly = possiblyYours(state.trust);
     if (possibly) lines.push(`         possibly yours: ${possibly}`);
   } else {
     lines.push(`Packet   ${path.basename(a.dir)} (${a.packet.status}) · ${trustWord(state.trust)}${state.active ? '' : ` (none for ${branch} / ${state.topic}; the newest)`}`);
@@ -95,6 +95,7 @@ export function stateJson(state: StatusState): Record<string, unknown> {
           active_for_branch: state.active !== null,
           // A packet not written here is for review with `handoff show`: nothing of it is repeated.
           ...(state.trust.kind === 'foreign' ? {} : { next_action: state.shown.packet.next_action }),
+          ...(possiblyYours(state.trust) ? { possibly_yours: possiblyYours(state.trust) } : {}),
         }
       : null,
     diagnostics: state.diagnostics,

@@ -85,6 +85,11 @@ export async function handoffTrust(args: {
   return { kind: 'stale', reasons: [...(trust.kind === 'stale' ? trust.reasons : []), FOREIGN_NEXT_ACTION_REASON] };
 }
 
+/** Why a packet not written here may be the user's own after all (an unusable ledger key), or null. */
+export function possiblyYours(trust: PacketTrust): string | null {
+  return trust.kind === 'foreign' ? (/\(Possibly yours: ([^]*)\.\)$/.exec(trust.notice)?.[1] ?? null) : null;
+}
+
 /**
  * When a packet is written: vouches for its agent_state.json content (`input`, its hash among the
  * packet's inputs) when git says this working tree made it (`GitClient.madeHere`: untracked, changed,

@@ -13,8 +13,11 @@ const cut = (s: string): string => (s.length > MAX_CHARS ? `${s.slice(0, MAX_CHA
 
 /** `@name`, `@org/team`: a mention GitHub would notify (an e-mail address is not one). */
 const MENTION = /(?<![\w@.`\/])@[A-Za-z0-9][A-Za-z0-9-]{0,38}(?:\/[\w.-]+)?/g;
-/** `#12`, `org/repo#12`, `GH-12`: a reference GitHub links — and, after "Fixes", closes. */
-const REFERENCE = /(?<![\w&`\/])(?:[\w.-]+\/[\w.-]+)?#\d+\b|\bGH-\d+\b/g;
+/**
+ * `#12`, `org/repo#12`, `GH-12`, an issue or pull request URL on github.com: a reference GitHub links —
+ * and, after "Fixes", closes (`Fixes https://github.com/org/repo/issues/12` closes #12 as `Fixes #12` does).
+ */
+const REFERENCE = /(?<![\w&`\/])(?:[\w.-]+\/[\w.-]+)?#\d+\b|\bGH-\d+\b|(?<![\w`])https?:\/\/(?:www\.)?github\.com\/[\w.-]+\/[\w.-]+\/(?:issues|pull)\/\d+(?:#[\w-]+)?/g;
 
 /**
  * Agent text pasted into a pull request must ping no one and link or close nothing: mentions and

@@ -126,4 +126,16 @@ describe('handoff show --for-pr', () => {
     assert.doesNotMatch(prose, /(?<![\w.])@[A-Za-z0-9]/);
     assert.doesNotMatch(prose, /#\d/);
   });
+
+  it('a closing keyword before an issue or pull request URL closes nothing either: the URL becomes a code span', () => {
+    const p = buildTestPacket({
+      summary: 'Resolves https://github.com/acme/shop/issues/9 and fixes http://www.github.com/acme/shop/pull/10#issuecomment-1.',
+      next_action: 'Read https://github.com/acme/shop/blob/main/README.md and https://example.com/issues/3 first',
+    });
+    const md = renderForPr(p);
+    assert.match(md, /Resolves `https:\/\/github\.com\/acme\/shop\/issues\/9` and fixes `http:\/\/www\.github\.com\/acme\/shop\/pull\/10#issuecomment-1`\./);
+    assert.doesNotMatch(md.replace(/`[^`]*`/g, ''), /github\.com\/[^\s]*\/(issues|pull)\/\d/);
+    // A link that is no issue or pull request stays a link.
+    assert.match(md, /Read https:\/\/github\.com\/acme\/shop\/blob\/main\/README\.md and https:\/\/example\.com\/issues\/3 first/);
+  });
 });

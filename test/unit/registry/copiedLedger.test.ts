@@ -87,6 +87,10 @@ describe('the "written here" ledger is bound to this user on this machine', () =
     assert.match(sessionStartContext(r.dir, env), /Possibly yours: the ledger key .* holds 5 bytes, not 32, so no packet can be vouched for/);
     const status = handoff(['status', '--dir', r.dir], { env });
     assert.match(status.stdout, /not written here[^]*possibly yours: the ledger key .* holds 5 bytes/);
+    const json = JSON.parse(handoff(['status', '--dir', r.dir, '--json'], { env }).stdout) as { packet: { trust: string; possibly_yours?: string } };
+    assert.equal(json.packet.trust, 'not-written-here');
+    assert.match(json.packet.possibly_yours ?? '', /^the ledger key .* holds 5 bytes/);
+    assert.match(handoff(['prompt', '--dir', r.dir], { env }).stderr, /^handoff: possibly yours: the ledger key .* holds 5 bytes/m);
     await fs.rm(key);
     await fs.mkdir(key);
     const gen = handoff(['generate', '--dir', r.dir, '--allow-dirty'], { env });
