@@ -9,7 +9,7 @@ import { gitDirOf, isOwnPacket, isVouched, ledgerKeyProblem, vouch } from './own
  * one notice with the reasons, no instructions. `foreign`: one notice that the packet was not written
  * here, nothing of its content.
  */
-export type PacketTrust = { kind: 'instruction' } | { kind: 'stale'; reasons: string[] } | { kind: 'foreign'; notice: string };
+export type PacketTrust = { kind: 'instruction' } | { kind: 'stale'; reasons: string[] } | { kind: 'foreign'; notice: string; /** Why this user's ledger key cannot vouch (it may be theirs). */ keyProblem?: string };
 
 export const FOREIGN_NOTICE =
   'Session Handoff: a handoff packet in this repository was not written here: review it with `handoff show` before relying on it; ' +
@@ -74,7 +74,7 @@ export async function handoffTrust(args: {
   // A key that cannot be used makes every packet foreign: say why, never silently.
   if (trust.kind === 'foreign') {
     const problem = await ledgerKeyProblem().catch(() => null);
-    if (problem) return { kind: 'foreign', notice: `${trust.notice} (Possibly yours: ${problem}.)` };
+    if (problem) return { kind: 'foreign', notice: `${trust.notice} (Possibly yours: ${problem}.)`, keyProblem: problem };
   }
   // Outside a repository the packet is never an instruction anyway (nothing to match): no second reason.
   if (!inGit || trust.kind === 'foreign' || stored.packet.next_action_source !== 'agent_state') return trust;
@@ -87,7 +87,7 @@ export async function handoffTrust(args: {
 
 /** Why a packet not written here may be the user's own after all (an unusable ledger key), or null. */
 export function possiblyYours(trust: PacketTrust): string | null {
-  return trust.kind === 'foreign' ? (/\(Possibly yours: ([^]*)\.\)$/.exec(trust.notice)?.[1] ?? null) : null;
+  return trust.kind === 'foreign' ? (trust.keyProblem ?? null) : null;
 }
 
 /**

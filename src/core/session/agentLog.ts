@@ -46,7 +46,6 @@ export async function firstLine(file: string, max = 256 * 1024): Promise<string>
   }
 }
 
-/** One parsed line of a log. */
 /**
  * A reader of a session log's first line, each file parsed once per `key` (its size, time and inode):
  * `parse` gets the line's JSON object (undefined when it is none) and gives the head or an Error
@@ -76,6 +75,7 @@ export function headReader<T>(parse: (o: Obj | undefined, file: string) => T | E
   };
 }
 
+/** One parsed line of a log. */
 export interface LogRecord {
   o: Obj;
   /** 1-based line. */

@@ -12,31 +12,18 @@
  * per-call usage in newer builds, against the model table's window. Generations 0–2 keep a terminal
  * command's exit code where VS Code filled it; generation 3 keeps none (its outcome is text).
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { round1 } from '../context/claude';
 import { modelInfo } from '../context/models';
 import type { ContextResult } from '../context/types';
 import { listDir, statOrNull } from '../fsx';
-import { LineCredentials } from './agentLog';
+import { LineCredentials, readFileCapped } from './agentLog';
 import type { CommandResult } from './accumulator';
 import type { SessionFacts } from './model';
 import { openSqliteSnapshot } from './sqliteSnapshot';
 import type { Obj, TaskEvent } from './vscodeTask';
 import { factsOfEvents, num, obj, str } from './vscodeTask';
-
-/** A session file larger than this is not read (a message says so). */
-const MAX_CHAT_BYTES = 256 * 1024 * 1024;
-
-/** A regular file's text, refused (with why) past the cap or when it is not a regular file. */
-async function readFileCapped(file: string): Promise<string> {
-  const st = await statOrNull(file);
-  if (!st) throw new Error('it is missing');
-  if (!st.isFile()) throw new Error('it is not a regular file');
-  if (st.size > MAX_CHAT_BYTES) throw new Error(`it is ${Math.round(st.size / 1048576)} MB, more than the ${MAX_CHAT_BYTES / 1048576} MB read`);
-  return fs.readFile(file, 'utf8');
-}
 
 /** Which of the four stores a session file is. */
 export type CopilotChatGeneration = 0 | 1 | 2 | 3;

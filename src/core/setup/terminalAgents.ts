@@ -21,6 +21,9 @@ import { LAUNCHER_NAME } from './shell';
 
 export type SettingsAgent = 'gemini' | 'qwen';
 
+/** `disableAllHooks` (Qwen Code) or `hooksConfig.enabled: false` (Gemini CLI): no hook runs. */
+const hooksTurnedOff = (settings: JsonObject): boolean => settings['disableAllHooks'] === true || (isObject(settings['hooksConfig']) && settings['hooksConfig']['enabled'] === false);
+
 export const AGENT_LABEL: Record<SettingsAgent | 'copilot', string> = { gemini: 'Gemini CLI', qwen: 'Qwen Code', copilot: 'GitHub Copilot CLI' };
 
 /** The hooks each agent gets; timeouts in the agent's own unit (Gemini CLI: ms, Qwen Code: s). */
@@ -82,7 +85,7 @@ export function planSettingsAgentSetup(input: SettingsSetupInput): PlanResult {
   const bad = mergeHooks(hooks, SETTINGS_HOOK_EVENTS[input.agent], `${input.hookLauncher} hook`, input.file);
   if (bad) return { ok: false, message: bad, invalid: true };
   settings['hooks'] = hooks;
-  if (settings['disableAllHooks'] === true || (isObject(settings['hooksConfig']) && settings['hooksConfig']['enabled'] === false)) {
+  if (hooksTurnedOff(settings)) {
     notes.push(`Hooks are turned off in ${input.file} (disableAllHooks / hooksConfig.enabled): ${label} runs none of them until you turn them on.`);
   }
   if (input.mcpLauncher !== null) {
@@ -133,7 +136,7 @@ export function settingsAgentReport(agent: SettingsAgent, file: string, settings
   }
   const servers = settings['mcpServers'];
   lines.push(`  MCP server "${MCP_SERVER_NAME}": ${isObject(servers) && isOurMcpEntry(servers[MCP_SERVER_NAME]) ? 'present' : 'absent'}`);
-  if (settings['disableAllHooks'] === true || (isObject(settings['hooksConfig']) && settings['hooksConfig']['enabled'] === false)) {
+  if (hooksTurnedOff(settings)) {
     ok = false;
     lines.push('  hooks are turned off in these settings: none of them runs.');
   }
