@@ -45,9 +45,17 @@ export async function stateOf(services: Services, folder: vscode.WorkspaceFolder
  */
 export async function resolvePacket(services: Services, arg: PacketArg): Promise<{ state: WorkbenchUiState; entry: PacketEntry }> {
   const folder = folderOf(services, arg);
-  const state = await stateOf(services, folder);
   const id = packetIdOf(arg);
-  const entry = id ? state.packets.find((p) => p.id === id) : state.activePacket;
+  const pick = (s: WorkbenchUiState) => (id ? s.packets.find((p) => p.id === id) : s.activePacket);
+  let state = await stateOf(services, folder);
+  let entry = pick(state);
+  if (!entry) {
+    // A packet written a moment ago (Generate Handoff still finishing, the CLI, an agent's hook) may
+    // not be in the published state yet: read the folder once more before saying there is none.
+    await services.state.refresh(folder, 'command');
+    state = services.state.get(folder) ?? state;
+    entry = pick(state);
+  }
   if (entry) return { state, entry };
   if (id) throw new UserFacingError(`Handoff packet ${id} is no longer in ${state.outputDir}.`);
   throw new UserFacingError(`No active handoff packet in ${folder.name} for this branch yet.`, {

@@ -136,6 +136,9 @@ export const steps = [
       await ui.waitFor(() => packets(ui).length === 1, 30000, 'handoff.json on disk');
       const packet = JSON.parse(fs.readFileSync(path.join(ui.workspace, 'outputs', 'handoff', packets(ui)[0], 'handoff.json'), 'utf8'));
       assert.equal(packet.next_goal, GOAL);
+      // The command has finished (state refreshed, panel opened) once it says the packet is written:
+      // copying before then would race the panel taking the focus.
+      await ui.readNotifications(`Handoff ${packets(ui)[0]} written.`, 30000);
       await ui.page.evaluate(() => navigator.clipboard.writeText(''));
       await ui.runCommand('Session Handoff: Copy Restart Prompt');
       const prompt = await ui.waitFor(() => ui.readClipboard(), 10000, 'the clipboard');
