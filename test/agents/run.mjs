@@ -14,8 +14,8 @@ import { startModelServer } from './modelServer.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'dist/cli.js');
-const AGENT_SET_TIMEOUT_MS = 120_000;
-const TIER_TIMEOUT_MS = 8 * 60_000;
+const AGENT_SET_TIMEOUT_MS = 240_000;
+const TIER_TIMEOUT_MS = 12 * 60_000;
 
 /** A temporary HOME with a git repository, a `handoff` launcher on PATH and env that keeps the agent on loopback. */
 function sandbox(server) {
@@ -404,6 +404,27 @@ async function codexScenarios(server) {
       assert.ok(out, `a function_call_output came back: ${r.stdout.slice(-600)}`);
       const txt = typeof out.output === 'string' ? out.output : JSON.stringify(out.output);
       assert.ok(txt.length > 20 && !/still reading|is not a function|unknown tool|not found/i.test(txt), `an answer: ${txt.slice(0, 300)}`);
+    });
+    await test('codex: an auto-compaction mid-turn writes the packet first (PreCompact) and hands it back right after the summary', async () => {
+      server.reset();
+      // Over the compaction limit after the first reply: Codex compacts before it sends the command's output.
+      server.setUsage({ input: 20_000, output: 300, cacheRead: 0, cacheCreation: 0 });
+      server.script([(body) => shellCall(body, 'printf "more\\n" >> notes.txt'), { text: 'Appended to notes.txt.' }]);
+      const r = await codex(['-c', 'model_auto_compact_token_limit=15000', ...flags, 'append to notes.txt']);
+      const thread = threadOf(r);
+      const log = fs.readFileSync(path.join(sb.repo, 'outputs/handoff/hook.log'), 'utf8');
+      assert.match(log, new RegExp(`hook PreCompact: packet written to [^\\n]*${thread}`), `PreCompact wrote a packet:\n${log.slice(-800)}`);
+      // The summary request (Codex's compaction prompt, no tools), then the turn carrying on from the summary.
+      const compaction = server.requests.findIndex((q) => inputText(q.body ?? {}, 'user').includes('CONTEXT CHECKPOINT COMPACTION'));
+      assert.ok(compaction >= 0, `Codex compacted: ${r.stdout.slice(-600)}`);
+      const after = server.requests.slice(compaction + 1).find((q) => (q.body?.input ?? []).length);
+      assert.ok(after, 'a request after the compaction');
+      const dev = inputText(after.body, 'developer');
+      assert.match(dev, /the conversation was just compacted/);
+      // The packet it hands back is one of this thread's (PreCompact's, or SessionStart's own rewrite of it).
+      assert.ok(await packetOf(sb.repo, thread), 'a packet of the thread');
+      const actions = packets(sb.repo).filter((p) => p.id.startsWith(thread)).map((p) => nextAction(p.md)).filter(Boolean);
+      assert.ok(actions.some((a) => dev.includes(a)), `one of the packets' next actions (${actions.join(' | ')}) is in it:\n${dev.slice(0, 1500)}`);
     });
   } finally {
     sb.cleanup();
