@@ -9,11 +9,24 @@ export const SKIPPED_LINES = 'skipped_lines';
 
 const SESSION_NAMES: Record<string, string> = { claude: 'Claude Code session', codex: 'Codex session', cline: 'Cline task', roo: 'Roo Code task', zoo: 'Zoo Code task', kilo: 'Kilo Code task', opencode: 'OpenCode session', 'copilot-chat': 'Copilot Chat session', gemini: 'Gemini CLI session', qwen: 'Qwen Code session', 'copilot-cli': 'Copilot CLI session' };
 
-/** `claude:<id>` → "Claude Code session 7f3e2a91", `roo:<id>` → "Roo Code task 0190a3b4"; other labels stay as they are. */
+/**
+ * A session id short enough to read and long enough to tell sessions apart: its first 8 characters,
+ * except where ids start with the time. A UUIDv7 (Codex, OpenCode) keeps its first 13 characters (the
+ * millisecond it was made; 8 would be the same for every session of the same minute), an OpenCode
+ * `ses_` id its 12 characters of time, and a numeric id (a Cline task's epoch milliseconds) is kept whole.
+ */
+export function shortSessionId(id: string): string {
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/i.test(id)) return id.slice(0, 13);
+  if (/^ses_[0-9a-f]{12}/.test(id)) return id.slice(0, 16);
+  if (/^\d{13}$/.test(id)) return id;
+  return id.slice(0, 8);
+}
+
+/** `claude:<id>` → "Claude Code session 7f3e2a91", `codex:<uuidv7>` → "Codex session 01a23a96-fea0"; other labels stay as they are. */
 export function sourceName(label: string): string {
   const m = /^(claude|codex|cline|roo|zoo|kilo|opencode|copilot-chat|gemini|qwen|copilot-cli):(.+)$/.exec(label);
   if (!m) return label;
-  return `${SESSION_NAMES[m[1] as string]} ${(m[2] ?? '').slice(0, 8)}`;
+  return `${SESSION_NAMES[m[1] as string]} ${shortSessionId(m[2] ?? '')}`;
 }
 
 /**

@@ -4,6 +4,7 @@
  * Every string in a `SessionFacts` value has been redacted; nothing raw leaves the readers.
  */
 
+import { shortSessionId } from '../packet/sources';
 import type { Source } from '../source';
 import type { ExchangeEvent } from './exchange';
 
@@ -252,7 +253,7 @@ export function sessionSourceLabel(facts: Pick<SessionFacts, 'agent' | 'sessionI
 /** "Claude Code session 7f3e2a91" / "Cline task 1733…" — for people. */
 export function sessionDisplayName(facts: Pick<SessionFacts, 'agent' | 'sessionId'>): string {
   const unit = facts.agent === 'cline' || facts.agent === 'roo' || facts.agent === 'zoo' || facts.agent === 'kilo' ? 'task' : 'session';
-  return `${NAME[facts.agent]} ${unit} ${facts.sessionId.slice(0, 8)}`;
+  return `${NAME[facts.agent]} ${unit} ${shortSessionId(facts.sessionId)}`;
 }
 
 /** A session item's source (file and line). */

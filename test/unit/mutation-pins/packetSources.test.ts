@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeSources, sourceName } from '../../../src/core/packet/sources';
+import { describeSources, shortSessionId, sourceName } from '../../../src/core/packet/sources';
 import { originKey, secretRisks } from '../../../src/core/packet/secretRisks';
 
 describe('packet sources: where the facts came from, for people', () => {
@@ -18,6 +18,22 @@ describe('packet sources: where the facts came from, for people', () => {
       ['aider:7f3e2a91', 'aider:7f3e2a91'],
     ];
     for (const [label, name] of cases) assert.equal(sourceName(label), name, label);
+  });
+
+  it('keeps the part of a time-ordered id that tells sessions apart: two Codex sessions of the same minute read differently', () => {
+    // UUIDv7: the first 8 characters are the same for every session of about a minute.
+    const a = '01a23a96-fea0-7272-86da-a28ca48f482f';
+    const b = '01a23a97-3c11-7e02-9d11-0b3c5f0e9a10';
+    const c = '01a23a96-ff02-7a01-8c00-5b1d2e3f4a5b';
+    assert.equal(sourceName(`codex:${a}`), 'Codex session 01a23a96-fea0');
+    assert.notEqual(shortSessionId(a), shortSessionId(c));
+    assert.notEqual(shortSessionId(a), shortSessionId(b));
+    // A UUIDv4 (random from its first character) stays at 8.
+    assert.equal(shortSessionId('f34d5de7-e445-4f9f-9d7b-b5910ce70e6e'), 'f34d5de7');
+    // OpenCode's ses_ ids start with 12 characters of time; a Cline task id is epoch milliseconds.
+    assert.equal(shortSessionId('ses_dcc689e80ffenSdvr2OGWpBFDq'), 'ses_dcc689e80ffe');
+    assert.notEqual(shortSessionId('ses_dcc689e80ffenSdvr2OGWpBFDq'), shortSessionId('ses_dcc689e7a012Qx7Yq1kLmNoPzR'));
+    assert.equal(sourceName('cline:1764580000000'), 'Cline task 1764580000000');
   });
 
   it('groups the kinds of fact by origin, in words, agent sessions first, then where the next action came from', () => {

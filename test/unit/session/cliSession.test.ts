@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { shortSessionId } from '../../../src/core/packet/sources';
 import type { Packet } from '../../../src/core/packet/schema';
 import { repoRoot } from '../helpers/fixtures';
 import { makeRepo } from '../helpers/gitRepo';
@@ -78,7 +79,7 @@ describe('handoff CLI on a plain repository with only an agent session', () => {
 
       const check = handoff(['check'], repo.dir, env);
       assert.match(check.stdout, /PASS {2}Tests: The latest test run passed: `npm test`/);
-      assert.match(check.stdout, new RegExp(`${c.source === 'claude' ? 'Claude Code' : 'Codex'} session ${sessionId.slice(0, 8)}, command #\\d+`));
+      assert.match(check.stdout, new RegExp(`${c.source === 'claude' ? 'Claude Code' : 'Codex'} session ${shortSessionId(sessionId)}, command #\\d+`));
       assert.match(check.stdout, /PASS {2}Feature board: The task list of the .* "Add tests for per-key limits \(burst \+ window reset\)" in progress/);
       const bare = handoff(['check'], repo.dir, {});
       assert.match(bare.stdout, /---- {2}Tests: Unknown: no test run is recorded/);

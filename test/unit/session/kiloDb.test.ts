@@ -44,7 +44,7 @@ describe("Kilo Code's kilo.db", () => {
     assert.ok(facts);
     assert.equal(facts.agent, 'kilo');
     assert.equal(facts.sessionId, expected.session_for_workspace.id);
-    assert.equal(sessionDisplayName(facts), 'Kilo Code task ses_3f9c');
+    assert.equal(sessionDisplayName(facts), 'Kilo Code task ses_3f9c2a7b1e04');
     assert.equal(facts.firstRequest?.text, expected.requests[0]?.text);
     assert.equal(facts.latestRequest?.text, expected.requests[0]?.text);
     assert.deepEqual(

@@ -65,7 +65,7 @@ describe("OpenCode's opencode.db (the shared real store)", () => {
     const facts = await new SessionTracker({ folder: expected.cwd, ...none(dir), opencodeDb, agents: ['opencode'] }).read();
     assert.ok(facts);
     assert.equal(facts.agent, 'opencode');
-    assert.equal(sessionDisplayName(facts), `OpenCode session ${expected.session_id.slice(0, 8)}`);
+    assert.equal(sessionDisplayName(facts), `OpenCode session ${expected.session_id.slice(0, 16)}`);
     assert.deepEqual(facts.userRequests, expected.user_requests);
     assert.deepEqual(
       facts.commands.map((c) => [c.command, c.exit_code, c.id, c.stdout_tail?.split('\n')[0]]),

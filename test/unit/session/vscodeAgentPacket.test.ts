@@ -21,12 +21,12 @@ describe('a packet from a Cline or Roo Code task', () => {
     assert.equal(merged.origins?.['commands'], label);
     assert.equal(merged.origins?.['task_list'], label);
     assert.equal(merged.origins?.['session'], label);
-    assert.equal(merged.session?.displayName, 'Roo Code task 019ad5c4');
-    assert.equal(merged.feedback?.derivedFrom, 'Roo Code task 019ad5c4');
+    assert.equal(merged.session?.displayName, 'Roo Code task 019ad5c4-8e2a');
+    assert.equal(merged.feedback?.derivedFrom, 'Roo Code task 019ad5c4-8e2a');
     assert.deepEqual(merged.featureList?.features.map((f) => f.status), ['done', 'in_progress', 'todo']);
     const line = describeSources({ commands: label, task_list: label, changed_files: `git + ${label}`, next_action: 'task list' });
-    assert.equal(line, 'From Roo Code task 019ad5c4 (commands, task list, changed files); git (changed files); next action from the task list.');
-    assert.match(describeSources({ commands: 'cline:1764580000000' }), /^From Cline task 17645800 \(commands\)/);
+    assert.equal(line, 'From Roo Code task 019ad5c4-8e2a (commands, task list, changed files); git (changed files); next action from the task list.');
+    assert.match(describeSources({ commands: 'cline:1764580000000' }), /^From Cline task 1764580000000 \(commands\)/);
   });
 
   it('its restart prompt tells how to start the next task with it; a Claude Code packet\'s prompt is as before', () => {

@@ -27,7 +27,7 @@ describe('Cline tasks (legacy bundle)', () => {
     assert.ok(facts);
     assert.equal(facts.agent, 'cline');
     assert.equal(facts.sessionId, TASK_IDS['cline-native']);
-    assert.equal(sessionDisplayName(facts), 'Cline task 17645800');
+    assert.equal(sessionDisplayName(facts), 'Cline task 1764580000000');
     assert.equal(facts.firstRequest?.text, 'Add rate limiting to the /login endpoint');
     assert.equal(facts.latestRequest?.text, 'Do not run migrations here; the database is shared.');
     assert.deepEqual(
@@ -152,7 +152,7 @@ describe('Roo Code and Kilo Code tasks', () => {
     const root = await placeTasks('roo-condense', folder);
     const facts = await new VscodeTaskReader(taskDir(root, 'roo-condense'), 'roo', { cwd: folder }).facts();
     assert.ok(facts);
-    assert.equal(sessionDisplayName(facts), 'Roo Code task 019ad5c4');
+    assert.equal(sessionDisplayName(facts), 'Roo Code task 019ad5c4-8e2a');
     assert.deepEqual(
       facts.commands.map((c) => [c.command, c.exit_code, c.cwd]),
       [
