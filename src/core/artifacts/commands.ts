@@ -106,41 +106,75 @@ const SEARCH = /^(grep|egrep|fgrep|rg|ag|ack|git grep|find)( |$)/;
 const PROBE = /^(test -[a-zA-Z]|\[ -[a-zA-Z] |\[\[ -[a-zA-Z] |which |command -v |type -p |ls( |$))/;
 const blank = (s: string | null | undefined): boolean => !(s ?? '').trim() || /^\((Bash )?completed with no output\)$/i.test((s ?? '').trim());
 
+/** What `notAFailure` asks of a command, which depends on the command alone: worked out once per command. */
+interface CommandFacts {
+  /** The command without its leading `cd DIR &&` steps, or null when it chains more than one command. */
+  step: string | null;
+  search: boolean;
+  probe: boolean;
+  diff: boolean;
+  server: boolean;
+  readOnly: boolean;
+}
+const factsCache = new Map<string, CommandFacts>();
+function commandFacts(full: string): CommandFacts {
+  let facts = factsCache.get(full);
+  // Stryker disable next-line ConditionalExpression: without the cache the same facts are worked out again
+  if (!facts) {
+    const step = lastStep(full);
+    facts = {
+      step,
+      search: step !== null && SEARCH.test(step),
+      probe: step !== null && PROBE.test(step),
+      diff: /^(?:cd\s+\S+\s*&&\s*)*(?:diff|cmp|git diff --no-index|fc)\b/.test(full),
+      server: SERVER.test(full),
+      readOnly: isReadOnlyCommand(full),
+    };
+    // Stryker disable next-line all: the bound keeps the cache small; it does not change any answer
+    if (factsCache.size >= 2000) factsCache.clear();
+    factsCache.set(full, facts);
+  }
+  return facts;
+}
+
 /**
  * Why a non-zero exit is no failure, or null when it is one. A search that found nothing (`grep`, `rg`,
  * `ag`, `git grep`, `find` exiting 1 with no output, or the agent's own reading "No matches found"), a
  * probe (`test -f`, `[ -e … ]`, `which`, `command -v`, `ls` of a missing path), and a background run
  * stopped on purpose, a stream that ended, or a call that never ran are facts, not failures.
+ * `normalized` is `normalizeCommand(record.command)`, when the caller has it already.
  */
-export function notAFailure(record: FeedbackRecord): string | null {
+export function notAFailure(record: FeedbackRecord, normalized?: string): string | null {
   const unfinished = typeof record['unfinished'] === 'string' ? record['unfinished'] : null;
-  if (record.exit_code === null || record.exit_code === undefined) {
+  const exit = record.exit_code;
+  if (exit === 0) return null;
+  if (exit === null || exit === undefined) {
     if (unfinished === 'stopped') return 'a background run stopped on purpose';
     if (unfinished === 'completed') return 'a monitored stream that ended';
     if (unfinished === 'cancelled') return 'never ran (a parallel call failed first)';
-    if (isReadOnlyCommand(normalizeCommand(record.command))) return 'a read-only command that did not finish: nothing changed';
+    if (commandFacts(normalized ?? normalizeCommand(record.command)).readOnly) return 'a read-only command that did not finish: nothing changed';
     return null;
   }
-  if (record.exit_code === 0) return null;
+  const facts = commandFacts(normalized ?? normalizeCommand(record.command));
   const interpretation = typeof record['interpretation'] === 'string' ? record['interpretation'] : '';
-  const step = lastStep(normalizeCommand(record.command));
-  if (/no match(es)? found/i.test(interpretation) && (step === null || SEARCH.test(step))) return 'search found nothing';
-  const full = normalizeCommand(record.command);
-  const said = `${record.stdout_tail ?? ''}\n${record.stderr_tail ?? ''}\n${record.error ?? ''}`;
-  if (/^(?:cd\s+\S+\s*&&\s*)*(?:diff|cmp|git diff --no-index|fc)\b/.test(full) && record.exit_code === 1) return 'the files differ (diff exits 1 when they do)';
-  if (SERVER.test(full) && ALREADY_RUNNING.test(said)) return 'a server was already running there';
-  const quiet = blank(record.stdout_tail) && blank(record.error);
-  if (step !== null && SEARCH.test(step) && record.exit_code === 1 && quiet && blank(record.stderr_tail)) return 'search found nothing';
-  if (step !== null && PROBE.test(step) && quiet && (blank(record.stderr_tail) || /no such file|not found|cannot access/i.test(record.stderr_tail ?? ''))) {
-    return 'a probe: the thing it looked for is not there';
+  const { step } = facts;
+  if (/no match(es)? found/i.test(interpretation) && (step === null || facts.search)) return 'search found nothing';
+  if (facts.diff && exit === 1) return 'the files differ (diff exits 1 when they do)';
+  if (facts.server && ALREADY_RUNNING.test(`${record.stdout_tail ?? ''}\n${record.stderr_tail ?? ''}\n${record.error ?? ''}`)) return 'a server was already running there';
+  if (facts.search || facts.probe) {
+    const quiet = blank(record.stdout_tail) && blank(record.error);
+    if (facts.search && exit === 1 && quiet && blank(record.stderr_tail)) return 'search found nothing';
+    if (facts.probe && quiet && (blank(record.stderr_tail) || /no such file|not found|cannot access/i.test(record.stderr_tail ?? ''))) {
+      return 'a probe: the thing it looked for is not there';
+    }
   }
-  if (isReadOnlyCommand(full)) return 'a read-only command: its exit code is an answer, nothing changed';
+  if (facts.readOnly) return 'a read-only command: its exit code is an answer, nothing changed';
   return null;
 }
 
 /** A failure: an outcome other than `ok`, unless `notAFailure` says why it is none. */
-export function isFailure(record: FeedbackRecord): boolean {
-  return outcomeOf(record) !== 'ok' && notAFailure(record) === null;
+export function isFailure(record: FeedbackRecord, normalized?: string): boolean {
+  return outcomeOf(record) !== 'ok' && notAFailure(record, normalized) === null;
 }
 
 /** The command with its flags left out: `git rm -r --cached x` and `git rm --cached x` are one command. */

@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { jsonMayHoldControl, stripControlDeep } from '../controlChars';
 import type { Diagnostic } from '../diagnostics';
@@ -70,14 +71,19 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
   };
 
   const take = (index: number, bytes: Buffer, isLast: boolean): void => {
-    const line = index + 1;
     const decoded = decodeText(bytes);
-    if (!decoded.ok) return report({ file, line, message: decoded.message.replace('JSON text', 'a JSON line') });
-    const text = decoded.text.trim();
+    if (!decoded.ok) return report({ file, line: index + 1, message: decoded.message.replace('JSON text', 'a JSON line') });
+    takeText(index, bytes, decoded.text, isLast, false);
+  };
+  /** A decoded line; `controlFree` when its bytes are known to hold no control character or escape. */
+  const takeText = (index: number, bytes: Buffer, decoded: string, isLast: boolean, controlFree: boolean): void => {
+    const line = index + 1;
+    // `trim` drops a byte order mark too (the decoder's, and one more the old reader also dropped).
+    const text = decoded.trim();
     if (text === '') return;
     scan(bytes, text, line);
     const parsed = parseJsonLocated(text);
-    if (parsed.ok && jsonMayHoldControl(text)) parsed.value = stripControlDeep(parsed.value);
+    if (parsed.ok && !controlFree && jsonMayHoldControl(text)) parsed.value = stripControlDeep(parsed.value);
     if (!parsed.ok) {
       if (isLast) return report({ file, line, message: 'partial last line (no newline, not valid JSON) skipped — the agent may still be writing it' });
       return report({ file, line, message: parsed.message });
@@ -90,6 +96,37 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
       record = checked.data;
     }
     trim.add({ index, record });
+  };
+  /**
+   * The whole lines of a chunk, `bytes` without its last newline: decoded in one go when they are all
+   * valid UTF-8 without a NUL (a newline byte never lies inside a character, so each line is too), and
+   * split at the same newlines in the bytes and in the text. Otherwise line by line, each bad line
+   * named by its own number. Returns the index after the last line.
+   */
+  const takeLines = (first: number, bytes: Buffer): number => {
+    let index = first;
+    let b = 0;
+    if (bytes.indexOf(0) === -1 && isUtf8(bytes)) {
+      const ascii = isAscii(bytes);
+      const text = bytes.toString(ascii ? 'latin1' : 'utf8');
+      // ASCII without a backslash or DEL has neither the escapes nor the characters stripControlDeep removes.
+      const controlFree = ascii && bytes.indexOf(0x5c) === -1 && bytes.indexOf(0x7f) === -1;
+      let t = 0;
+      for (;;) {
+        const nl = bytes.indexOf(10, b);
+        const tn = ascii ? nl : text.indexOf('\n', t);
+        takeText(index++, bytes.subarray(b, nl === -1 ? bytes.length : nl), text.slice(t, tn === -1 ? text.length : tn), false, controlFree);
+        if (nl === -1) return index;
+        b = nl + 1;
+        t = tn + 1;
+      }
+    }
+    for (;;) {
+      const nl = bytes.indexOf(10, b);
+      take(index++, bytes.subarray(b, nl === -1 ? bytes.length : nl), false);
+      if (nl === -1) return index;
+      b = nl + 1;
+    }
   };
 
   let index = 0;
@@ -107,7 +144,8 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       hash.update(chunk);
       let start = 0;
-      for (;;) {
+      // The line the previous chunk left unfinished, first; then the chunk's whole lines at once.
+      while (pending.length || overlong) {
         const nl = chunk.indexOf(10, start);
         const end = nl === -1 ? chunk.length : nl;
         // Past the limit the pieces are dropped again each time they add up to it: memory stays bounded.
@@ -118,7 +156,10 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
           pending = [];
           pendingBytes = 0;
         }
-        if (nl === -1) break;
+        if (nl === -1) {
+          start = chunk.length;
+          break;
+        }
         if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB; line too long, skipped` });
         // Stryker disable next-line ConditionalExpression: concatenating a single piece only copies the same bytes
         else take(index, pending.length === 1 ? pending[0]! : Buffer.concat(pending), false);
@@ -127,6 +168,21 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
         pendingBytes = 0;
         overlong = false;
         start = nl + 1;
+      }
+      const last = chunk.lastIndexOf(10);
+      if (last >= start) {
+        index = takeLines(index, chunk.subarray(start, last));
+        start = last + 1;
+      }
+      if (start < chunk.length) {
+        pending.push(chunk.subarray(start));
+        pendingBytes += chunk.length - start;
+        // A chunk is far smaller than the limit: an unfinished line passes it only over later chunks.
+        if (pendingBytes > MAX_LINE_BYTES) {
+          overlong = true;
+          pending = [];
+          pendingBytes = 0;
+        }
       }
     }
   } catch (err) {
@@ -178,19 +234,26 @@ export class FeedbackTrim {
   private readonly cap: number;
   private readonly watch: Set<string>;
   private readonly ring: IndexedRecord[] = [];
-  private readonly failures: IndexedRecord[] = [];
-  private readonly lastRunOf = new Map<string, IndexedRecord>();
+  /** The kept failures, oldest first, each with what resolved it (if a later run did). */
+  private readonly failures: Failure[] = [];
+  /**
+   * The newest run of each tracked command, and when it was tracked (its order: the oldest is evicted
+   * first). Updated in place: deleting and re-adding the key on every run churns the map's table.
+   */
+  private readonly lastRunOf = new Map<string, { rec: IndexedRecord; seq: number }>();
+  private seq = 0;
   private lastTestRun: IndexedRecord | null = null;
-  /** Failure index → the index of a later passing run that resolves it (kept failures only). */
-  private readonly resolvedBy = new Map<number, number>();
   /**
    * The kept failures no later run has resolved yet, indexed so a passing run finds the ones it may
    * resolve without comparing itself with every failure: by loose key, and the test runs by runner and
    * by each target's folders (`tests/unit/a.py` under itself, `tests/unit` and `tests`). A pass looks
-   * up only the failures under its own targets: linear in the log.
+   * up only the failures under its own targets: linear in the log. A failure that is resolved or
+   * dropped is only marked closed (lookups pass over it); the index is filed anew from the open ones
+   * once it holds about twice the cap, so it stays as small as the kept failures.
    */
-  private readonly openByLoose = new Map<string, Set<IndexedRecord>>();
-  private readonly openTests = new Map<string, { all: Map<IndexedRecord, string[]>; under: Map<string, Set<IndexedRecord>> }>();
+  private index: FailureIndex = newIndex();
+  /** Failures filed in `index`, open or closed. */
+  private filed = 0;
   total = 0;
 
   constructor(opts: FeedbackOptions) {
@@ -208,101 +271,88 @@ export class FeedbackTrim {
     const { key, isTest: testCommand } = c;
     // A script whose output reads as a runner's summary ("69 passing") is a test run too.
     const isTest = testCommand || isTestOutput(rec.record.stdout_tail) || isTestOutput(rec.record.stderr_tail);
-    if (isFailure(rec.record)) {
-      failures.push(rec);
-      this.open(rec);
+    if (isFailure(rec.record, key)) {
+      const f: Failure = { rec, c, open: true, by: undefined };
+      failures.push(f);
+      this.file(f);
       // The newest failures are the most useful; drop the oldest beyond the cap.
-      for (const dropped of failures.splice(0, failures.length - this.cap)) this.forget(dropped);
-    } else if (outcomeOf(rec.record) === 'ok' && failures.length) {
+      if (failures.length > this.cap) for (const dropped of failures.splice(0, failures.length - this.cap)) dropped.open = false;
+    } else if (failures.length && outcomeOf(rec.record) === 'ok') {
       this.resolveBy(rec, c, isTest);
     }
     if (isTest) this.lastTestRun = rec;
     if ((isTest || watch.has(key)) && (lastRunOf.has(key) || lastRunOf.size < MAX_TRACKED || watch.has(key))) {
-      lastRunOf.delete(key);
-      lastRunOf.set(key, rec);
-      if (lastRunOf.size > MAX_TRACKED) evictOldestUnwatched(lastRunOf, watch);
-    }
-  }
-
-  /** A new failure: open until a later passing run resolves it. */
-  private open(f: IndexedRecord): void {
-    const c = classify(f.record.command);
-    addTo(this.openByLoose, c.loose, f);
-    if (c.isTest) {
-      const shape = testShapeOf(c);
-      let tests = this.openTests.get(shape.runner);
-      if (!tests) this.openTests.set(shape.runner, (tests = { all: new Map(), under: new Map() }));
-      tests.all.set(f, shape.targets);
-      for (const t of shape.targets) for (const key of foldersOf(t)) addTo(tests.under, key, f);
-    }
-  }
-
-  /** A failure out of the kept ones (or resolved): no longer looked up. */
-  private close(f: IndexedRecord): void {
-    const c = classify(f.record.command);
-    const loose = this.openByLoose.get(c.loose);
-    loose?.delete(f);
-    if (loose?.size === 0) this.openByLoose.delete(c.loose);
-    if (c.isTest) {
-      const shape = testShapeOf(c);
-      const tests = this.openTests.get(shape.runner);
-      if (!tests) return;
-      tests.all.delete(f);
-      for (const t of shape.targets) {
-        for (const key of foldersOf(t)) {
-          const set = tests.under.get(key);
-          set?.delete(f);
-          if (set?.size === 0) tests.under.delete(key);
-        }
+      const slot = lastRunOf.get(key);
+      if (slot) {
+        slot.rec = rec;
+        slot.seq = ++this.seq;
+      } else {
+        lastRunOf.set(key, { rec, seq: ++this.seq });
+        if (lastRunOf.size > MAX_TRACKED) evictOldestUnwatched(lastRunOf, watch);
       }
-      if (tests.all.size === 0) this.openTests.delete(shape.runner);
     }
   }
 
-  private forget(f: IndexedRecord): void {
-    this.close(f);
-    this.resolvedBy.delete(f.index);
+  /** A new failure (already last in `failures`): filed in the index, open until a later passing run resolves it. */
+  private file(f: Failure): void {
+    if (this.filed < 2 * this.cap + 16) return this.fileIn(f);
+    this.index = newIndex();
+    this.filed = 0;
+    for (const o of this.failures) if (o.open) this.fileIn(o);
+  }
+
+  private fileIn(f: Failure): void {
+    const { loose, tests } = this.index;
+    this.filed++;
+    addTo(loose, f.c.loose, f);
+    if (f.c.isTest) {
+      const shape = testShapeOf(f.c);
+      let t = tests.get(shape.runner);
+      if (!t) tests.set(shape.runner, (t = { all: [], under: new Map() }));
+      t.all.push(f);
+      for (const key of shape.folders) addTo(t.under, key, f);
+    }
   }
 
   /**
    * A passing run resolves the open failures of the same command (flags aside) and, when it is a test
    * run, the failed test runs of the same runner whose targets it covers — what `resolves` decides.
+   * Only the failures filed under its own loose key and its own targets are looked at.
    */
   private resolveBy(pass: IndexedRecord, c: Classified, isTest: boolean): void {
-    const resolved = new Set(this.openByLoose.get(c.loose));
-    const tests = isTest ? this.openTests.get(testShapeOf(c).runner) : undefined;
-    if (tests) {
-      const { targets } = testShapeOf(c);
-      // No target: the whole suite, every open failure of the runner. Else those under its targets.
-      const candidates = targets.length ? targets.flatMap((q) => [...(tests.under.get(q) ?? []), ...(tests.under.get(q.replace(/\/$/, '')) ?? [])]) : [...tests.all.keys()];
-      for (const f of candidates) if (covers(targets, tests.all.get(f) ?? [])) resolved.add(f);
-    }
-    for (const f of resolved) {
-      this.resolvedBy.set(f.index, pass.index);
-      this.close(f);
+    const by = pass.index;
+    const loose = this.index.loose.get(c.loose);
+    if (loose) for (const f of loose) if (f.open) close(f, by);
+    const tests = isTest ? this.index.tests.get(testShapeOf(c).runner) : undefined;
+    if (!tests) return;
+    const { targets, lookup } = testShapeOf(c);
+    // No target: the whole suite, every open failure of the runner. Else those under its targets.
+    if (!targets.length) for (const f of tests.all) if (f.open) close(f, by);
+    for (const q of lookup) {
+      const under = tests.under.get(q);
+      if (under) for (const f of under) if (f.open && covers(targets, testShapeOf(f.c).targets)) close(f, by);
     }
   }
 
   result(): NonNullable<WorkbenchSnapshot['feedback']> {
     // Every failure first (the newest up to the cap, whatever K is), then the newest of the last K.
     const kept = new Map<number, IndexedRecord>();
-    for (const r of this.failures) kept.set(r.index, r);
+    const resolvedBy: Record<number, number> = {};
+    for (const f of this.failures) {
+      kept.set(f.rec.index, f.rec);
+      if (f.by !== undefined) resolvedBy[f.rec.index] = f.by;
+    }
     for (const r of [...this.ring].reverse()) {
       if (kept.size >= this.cap) break;
       kept.set(r.index, r);
     }
     const list = [...kept.values()].sort((a, b) => a.index - b.index);
-    const resolvedBy: Record<number, number> = {};
-    for (const r of list) {
-      const by = this.resolvedBy.get(r.index);
-      if (by !== undefined) resolvedBy[r.index] = by;
-    }
     return {
       kept: list,
       total: this.total,
       omitted: this.total - list.length,
       lastTestRun: this.lastTestRun,
-      lastRunOf: Object.fromEntries(this.lastRunOf),
+      lastRunOf: Object.fromEntries([...this.lastRunOf].sort((a, b) => a[1].seq - b[1].seq).map(([key, slot]) => [key, slot.rec])),
       ...(Object.keys(resolvedBy).length ? { resolvedBy } : {}),
     };
   }
@@ -360,9 +410,14 @@ function covers(passed: string[], failed: string[]): boolean {
 }
 
 /** A test command's runner and targets, computed once per distinct command (the classify cache holds them). */
-function testShapeOf(c: Classified): { runner: string; targets: string[] } {
+function testShapeOf(c: Classified): TestShape {
   if (!c.shape) {
-    c.shape = { runner: runnerOf(c.key), targets: testTargets(c.key) };
+    const targets = testTargets(c.key);
+    // What a passing run looks its failures up by: each target, and the target without a trailing `/`.
+    const lookup = [...new Set(targets.flatMap((q) => [q, q.replace(/\/$/, '')]))];
+    // What a failure is filed under: each target and the folders above it.
+    const folders = [...new Set(targets.flatMap(foldersOf))];
+    c.shape = { runner: runnerOf(c.key), targets, lookup, folders };
   }
   return c.shape;
 }
@@ -374,14 +429,26 @@ function foldersOf(target: string): string[] {
   return out;
 }
 
-function addTo<T>(map: Map<string, Set<T>>, key: string, value: T): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
+function addTo<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** A kept failure: open until a later passing run resolves it (`by`) or it is dropped beyond the cap. */
+interface Failure { rec: IndexedRecord; c: Classified; open: boolean; by: number | undefined }
+/** The failures by loose key, and the test runs by runner: all of them, and by target and folder. */
+interface FailureIndex { loose: Map<string, Failure[]>; tests: Map<string, { all: Failure[]; under: Map<string, Failure[]> }> }
+const newIndex = (): FailureIndex => ({ loose: new Map(), tests: new Map() });
+/** A failure resolved by the run at `by`: no longer open. */
+function close(f: Failure, by: number): void {
+  f.open = false;
+  f.by = by;
 }
 
 /** Agents repeat the same few commands; remember their key and test-runner verdict. */
-interface Classified { key: string; isTest: boolean; loose: string; shape?: { runner: string; targets: string[] } }
+interface TestShape { runner: string; targets: string[]; lookup: string[]; folders: string[] }
+interface Classified { key: string; isTest: boolean; loose: string; shape?: TestShape }
 const classifyCache = new Map<string, Classified>();
 function classify(command: string | string[]): Classified {
   const raw = Array.isArray(command) ? `a:${command.join('\u0000')}` : `s:${command}`;
@@ -397,11 +464,15 @@ function classify(command: string | string[]): Classified {
   return hit;
 }
 
-function evictOldestUnwatched(map: Map<string, IndexedRecord>, watch: Set<string>): void {
-  for (const key of map.keys()) {
-    if (!watch.has(key)) {
-      map.delete(key);
-      return;
+/** Drops the least recently tracked command that is not watched. */
+function evictOldestUnwatched(map: Map<string, { seq: number }>, watch: Set<string>): void {
+  let oldest: string | undefined;
+  let seq = Infinity;
+  for (const [key, slot] of map) {
+    if (slot.seq < seq && !watch.has(key)) {
+      oldest = key;
+      seq = slot.seq;
     }
   }
+  if (oldest !== undefined) map.delete(oldest);
 }
