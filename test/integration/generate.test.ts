@@ -6,6 +6,8 @@ import type { CleanFinding } from '../../src/core/clean/types';
 import { outputDir, packetCommands, readPacket, removeOutputs } from './helpers/packetHarness';
 import { extensionApi, stateWhere } from './helpers/extensionApi';
 import { inHostEnv } from './helpers/testEnv';
+import { userStateDir } from '../../src/core/ownLog';
+import { LEDGER_KEY_FILE } from '../../src/core/registry/ownership';
 
 describe('Generate Handoff (in the extension host)', () => {
   const scratch = () => path.join(inHostEnv().workspace, 'notes.tmp');
@@ -75,6 +77,26 @@ describe('Generate Handoff (in the extension host)', () => {
       const r = await vscode.commands.executeCommand<{ kind: string }>('sessionHandoff.generateHandoff');
       assert.equal(r?.kind, 'unchanged');
       assert.deepEqual(await fs.readdir(outputDir()), before);
+    } finally {
+      restore.dispose();
+    }
+  });
+
+  it('says so when the packet cannot be vouched for as written here (a ledger key others can read), and not once the key is private again', async () => {
+    const key = path.join(userStateDir(), LEDGER_KEY_FILE);
+    assert.ok(existsSync(key), 'the first generate made the ledger key');
+    const api = await packetCommands();
+    const restore = api.overrideConfirmDirty(async () => 'generateAnyway');
+    await fs.chmod(key, 0o644);
+    try {
+      const r = await vscode.commands.executeCommand<{ kind: string; keyProblem?: string }>('sessionHandoff.generateHandoff');
+      assert.match(r?.keyProblem ?? '', /cannot be recorded as written here: the ledger key .*ledger\.key can be read or changed by others \(mode 644\)/);
+    } finally {
+      await fs.chmod(key, 0o600);
+    }
+    try {
+      const r = await vscode.commands.executeCommand<{ kind: string; keyProblem?: string }>('sessionHandoff.generateHandoff');
+      assert.equal(r?.keyProblem, undefined);
     } finally {
       restore.dispose();
     }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { NO_SESSION_FOUND, sessionSearchOf } from '../../core/context/discovery';
+import { ledgerKeyProblem } from '../../core/registry/ownership';
 import { generateHandoff } from '../../core/workflow/generate';
 import { workbenchDirOf } from '../../core/workflow/paths';
 import { createGitClient } from '../../git/gitClient';
@@ -39,7 +40,13 @@ export function askGoal(): Thenable<string | undefined> {
 }
 
 /** What the command resolves with, for callers that chain on it (tests, the panel). */
-export type GenerateResult = { kind: GenerateOutcome['kind'] | 'cancelled'; packetId?: string; reason?: string };
+export type GenerateResult = {
+  kind: GenerateOutcome['kind'] | 'cancelled';
+  packetId?: string;
+  reason?: string;
+  /** Why the packet cannot be vouched for as written here (an unusable ledger key), when it cannot. */
+  keyProblem?: string;
+};
 
 /**
  * `sessionHandoff.generateHandoff` (and `regenerate`): checks the workbench first; when dirty, asks
@@ -99,6 +106,15 @@ export function generateHandoffCommand(services: Services, deps: GenerateDeps): 
     await vscode.commands.executeCommand('sessionHandoff.openActiveHandoff', { folderUri: folder.uri });
     const message = outcome.kind === 'written' ? `Handoff ${id} written.` : `Nothing changed since handoff ${id}; no new packet was written.`;
     void vscode.window.showInformationMessage(message);
+    // A packet this user's ledger cannot vouch for reads as not written here everywhere (the panel, the
+    // next session): say so now, as the command line does, not leave it to be found later.
+    const keyProblem = await ledgerKeyProblem().catch(() => null);
+    if (keyProblem) {
+      const text = uiText(`Handoff ${id} cannot be recorded as written here: ${keyProblem}.`);
+      services.log.warn('generate', text);
+      void vscode.window.showWarningMessage(text);
+      return { kind: outcome.kind, packetId: id, keyProblem: text };
+    }
     return { kind: outcome.kind, packetId: id };
   };
 }
