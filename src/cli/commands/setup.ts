@@ -54,7 +54,7 @@ async function opencodePlan(flags: FlagValues, io: CliIO): Promise<PlanResult> {
 
 /** The agents set-up connects. */
 /** `--check` for Copilot CLI: whether our MCP server and the instruction to use it are there. Reads only. */
-async function copilotCheck(io: CliIO): Promise<{ ok: boolean }> {
+async function copilotCheck(io: CliIO): Promise<{ ok: boolean; any: boolean }> {
   const home = io.env['HOME'] || os.homedir();
   const file = copilotMcpFileOf({ env: io.env, home });
   const instructions = copilotInstructionsFileOf({ env: io.env, home });
@@ -64,7 +64,7 @@ async function copilotCheck(io: CliIO): Promise<{ ok: boolean }> {
   const mcp = isObject(servers) && isOurCopilotEntry(servers[MCP_SERVER_NAME]);
   const told = hasCopilotInstructions(await readIfExists(instructions));
   io.stdout(redact(`Copilot CLI:\n  MCP server "${MCP_SERVER_NAME}" in ${file}: ${mcp ? 'present' : 'absent'}\n  instructions in ${instructions}: ${told ? 'present' : 'absent'}\n  sessionStart hook: none (Copilot CLI does not process its output)\n`));
-  return { ok: mcp && told };
+  return { ok: mcp && told, any: mcp || told };
 }
 
 const AGENTS = ['claude', 'codex', 'opencode', 'gemini', 'qwen', 'copilot'] as const;
@@ -262,7 +262,7 @@ export const setupCommand: CommandSpec = {
   name: 'setup',
   summary: "connect an agent: merge Session Handoff's statusLine and hooks into its settings (Codex: hooks.json, or notify before 0.129) and its MCP server into the agent's MCP configuration (OpenCode: the MCP server and an instruction file in opencode.json; Gemini CLI, Qwen Code: hooks and the MCP server in settings.json; Copilot CLI: the MCP server and an instruction to use it) (prints the diff; --remove undoes)",
   usage: 'setup [claude|codex|opencode|gemini|qwen|copilot] [--project] [--remove] [--dry-run] [--check] [--without-mcp] [--launcher PATH] [--claude-config-dir DIR] [--codex-home DIR] [--codex-version X.Y.Z] [--dir DIR]',
-  positionals: { min: 0, max: 1, names: 'the agent: claude, codex, opencode, gemini, qwen or copilot (claude and codex for --check alone)' },
+  positionals: { min: 0, max: 1, names: 'the agent: claude, codex, opencode, gemini, qwen or copilot (--check alone: every agent set up)' },
   flags: [
     { name: 'project', type: 'boolean', help: "Claude Code: the project's .claude/settings.json (in --dir) instead of your user settings; OpenCode: the project's opencode.json; Gemini CLI, Qwen Code: the project's .gemini/ or .qwen/settings.json" },
     { name: 'remove', type: 'boolean', help: 'take Session Handoff out again, restoring the settings as they were' },
@@ -278,8 +278,23 @@ export const setupCommand: CommandSpec = {
   async run({ flags, positionals, io }) {
     const agent = positionals[0];
     if (agent === undefined && flags['check'] === true) {
-      // Both agents: fine when each one that has any hook of ours has them all, trusted.
+      // Every agent: fine when each one that has any hook of ours has them all (Codex: trusted). Claude
+      // Code and Codex are always reported; Gemini CLI, Qwen Code and Copilot CLI when something of
+      // ours is in their files (a file of theirs that cannot be read is said, and counts as not fine).
       const results = [await check('claude', flags, io), await check('codex', flags, io)];
+      for (const other of ['gemini', 'qwen', 'copilot'] as const) {
+        const said: string[] = [];
+        const quiet: CliIO = { ...io, stdout: (t) => void said.push(t) };
+        try {
+          const r = other === 'copilot' ? await copilotCheck(quiet) : await check(other, flags, quiet);
+          if (r.any) io.stdout(said.join(''));
+          results.push(r);
+        } catch (err) {
+          if (!(err instanceof UsageError)) throw err;
+          io.stdout(redact(`${other === 'copilot' ? 'Copilot CLI' : other === 'gemini' ? 'Gemini CLI' : 'Qwen Code'}: ${err.message}\n`));
+          results.push({ ok: false, any: true });
+        }
+      }
       return results.some((r) => r.any) && results.every((r) => r.ok || !r.any) ? EXIT_OK : EXIT_REFUSED;
     }
     if (agent === undefined || !AGENTS.includes(agent as Agent)) throw new UsageError(agent === undefined ? `name the agent: ${AGENTS.join(', ')}` : `unknown agent "${agent}": use ${AGENTS.join(', ')}`);

@@ -58,6 +58,30 @@ describe('handoff setup gemini|qwen (real process, the agents\' real settings fi
     assert.equal(await exists(`${file}.handoff-backup`), false);
   });
 
+  it('setup --check alone reports Gemini CLI once it is set up, and fails while one of its hooks is missing; an unreadable settings file is said', async () => {
+    const t = await agentHome('gemini');
+    const file = path.join(t.home, '.gemini', 'settings.json');
+    const env = { ...t.env, CLAUDE_CONFIG_DIR: path.join(t.home, 'claude'), CODEX_HOME: path.join(t.home, 'codex') };
+    const check = () => handoff(['setup', '--check'], { env });
+    const none = check();
+    assert.equal(none.code, 1, 'nothing connected');
+    assert.doesNotMatch(none.stdout, /Gemini CLI/, 'an agent with nothing of ours is not listed');
+    assert.equal(t.run().code, 0);
+    const ok = check();
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.match(ok.stdout, /SessionStart: present\n {2}SessionEnd: present\n {2}MCP server "handoff": present/);
+    const settings = JSON.parse(await read(file)) as Json;
+    delete (settings['hooks'] as Json)['SessionEnd'];
+    await fs.writeFile(file, JSON.stringify(settings));
+    const partial = check();
+    assert.equal(partial.code, 1, 'a hook of ours is missing');
+    assert.match(partial.stdout, /SessionEnd: absent/);
+    await fs.writeFile(file, '{ not json');
+    const broken = check();
+    assert.equal(broken.code, 1);
+    assert.match(broken.stdout, /^Gemini CLI: .*settings\.json/m);
+  });
+
   it('qwen: timeouts in seconds, PreCompact too, "$version" kept; --project writes the project\'s .qwen/settings.json', async () => {
     const t = await agentHome('qwen');
     const file = path.join(t.home, '.qwen', 'settings.json');
