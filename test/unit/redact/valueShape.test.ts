@@ -104,6 +104,49 @@ describe('the value decides: false alarms of real sessions are no credential to 
     assert.equal(redact(text), 'password: [REDACTED]');
   });
 
+  it('an upper-snake value of an env-file or shell assignment is a literal (masked, weak); in code a name', () => {
+    const value = fake(23, 6, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') + '_' + fake(24, 5, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') + '_PROD';
+    const literal = [
+      `DB_PASSWORD=${value}`,
+      `export DB_PASSWORD=${value}`,
+      `DB_PASSWORD=${value} npm start`,
+      `cd app && DB_PASSWORD=${value} ./run.sh`,
+      `APP=web\nDB_PASSWORD=${value} # prod\nPORT=80`,
+      `DB_PASSWORD="${value}"`,
+      `services:\n  db:\n    environment:\n      - DB_PASSWORD=${value}`,
+      `docker run -e DB_PASSWORD=${value} app`,
+      `    12→DB_PASSWORD=${value}`,
+      `+DB_PASSWORD=${value}`,
+    ];
+    for (const text of literal) {
+      const hits = detectSecrets(text).filter((h) => text.slice(h.start, h.end) === value);
+      assert.equal(hits.length, 1, text);
+      assert.equal(hits[0]!.weak, true, `${text}: a warning, not a block`);
+      assert.ok(!redact(text).includes(value), `${text}: masked`);
+    }
+    const reference = [
+      'password = DEFAULT_PASSWORD',
+      'const password = DEFAULT_PASSWORD;',
+      'db_password = DB_PASSWORD_DEFAULT',
+      'const password=DEFAULT_PASSWORD;',
+      'connect(host=HOST, password=ADMIN_PW)',
+      'cfg.password=ADMIN_PW',
+      'password=process.env.DB_PASSWORD',
+      "password=os.environ['DB_PASSWORD']",
+      'DB_PASSWORD=$ADMIN_PW',
+      'DB_PASSWORD=CHANGE_ME',
+      'API_KEY=YOUR_API_KEY',
+      'DB_PASSWORD=REPLACE_ME',
+      'DB_PASSWORD=XXX',
+      'API_KEY=OPENAI_API_KEY',
+      '"apiKey": "MODEL_API_KEY"',
+    ];
+    for (const text of reference) assert.deepEqual(detectSecrets(text), [], text);
+    assert.equal(valueShape('HUNTER_TWO', { shell: true }), 'weak');
+    assert.equal(valueShape('HUNTER_TWO'), 'none');
+    assert.equal(valueShape('OPENAI_API_KEY', { shell: true }), 'none');
+  });
+
   it('a value with a secret shape after a key is one to rotate', () => {
     const hex = fake(7, 64, '0123456789abcdef');
     assert.deepEqual(values(`NILLION_ORG_SECRET_KEY=${hex}`), [hex]);
