@@ -307,9 +307,14 @@ const SHELL_BEFORE =
 
 /** Whether the unspaced `key=value` at `keyStart`…`valueEnd` is a shell or env-file assignment (see {@link SHELL_BEFORE}). */
 function shellAssignment(text: string, keyStart: number, valueEnd: number, quoted: boolean): boolean {
-  const lineStart = text.lastIndexOf('\n', keyStart - 1) + 1;
-  // Only the last part of a long line: the assignment is near its start or after a separator.
-  if (!SHELL_BEFORE.test(text.slice(Math.max(lineStart, keyStart - 200), keyStart))) return false;
+  // Only the last 200 characters before the key (a search back to the line's start would make a long
+  // line of assignments quadratic). When they do not reach the line's start, a NUL stands for the text
+  // cut off: only a separator in the window can start the assignment then.
+  const from = Math.max(0, keyStart - 200);
+  const window = text.slice(from, keyStart);
+  const nl = window.lastIndexOf('\n');
+  const before = nl !== -1 ? window.slice(nl + 1) : from > 0 ? `\0${window}` : window;
+  if (!SHELL_BEFORE.test(before)) return false;
   // It ends where a shell word ends: a space, the line's end, a separator or a comment.
   const after = text.charAt(valueEnd + (quoted ? 1 : 0));
   return after === '' || /[\s;&|#]/.test(after);
