@@ -77,7 +77,8 @@ function buildTests() {
   // to be resolved first.
   fs.rmSync('out', { recursive: true, force: true });
   return esbuild.build({
-    entryPoints: [...walk('src'), ...walk('test')].filter((f) => !f.startsWith('test/e2e')),
+    // The panel's drawing code (media/) too: a unit test renders it against a small DOM of its own.
+    entryPoints: [...walk('src'), ...walk('test'), ...walk('media').filter((f) => !f.endsWith('panel.ts'))].filter((f) => !f.startsWith('test/e2e')),
     outdir: 'out', outbase: '.', platform: 'node', format: 'cjs', target: 'node18', sourcemap: 'inline',
     logLevel: 'warning',
   });

@@ -6,23 +6,7 @@
 import type { HostMessage, PanelAction, PanelEmpty, PanelModel, PanelState, WebviewMessage } from '../src/ui/protocol';
 import { parseHostMessage, parsePanelState } from '../src/ui/protocol';
 import { h, icon, refreshTimes } from './dom';
-import {
-  changedFiles,
-  cleanState,
-  closingWords,
-  commandsRun,
-  completeness,
-  contextReading,
-  extras,
-  failedAttempts,
-  freshnessBanner,
-  metaLine,
-  nextAction,
-  openQuestionsSection,
-  risks,
-  summary,
-  verdicts,
-} from './sections';
+import { packetSections } from './sections';
 
 interface VsCodeApi {
   postMessage(msg: WebviewMessage): void;
@@ -73,28 +57,10 @@ toolbar.append(notice);
 const content = h('main', { attrs: { id: 'content' } });
 
 function renderPacket(model: PanelModel): void {
-  const { packet } = model;
   toolbar.hidden = false;
   showActions(model.actions);
-  content.replaceChildren(
-    h('h1', {}, `Handoff — ${model.folderName}`),
-    metaLine(model),
-    freshnessBanner(model) ?? '',
-    nextAction(packet, model.derivedFrom, post),
-    closingWords(packet, post) ?? '',
-    openQuestionsSection(packet, post) ?? '',
-    summary(packet),
-    failedAttempts(packet, post),
-    risks(model),
-    completeness(model) ?? '',
-    changedFiles(packet, post),
-    commandsRun(packet),
-    verdicts(packet),
-    cleanState(packet),
-    contextReading(packet),
-    ...extras(packet),
-  );
-  vscode.setState({ folderUri: model.folderUri, packetId: model.pinned ? packet.packet_id : undefined });
+  content.replaceChildren(...packetSections(model, post));
+  vscode.setState({ folderUri: model.folderUri, packetId: model.pinned ? model.packet.packet_id : undefined });
 }
 
 function renderEmpty(empty: PanelEmpty): void {

@@ -275,3 +275,26 @@ export function metaLine(model: PanelModel): HTMLElement {
   parts.forEach((p, i) => line.append(...(i ? [' · ', p] : [p])));
   return line;
 }
+
+/** Everything the panel draws for one packet, in page order (a unit test renders it too). */
+export function packetSections(model: PanelModel, post: Post): (Node | string)[] {
+  const { packet } = model;
+  return [
+    h('h1', {}, `Handoff — ${model.folderName}`),
+    metaLine(model),
+    freshnessBanner(model) ?? '',
+    nextAction(packet, model.derivedFrom, post),
+    closingWords(packet, post) ?? '',
+    openQuestionsSection(packet, post) ?? '',
+    summary(packet),
+    failedAttempts(packet, post),
+    risks(model),
+    completeness(model) ?? '',
+    changedFiles(packet, post),
+    commandsRun(packet),
+    verdicts(packet),
+    cleanState(packet),
+    contextReading(packet),
+    ...extras(packet),
+  ];
+}

@@ -64,6 +64,9 @@ for (const [name, text] of [
   // Every few bytes a command that takes a password: bounded look-ahead per command word, one hit each.
   ['1 MB of password commands', 'sshpass -p x mysql -pY curl -u a:b '.repeat((1 << 20) / 36)],
   ['1 MB of URL user@host', 'https://a@b/c@'.repeat(1 << 20 >> 4)],
+  // Shell assignments on one line: each is judged by the text before it on its line, read back a bounded way.
+  ['1 MB of assignments on one line', 'DB_PASSWORD=ABC_DEF '.repeat((1 << 20) / 20)],
+  ['1 MB of single-word passwords', 'the password is sunshine. '.repeat((1 << 20) / 26)],
 ]) {
   const t0 = process.hrtime.bigint();
   redact(text);

@@ -22,16 +22,51 @@ interface FreeRule {
   weakOtherwise?: boolean;
   /** Taken whatever its shape (a number too): the words before it say what it is. */
   anyShape?: boolean;
+  /** Values that are no finding at all (prose the rule's syntax also matches). */
+  prose?: (v: string) => boolean;
 }
 
-/** A value of a message's prose: letters with digits or symbols (a word alone is prose, a number a count). */
-const proseValue = (v: string): boolean => v.length >= 4 && !/^-|[()[\]{}<>;&]/.test(v) && /[A-Za-z]/.test(v) && /[\d!@#$%^&*_+=?~-]/.test(v) && !/^[\w.-]*\/[\w./-]*$/.test(v) && !/^v?\d+(?:\.\d+)+$/.test(v);
+/**
+ * A value of a message's prose: letters with digits or symbols. A word alone is a word (at most a weak
+ * password: see the single-word rule), and so are words joined by hyphens (`case-sensitive`) and a word
+ * a sentence's `!` or `?` ends; a number is a count.
+ */
+const proseValue = (v: string): boolean => v.length >= 4 && !/^-|[()[\]{}<>;&]/.test(v) && !/^[A-Za-z]+(?:-[A-Za-z]+)*[.,!?]?$/.test(v) && /[A-Za-z]/.test(v) && /[\d!@#$%^&*_+=?~-]/.test(v) && !/^[\w.-]*\/[\w./-]*$/.test(v) && !/^v?\d+(?:\.\d+)+$/.test(v);
 
 /**
  * A password given in words, in the languages agents' users write to them: `password is …` (a `key =
  * value` is the key-value rule's), `密码 …`, `パスワードは …`, `비밀번호는 …`.
  */
 const PASSWORD_WORD = String.raw`(?:(?:(?:sudo|root|admin|login|user|wifi|wi-fi|ssh)\s+)?(?:password|passwd|passphrase|passcode|pass|pw)\s+(?:is|was|wa)\s+|(?:密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)\s*(?:[:：=]|は|是|为|為|는|은|가|이|就是)?\s*)`;
+
+/**
+ * {@link PASSWORD_WORD} for a single word: the same phrases, but a bare `pass` only with a prefix
+ * (`sudo pass is …`) — `the first pass was clean` is about a pass, not a password.
+ */
+const PASSWORD_WORD_PHRASE = String.raw`(?:(?:(?:sudo|root|admin|login|user|wifi|wi-fi|ssh)\s+)?(?:password|passwd|passphrase|passcode|pw)\s+(?:is|was|wa)\s+|(?:sudo|root|admin|login|user|wifi|wi-fi|ssh)\s+pass\s+(?:is|was)\s+|(?:密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)\s*(?:[:：=]|は|是|为|為|는|은|가|이|就是)?\s*)`;
+
+/**
+ * What ends the clause a single word ends: the line's end, a sentence's punctuation (followed by a space
+ * or the end: `bluebird.com` is a host, not a word and a period), a closing bracket, or a Japanese or
+ * Korean copula. A word with more words after it is part of a sentence (`the password is in the vault`).
+ */
+const CLAUSE_END = String.raw`(?=["'」』”\`]?(?:[ \t]*$|[.,;:!?](?=\s|$)|[ \t]*[，。、！？)）]|[ \t]*(?:です|だ|입니다|이에요|예요)))`;
+
+/**
+ * The words that follow `password is` in English prose about a password rather than giving one: its
+ * state (`required`, `wrong`, `hashed`, `case-sensitive`), and function words. Words ending in -ed,
+ * -ing, -ly, -able or -ible are left out by their ending ({@link PROSE_ENDING}).
+ */
+const PROSE_WORDS = new Set(
+  (
+    'required wrong right correct incorrect invalid valid empty blank missing set unset not the a an it this that ' +
+    'still now also too same different here there fine ok okay good bad stored hashed weak strong short long ' +
+    'case-sensitive mandatory optional needed unknown known new old expired gone reset mine yours ours theirs his hers ' +
+    'plaintext cleartext secure insecure safe unsafe unique random temporary visible invisible null nil none true false ' +
+    'what which who below above inside elsewhere enough complex simple'
+  ).split(' '),
+);
+const PROSE_ENDING = /(?:ed|ing|ly|able|ible)$/i;
 
 const RULES: FreeRule[] = [
   {
@@ -124,6 +159,19 @@ const RULES: FreeRule[] = [
     weakOtherwise: true,
     anyShape: true,
   },
+  {
+    // A single word given as a password (`the root password is sunshine`, `my wifi password was
+    // bluebird.`): masked, and a warning only — a word ending the clause after these words is mostly,
+    // not always, the password. A word that is prose (`required`, `wrong`, `hashed`) is no finding.
+    id: 'prose-password',
+    label: 'a password in a message',
+    pre: /pass|pw|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호/,
+    re: new RegExp(String.raw`(?<![A-Za-z0-9_.-])${PASSWORD_WORD_PHRASE}["'「『“\`]?([A-Za-z][A-Za-z-]{2,31})(?![A-Za-z0-9_-])${CLAUSE_END}`, 'dgim'),
+    group: 1,
+    valid: () => false,
+    weakOtherwise: true,
+    prose: (v) => PROSE_WORDS.has(v.toLowerCase()) || PROSE_ENDING.test(v) || v.endsWith('-'),
+  },
 ];
 
 const PRE = /day\.app|ntfy|sudo|chpasswd|passwd|nmcli|wpa_passphrase|iwconfig|askpass|assword|assphrase|pass|pw|pin|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호/;
@@ -139,6 +187,7 @@ export function freeTextHits(text: string, lower: string, out: RawHit[]): void {
       if (!span) continue;
       const value = text.slice(span[0], span[1]);
       if (!r.anyShape && literalShape(value) === 'none') continue;
+      if (r.prose?.(value)) continue;
       const ok = !r.valid || r.valid(value);
       if (!ok && !r.weakOtherwise) continue;
       out.push({ rule: r.id, label: r.label, start: span[0], end: span[1], ...(ok ? {} : { weak: true }) });

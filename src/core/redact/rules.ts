@@ -295,6 +295,31 @@ function valueAt(text: string, i: number, enclosingQuote: string): { start: numb
   return bareValue(text, i, eol);
 }
 
+/**
+ * What may come before a shell or env-file assignment on its line: indentation, a file listing's line
+ * number (`12→`, `cat -n`), grep's `file:12:`, a diff's `+`/`-` or a YAML list's dash (`- DB_PASSWORD=…`
+ * of a compose file); or a command separator or a prompt, `-e`/`--env`/`--build-arg`; then
+ * `export`/`env`/`declare`/… and other assignments (`A=1 B=2 cmd`). A call's argument
+ * (`connect(password=PW)`) or a member (`cfg.password=PW`) has other text before it.
+ */
+const SHELL_BEFORE =
+  /^(?:[^\n]*?(?:&&|\|\||[;|]|\$|[ \t]-e|[ \t]--env|[ \t]--build-arg)[ \t]+|[ \t]*(?:\d+(?:→|\t)[ \t]*)?(?:[^\s:()]+:\d+:)?(?:[-+][ \t]*)?)(?:(?:export|env|set|declare|local|readonly|typeset)[ \t]+(?:-\w+[ \t]+)*)?(?:[A-Za-z_]\w*=[^\s'"`]*[ \t]+)*$/;
+
+/** Whether the unspaced `key=value` at `keyStart`…`valueEnd` is a shell or env-file assignment (see {@link SHELL_BEFORE}). */
+function shellAssignment(text: string, keyStart: number, valueEnd: number, quoted: boolean): boolean {
+  // Only the last 200 characters before the key (a search back to the line's start would make a long
+  // line of assignments quadratic). When they do not reach the line's start, a NUL stands for the text
+  // cut off: only a separator in the window can start the assignment then.
+  const from = Math.max(0, keyStart - 200);
+  const window = text.slice(from, keyStart);
+  const nl = window.lastIndexOf('\n');
+  const before = nl !== -1 ? window.slice(nl + 1) : from > 0 ? `\0${window}` : window;
+  if (!SHELL_BEFORE.test(before)) return false;
+  // It ends where a shell word ends: a space, the line's end, a separator or a comment.
+  const after = text.charAt(valueEnd + (quoted ? 1 : 0));
+  return after === '' || /[\s;&|#]/.test(after);
+}
+
 /** `password=…`, `"api_key": "…"`, `{'secret': '…'}`, `--token …`, `token: …`, `TOKEN := …`. */
 function keyValueHits(text: string, out: RawHit[]): void {
   KEY_RE.lastIndex = 0;
@@ -348,7 +373,10 @@ function keyValueHits(text: string, out: RawHit[]): void {
     // The value decides, never the key: a reference, an identifier, a number, a switch, a path or prose is
     // no finding; a word is a possible password only; a value cut on purpose (`tok_12...`) too.
     const quoted = /["'`]/.test(text.charAt(v.start - 1));
-    const shape = valueShape(value, { quoted, assigned: sep?.[0] === '=' && !quoted });
+    const unspaced = sep?.[0] === '=';
+    // A variable's name (`cfg.password=…` is a member of code).
+    const shell = unspaced && !open && !dash && !close && /^[A-Za-z_]\w*$/.test(key) && shellAssignment(text, m.index, v.end, quoted);
+    const shape = valueShape(value, { quoted, assigned: unspaced && !quoted, shell });
     if (shape === 'none') continue;
     out.push(hit('key-value', keyLabel(key), v.start, v.end, shownCut(text, v.start, v.end) ? 'weak' : shape));
   }

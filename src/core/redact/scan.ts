@@ -127,8 +127,21 @@ function urlCredentialBefore(b: Buffer, at: number): boolean {
  */
 export function mayHoldCredential(b: Buffer): boolean {
   const dup = duplicateSpan(b);
-  if (!dup) return mayHoldIn(b, 0, b.length);
-  return mayHoldIn(b, 0, dup.start) || mayHoldIn(b, dup.end, b.length);
+  if (!dup) return mayHoldIn(b, 0, b.length) || mayHoldFreeText(b);
+  return mayHoldIn(b, 0, dup.start) || mayHoldIn(b, dup.end, b.length) || mayHoldFreeText(b);
+}
+
+/**
+ * The words a free-text credential comes after (./freeText): a password given in a message (`the root
+ * password is sunshine`, `密码是 …`), `sudo -S`, `nmcli … password`, an askpass script, a push URL. Such a
+ * line has no token run nor `key=` in it (a Codex or Cline message has no id on the line to pass the
+ * filter with), so these are looked for on their own: native searches, a few per line.
+ */
+const FREE_TEXT_WORDS = ['assword', 'ASSWORD', 'asswd', 'ASSWD', 'assphrase', 'ASSPHRASE', 'asscode', 'sudo', 'nmcli', 'askpass', 'iwconfig', 'day.app', 'ntfy', ' pw ', ' PW ', 'pin ', 'PIN ', '密码', '密碼', '口令', 'パスワード', '暗証番号', '비밀번호', '암호'].map((k) => Buffer.from(k));
+
+function mayHoldFreeText(b: Buffer): boolean {
+  for (const k of FREE_TEXT_WORDS) if (b.indexOf(k) !== -1) return true;
+  return false;
 }
 
 /** Lines this long are looked at for a second copy of their tool output (Claude Code writes two). */

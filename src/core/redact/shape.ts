@@ -78,6 +78,12 @@ function uncut(v: string): string {
 export interface ValueContext {
   quoted?: boolean;
   assigned?: boolean;
+  /**
+   * A line of an env file or a shell assignment (`DB_PASSWORD=HUNTER_TWO`, `export X=Y`, `X=Y cmd`):
+   * the value is a literal string there, never a reference (that would be `$Y`), so even an
+   * upper-snake word is one.
+   */
+  shell?: boolean;
 }
 
 /** What the value is: see {@link ValueShape}. `value` is the raw text a rule read after the key. */
@@ -100,7 +106,10 @@ export function valueShape(value: string, ctx: ValueContext = {}): ValueShape {
   if (/^!?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) && !/\d/.test(v)) return 'none';
   if (/^!/.test(v) && IDENT.test(v.slice(1))) return 'none';
   // An identifier: code, unless a string literal holds it or a cap cut it (then a word of unknown sense).
+  // An upper-snake name is an environment variable's name in code (`password = DEFAULT_PASSWORD`), but
+  // in a shell or env-file assignment the literal text — a possible password, unless it names one.
   const ident = codeIdentifier(v);
+  if (ident === 'name' && ctx.shell && !NAMES_CREDENTIAL.test(v)) return 'weak';
   if (ident === 'name' || (ident === 'code' && !ctx.quoted && v === whole)) return 'none';
   if (ident === 'code') return 'weak';
   // A path (`~/.config/app/credentials.json`, `./secrets/db`), never a secret's own text.

@@ -3,8 +3,8 @@
  * folder prints three credentials (a GitHub token in a command, an AWS key pair in a tool's output, an
  * Anthropic key the human typed), and no 9 consecutive characters of any of them reach any output —
  * handoff.md, handoff.json, `handoff prompt`, the SessionStart hook text, `handoff status`, `show`,
- * `show --for-pr`, `handoff secrets` and the MCP server's answers. Values are assembled at run time, so
- * no literal here is a credential.
+ * `show --for-pr`, `handoff secrets`, the MCP server's answers and the HTML of the editor's handoff
+ * panel. Values are assembled at run time, so no literal here is a credential.
  */
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
@@ -12,6 +12,14 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { claudeProjectDirName } from '../../../src/core/context/discovery';
+import type { Packet } from '../../../src/core/packet/schema';
+import { redactDeep } from '../../../src/core/redact';
+import { auditWithFiles } from '../../../src/core/workflow/audit';
+import { toPanelModel } from '../../../src/ui/panel/model';
+import { parseHostMessage, type HostMessage } from '../../../src/ui/protocol';
+import type { WorkbenchUiState } from '../../../src/ui/state/types';
+import { packetSections } from '../../../media/sections';
+import { html, withFakeDocument } from '../helpers/fakeDom';
 import { makeTempDir, repoRoot } from '../helpers/fixtures';
 import { makeRepo, tempRepos } from '../helpers/gitRepo';
 import { handoff } from '../helpers/workbenchRepo';
@@ -40,6 +48,21 @@ const clean = (out: string, where: string): void => {
   const hit = fragmentOf(out);
   assert.equal(hit, null, `${where} holds 9 characters of ${hit}`);
 };
+
+/**
+ * The HTML the editor's handoff panel draws for a packet: the message the host builds (model, audit)
+ * and redacts on its way out, as the webview validates it, drawn by the webview's own code.
+ */
+async function panelHtml(packet: Packet, dir: string, packetDir: string): Promise<string> {
+  const state = { folder: { name: path.basename(dir), uri: { toString: () => `file://${dir}`, fsPath: dir } } } as unknown as WorkbenchUiState;
+  const entry = { id: packet.packet_id, dir: packetDir, packet, freshness: { stale: false, reasons: [] } };
+  const audit = await auditWithFiles(packet, dir, { stale: false, reasons: [] });
+  // The host's `redactedMessage`: every string of the message redacted.
+  const sent = redactDeep<HostMessage>({ type: 'render', model: toPanelModel(state, entry, [], false, audit) });
+  const msg = parseHostMessage(JSON.parse(JSON.stringify(sent)));
+  assert.ok(msg?.type === 'render', 'the webview accepts the message');
+  return withFakeDocument(() => packetSections(msg.model, () => undefined).map(html).join('\n'));
+}
 
 describe('no 9 characters of a credential the session saw reach any output', function () {
   this.timeout(180_000);
@@ -79,6 +102,15 @@ describe('no 9 characters of a credential the session saw reach any output', fun
     assert.equal((JSON.parse(json) as { open_risks: { severity: string }[] }).open_risks.filter((x) => x.severity === 'block').length, 4);
     clean(json, 'handoff.json');
     clean(md, 'handoff.md');
+    // The editor's panel: it draws the packet's risks, and no part of the values.
+    const packet = JSON.parse(json) as Packet;
+    const page = await panelHtml(packet, dir, packetDir);
+    assert.equal(page.match(/leak:/g)?.length, 4, page);
+    clean(page, 'the handoff panel');
+    // …also when a packet text holds one (a hand-edited or foreign packet): the message is redacted on its way out.
+    const edited = { ...packet, next_action: `retry the push with ${GITHUB}`, summary: `${packet.summary} (key ${ANTHROPIC})` };
+    assert.notEqual(fragmentOf(JSON.stringify(edited)), null);
+    clean(await panelHtml(edited, dir, packetDir), 'the handoff panel of an edited packet');
     for (const args of [['prompt'], ['prompt', '--for', 'codex'], ['status'], ['status', '--json'], ['show'], ['show', '--json'], ['show', '--for-pr'], ['secrets'], ['secrets', '--json'], ['risks'], ['audit']]) {
       const out = handoff([...args, '--dir', dir], { env });
       assert.ok(out.stdout.length > 0 || args[0] === 'risks', `${args.join(' ')}: ${out.stderr}`);

@@ -203,6 +203,21 @@ describe('credentials an agent session saw are flagged', () => {
     assert.deepEqual(missed, []);
   });
 
+  it('a password given in a message is found on a line with no id to pass the pre-filter with (Codex)', () => {
+    const word = fake(25, 8, 'abcdefghijklmnop');
+    const pw = `${fake(26, 6, 'abcdefghij')}${fake(27, 3, '0123456789')}`;
+    const messages = [`the root password is ${word}`, `my sudo password is ${pw}`, `我的密码是 ${pw}`, `echo ${pw} | sudo -S ls`, `nmcli dev wifi connect Home password ${pw}`];
+    messages.forEach((text, i) => {
+      const line = JSON.stringify({ timestamp: '2025-01-01T12:00:00.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
+      assert.ok(mayHoldCredential(Buffer.from(line)), text);
+      const scanner = new CredentialScanner('codex');
+      scanner.line(Buffer.from(line), i + 1);
+      assert.equal(scanner.credentials().length, 1, text);
+    });
+    // A line with none of these words still costs no detector run.
+    assert.ok(!mayHoldCredential(Buffer.from(JSON.stringify({ type: 'response_item', payload: { text: 'the build passed in 3 s' } }))));
+  });
+
   it('a credential is named by the variable or host that holds it, never by something that looks like a key itself', () => {
     assert.equal(credentialName('STRIPE_SECRET_KEY=sk_live_x', 'STRIPE_SECRET_KEY='.length), 'STRIPE_SECRET_KEY');
     assert.equal(credentialName('url: https://devnet.helius-rpc.com/?api-key=abc', 'url: https://devnet.helius-rpc.com/?api-key='.length), 'url, devnet.helius-rpc.com', 'the line\'s own variable first, then the host');

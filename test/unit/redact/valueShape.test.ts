@@ -104,6 +104,49 @@ describe('the value decides: false alarms of real sessions are no credential to 
     assert.equal(redact(text), 'password: [REDACTED]');
   });
 
+  it('an upper-snake value of an env-file or shell assignment is a literal (masked, weak); in code a name', () => {
+    const value = fake(23, 6, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') + '_' + fake(24, 5, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') + '_PROD';
+    const literal = [
+      `DB_PASSWORD=${value}`,
+      `export DB_PASSWORD=${value}`,
+      `DB_PASSWORD=${value} npm start`,
+      `cd app && DB_PASSWORD=${value} ./run.sh`,
+      `APP=web\nDB_PASSWORD=${value} # prod\nPORT=80`,
+      `DB_PASSWORD="${value}"`,
+      `services:\n  db:\n    environment:\n      - DB_PASSWORD=${value}`,
+      `docker run -e DB_PASSWORD=${value} app`,
+      `    12→DB_PASSWORD=${value}`,
+      `+DB_PASSWORD=${value}`,
+    ];
+    for (const text of literal) {
+      const hits = detectSecrets(text).filter((h) => text.slice(h.start, h.end) === value);
+      assert.equal(hits.length, 1, text);
+      assert.equal(hits[0]!.weak, true, `${text}: a warning, not a block`);
+      assert.ok(!redact(text).includes(value), `${text}: masked`);
+    }
+    const reference = [
+      'password = DEFAULT_PASSWORD',
+      'const password = DEFAULT_PASSWORD;',
+      'db_password = DB_PASSWORD_DEFAULT',
+      'const password=DEFAULT_PASSWORD;',
+      'connect(host=HOST, password=ADMIN_PW)',
+      'cfg.password=ADMIN_PW',
+      'password=process.env.DB_PASSWORD',
+      "password=os.environ['DB_PASSWORD']",
+      'DB_PASSWORD=$ADMIN_PW',
+      'DB_PASSWORD=CHANGE_ME',
+      'API_KEY=YOUR_API_KEY',
+      'DB_PASSWORD=REPLACE_ME',
+      'DB_PASSWORD=XXX',
+      'API_KEY=OPENAI_API_KEY',
+      '"apiKey": "MODEL_API_KEY"',
+    ];
+    for (const text of reference) assert.deepEqual(detectSecrets(text), [], text);
+    assert.equal(valueShape('HUNTER_TWO', { shell: true }), 'weak');
+    assert.equal(valueShape('HUNTER_TWO'), 'none');
+    assert.equal(valueShape('OPENAI_API_KEY', { shell: true }), 'none');
+  });
+
   it('a value with a secret shape after a key is one to rotate', () => {
     const hex = fake(7, 64, '0123456789abcdef');
     assert.deepEqual(values(`NILLION_ORG_SECRET_KEY=${hex}`), [hex]);
@@ -156,6 +199,58 @@ describe('free-text credentials are flagged', () => {
       assert.ok(!redact(text).includes(pin), `${text}: masked`);
     }
     for (const text of ['password is 12', 'password  119', 'password was 2024-01-01', 'spinning 4000 rpm']) assert.deepEqual(detectSecrets(text), [], text);
+  });
+
+  it('a plain word given as a password is masked, as a warning; a word of prose after the same words is not', () => {
+    const word = fake(22, 8, 'abcdefghijklmnop');
+    const texts = [
+      `the root password is ${word}`,
+      `my wifi password was ${word}.`,
+      `ok, the password is ${word}, use it for the staging box`,
+      `the sudo password is "${word}"`,
+      `パスワードは ${word} です`,
+      `비밀번호는 ${word}입니다`,
+      `密码是 ${word}。`,
+      `line one\nthe admin password is ${word}\nline three`,
+    ];
+    for (const text of texts) {
+      const hits = detectSecrets(text).filter((h) => text.slice(h.start, h.end) === word);
+      assert.equal(hits.length, 1, text);
+      assert.equal(hits[0]!.weak, true, `${text}: a warning, not a block`);
+      assert.equal(hits[0]!.rule, 'prose-password', text);
+      assert.ok(!redact(text).includes(word), `${text}: masked`);
+    }
+    const prose = [
+      'The password is required.',
+      'the password is wrong',
+      'The password is incorrect, try again',
+      'the password was changed.',
+      'the password is hashed',
+      'The password is case-sensitive.',
+      'the password is still the same',
+      'The password is not set.',
+      'the password is stored in the vault',
+      'the password is missing',
+      'the password is invalid!',
+      'The password was rotated yesterday.',
+      'the password is working now',
+      'the password is probably fine',
+      'the password is readable',
+      'the password is accessible.',
+      'the password is ok',
+      'the first pass was clean.',
+      'this pass is complete',
+      'the password is in the vault',
+      'the password is bluebird.com now',
+      'the password is $PASSWORD',
+      'the password is changeme',
+    ];
+    for (const text of prose) assert.deepEqual(detectSecrets(text), [], text);
+    // A word a sentence's `!` ends is a word (a warning); with a digit it is a password to rotate.
+    const bang = `the password is ${word}!`;
+    assert.deepEqual(detectSecrets(bang).map((h) => [bang.slice(h.start, h.end), h.weak]), [[word, true]]);
+    const strong = `the password is ${word}7!`;
+    assert.deepEqual(values(strong), [`${word}7!`]);
   });
 
   it('a password piped to sudo -S, chpasswd, or in an askpass or expect script', () => {
