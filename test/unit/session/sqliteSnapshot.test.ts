@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { kiloReading, kiloSessions, KiloDbReader } from '../../../src/core/session/kiloDb';
-import { applyWal, openSqliteSnapshot, readSqlite, SqliteChanged } from '../../../src/core/session/sqliteSnapshot';
+import { applyWal, MAX_SQLITE_BYTES, openSqliteSnapshot, readSqlite, SqliteChanged } from '../../../src/core/session/sqliteSnapshot';
 import { makeTempDir, repoRoot } from '../helpers/fixtures';
 import { loadSqlJs } from './kiloDbFixture';
 
@@ -172,5 +172,10 @@ describe('SQLite snapshots read where the file lies', () => {
     const dir = await makeTempDir('handoff-sqlite-dir-');
     await fs.mkdir(path.join(dir, 'kilo.db'));
     await assert.rejects(openSqliteSnapshot(path.join(dir, 'kilo.db')), (err: Error) => err.message.startsWith(path.join(dir, 'kilo.db')));
+    // Over the limit (a sparse file: nothing is written): refused with its name, size and the limit, before any read.
+    const huge = path.join(dir, 'huge.db');
+    await fs.writeFile(huge, '');
+    await fs.truncate(huge, MAX_SQLITE_BYTES + 1024 * 1024);
+    await assert.rejects(openSqliteSnapshot(huge), { message: `${huge} is 2049 MB, over the 2048 MB limit of a database read; not read` });
   });
 });
