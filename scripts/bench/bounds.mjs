@@ -10,6 +10,9 @@ import { root, tempDir } from './lib.mjs';
 
 const LIMIT_S = 2;
 const LIMIT_MB = 200;
+/** Size of the large kilo.db case (`HANDOFF_BENCH_KILO_MB`, default 400). */
+const KILO_MB = Number(process.env.HANDOFF_BENCH_KILO_MB) || 400;
+const KILO_FOLDER = '/home/dev/bench';
 const ROLLOUT = 'rollout-2026-11-20T16-00-00-019f8a3c-5d21-7e40-b9a7-3c5e1f0d2b68.jsonl.zst';
 
 /** What the bundle exports (the child reads with these). */
@@ -18,11 +21,45 @@ const EXPORTS = {
   'src/core/context/codex': ['codexRolloutReader'],
   'src/core/session/reader': ['SessionReader'],
   'src/core/session/sqliteBtree': ['SqliteImage'],
+  'src/core/session/sqliteSnapshot': ['openSqliteSnapshot'],
+  'src/core/session/kiloDb': ['kiloSessions', 'kiloReading', 'kiloSessionFacts'],
   'src/core/context/claude': ['claudeTranscriptReader'],
   'src/cli/commands/hookDetached': ['privateQueueDir'],
   'src/core/setup/toml': ['parseTomlFile', 'patchToml', 'tomlWork'],
   'test/unit/helpers/sqliteHostile': ['sharedChainDb'],
 };
+
+/**
+ * A kilo.db of about `mbytes` MB written by real SQLite (sql.js): the folder's session (a request, a
+ * test run, its usage), 20 000 messages of other sessions, and parts of 100 KB of tool output each
+ * (overflow pages, nearly all of the file) belonging to those other sessions.
+ */
+async function bigKiloDb(file, mbytes) {
+  const SQL = await createRequire(import.meta.url)('sql.js')();
+  const db = new SQL.Database();
+  db.run(`CREATE TABLE session (id text PRIMARY KEY NOT NULL, project_id text NOT NULL, workspace_id text, parent_id text, slug text NOT NULL,
+    directory text NOT NULL, title text NOT NULL, version text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, time_archived integer)`);
+  db.run('CREATE TABLE message (id text PRIMARY KEY NOT NULL, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)');
+  db.run('CREATE TABLE part (id text PRIMARY KEY NOT NULL, message_id text NOT NULL, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)');
+  db.run('CREATE TABLE todo (session_id text NOT NULL, content text NOT NULL, status text NOT NULL, priority text NOT NULL, position integer NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, PRIMARY KEY (session_id, position))');
+  const t = 1795425600000;
+  db.run('BEGIN');
+  db.run('INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?,?,?)', ['ses_mine', 'p', null, null, 'slug', KILO_FOLDER, 'Bench', '7.2.14', t, t, null]);
+  db.run('INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?,?,?)', ['ses_other', 'p', null, null, 'slug', '/home/dev/other', 'Other', '7.2.14', t, t, null]);
+  const other = JSON.stringify({ role: 'assistant', time: { created: t }, modelID: 'claude-sonnet-4-5', tokens: { total: 1, input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } }, path: { cwd: '/home/dev/other' } });
+  db.run(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 19999) INSERT INTO message SELECT printf('msg_o%011d', i), 'ses_other', ${t} + i, ${t} + i, ? FROM n`, [other]);
+  const mine = { role: 'assistant', time: { created: t + 30_000, completed: t + 31_000 }, modelID: 'claude-sonnet-4-5', providerID: 'anthropic', path: { cwd: KILO_FOLDER }, tokens: { total: 42_000, input: 500, output: 120, reasoning: 0, cache: { read: 41_000, write: 380 } } };
+  db.run('INSERT INTO message VALUES (?,?,?,?,?)', ['msg_m000', 'ses_mine', t + 10_000, t + 10_000, JSON.stringify({ role: 'user', time: { created: t + 10_000 } })]);
+  db.run('INSERT INTO message VALUES (?,?,?,?,?)', ['msg_m001', 'ses_mine', t + 30_000, t + 30_000, JSON.stringify(mine)]);
+  db.run('INSERT INTO part VALUES (?,?,?,?,?,?)', ['prt_m000', 'msg_m000', 'ses_mine', t + 10_000, t + 10_000, JSON.stringify({ type: 'text', text: 'Run the tests.' })]);
+  const bash = { type: 'tool', tool: 'bash', callID: 'toolu_1', state: { status: 'completed', input: { command: 'npm test' }, output: 'ok', metadata: { exit: 0 }, time: { start: t + 30_001, end: t + 30_500 } } };
+  db.run('INSERT INTO part VALUES (?,?,?,?,?,?)', ['prt_m001', 'msg_m001', 'ses_mine', t + 30_001, t + 30_001, JSON.stringify(bash)]);
+  const parts = Math.max(1, Math.round((mbytes * 1024 * 1024) / 102_000));
+  db.run(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${parts - 1}) INSERT INTO part SELECT printf('prt_o%011d', i), printf('msg_o%011d', i % 20000), 'ses_other', ${t} + i, ${t} + i, '{"type":"tool","tool":"bash","state":{"status":"completed","output":"' || printf('%.*c', 100000, 'x') || '"}}' FROM n`);
+  db.run('COMMIT');
+  fs.writeFileSync(file, db.export());
+  db.close();
+}
 
 /**
  * The cases: `make(dir)` writes the input and returns what the child needs; `run(lib, input)` (in the
@@ -77,6 +114,30 @@ const cases = [
     expect: /belongs to two cells/,
   },
   {
+    name: `kilo.db of ${KILO_MB} MB (HANDOFF_BENCH_KILO_MB): the meter's reading and the session's facts`,
+    make(dir) {
+      // Written by a child of its own: a child's peak RSS starts from its parent's (Linux keeps the
+      // high-water mark across fork and exec), so this parent stays small for the cases after it.
+      const file = path.join(dir, 'kilo.db');
+      const r = spawnSync(process.execPath, [new URL(import.meta.url).pathname, '--make-kilo', file, String(KILO_MB)], { encoding: 'utf8', timeout: 300_000 });
+      if (r.status !== 0) throw new Error(`bounds: writing the ${KILO_MB} MB kilo.db failed: ${r.error?.message ?? r.stderr.slice(0, 300)}`);
+      return file;
+    },
+    async run(lib, file) {
+      const snap = await lib.openSqliteSnapshot(file);
+      try {
+        const session = lib.kiloSessions(snap.db).find((s) => s.directory === KILO_FOLDER);
+        const r = lib.kiloReading(snap.db, session.id, file, 200_000);
+        const facts = lib.kiloSessionFacts(snap.db, session, file);
+        const size = fs.statSync(file).size / 1048576;
+        return `${size.toFixed(0)} MB read: ${r.known ? `${r.usedTokens} tokens` : r.reason}; ${facts.commandCount} command(s)`;
+      } finally {
+        await snap.close?.();
+      }
+    },
+    expect: /read: 42000 tokens; 1 command/,
+  },
+  {
     name: 'Claude transcript ending in 4 MiB of blank lines (the meter\'s tail read)',
     make(dir) {
       const call = { type: 'assistant', isSidechain: false, sessionId: 'b', timestamp: '2026-11-20T09:00:00Z', message: { model: 'claude-sonnet-4-5', usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 50_000 } } };
@@ -117,7 +178,9 @@ const cases = [
   },
 ];
 
-if (process.argv[2] === '--child') {
+if (process.argv[2] === '--make-kilo') {
+  await bigKiloDb(process.argv[3], Number(process.argv[4]));
+} else if (process.argv[2] === '--child') {
   const [bundle, index, input] = process.argv.slice(3);
   const lib = createRequire(import.meta.url)(bundle);
   const c = cases[Number(index)];

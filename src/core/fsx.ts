@@ -11,6 +11,8 @@ import { makeDir, makeDirSync } from './safeDirs';
 
 /** An open file, as the readers and writers here use it (the subset of `fs.promises.FileHandle`). */
 export interface FileHandle {
+  /** The descriptor, for synchronous positioned reads (a database's pages, ./session/sqliteSnapshot). */
+  readonly fd: number;
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   stat(): Promise<Stats>;
   writeFile(data: string | Uint8Array): Promise<void>;
@@ -55,6 +57,7 @@ const blocking: FileAccess = {
   open: async (f, flags, mode) => {
     const fd = openSync(f, flags, mode);
     return {
+      fd,
       read: async (buffer, offset, length, position) => ({ bytesRead: readSync(fd, buffer, offset, length, position) }),
       stat: async () => fstatSync(fd),
       writeFile: async (data) => writeFileSync(fd, data),

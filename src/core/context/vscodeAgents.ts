@@ -15,7 +15,7 @@ import type { FileHandle } from '../fsx';
 import { listDir, openRegular, statOrNull } from '../fsx';
 import { defaultClineSessionsDir, sdkManifest } from '../session/clineSdk';
 import type { DbAgent } from '../session/kiloDb';
-import { defaultKiloDbPath, kiloSessions, kiloSnapshot } from '../session/kiloDb';
+import { defaultKiloDbPath, kiloSessions, readKiloDb } from '../session/kiloDb';
 import { defaultOpencodeDbPath } from '../session/opencodeConfig';
 import type { CopilotChatGeneration } from '../session/copilotChat';
 import { sessionsInWorkspace, workspaceFolderOf, workspaceStorageRoots } from '../session/copilotChat';
@@ -409,8 +409,8 @@ export class VscodeTaskDiscovery {
     if (!st) return [];
     try {
       if (!st.isFile()) throw new Error('it is not a regular file');
-      const snap = await kiloSnapshot(file);
-      return kiloSessions(snap.db).filter((s) => inside(this.folder, s.directory)).map((s) => ({ source: agent, file, dir: path.dirname(file), sessionId: s.id, cwd: s.directory, mtimeMs: s.activeMs, size: st.size }));
+      const sessions = await readKiloDb(file, (snap) => kiloSessions(snap.db));
+      return sessions.filter((s) => inside(this.folder, s.directory)).map((s) => ({ source: agent, file, dir: path.dirname(file), sessionId: s.id, cwd: s.directory, mtimeMs: s.activeMs, size: st.size }));
     } catch (err) {
       this.unreadable.set(file, `${NAMES[agent]}'s ${file} exists but could not be read: ${(err as Error).message}`);
       return [];

@@ -21,7 +21,7 @@ import { listDir, statOrNull } from '../fsx';
 import { LineCredentials, readFileCapped } from './agentLog';
 import type { CommandResult } from './accumulator';
 import type { SessionFacts } from './model';
-import { openSqliteSnapshot } from './sqliteSnapshot';
+import { readSqlite } from './sqliteSnapshot';
 import type { Obj, TaskEvent } from './vscodeTask';
 import { factsOfEvents, num, obj, str } from './vscodeTask';
 
@@ -85,10 +85,7 @@ async function legacySessions(file: string): Promise<{ id: string; at: number }[
 }
 
 async function legacyArray(file: string): Promise<Obj[]> {
-  const snap = await openSqliteSnapshot(file);
-  if (!snap.db.has('ItemTable', ['key', 'value'])) return [];
-  const row = snap.db.rows('ItemTable', ['key', 'value'], { column: 'key', equals: 'interactive.sessions' })[0];
-  const v = row?.['value'];
+  const v = await readSqlite(file, (db) => (db.has('ItemTable', ['key', 'value']) ? db.rows('ItemTable', ['key', 'value'], { column: 'key', equals: 'interactive.sessions' })[0]?.['value'] : undefined));
   const text = typeof v === 'string' ? v : v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : '';
   if (!text) return [];
   const parsed: unknown = JSON.parse(text);

@@ -14,7 +14,7 @@ import type { CommandResult } from './accumulator';
 import type { LogFormat, LogRead, LogRef, LogUsage } from './agentLog';
 import { firstLine, LineCredentials, logRecords, readFileCapped } from './agentLog';
 import { shortCommand } from './credentials';
-import { openSqliteSnapshot } from './sqliteSnapshot';
+import { readSqlite } from './sqliteSnapshot';
 import type { Obj, TaskEvent } from './vscodeTask';
 import { num, obj, str } from './vscodeTask';
 
@@ -146,9 +146,9 @@ const TODO_STATUS: Record<string, string> = { done: 'completed', in_progress: 'i
 export async function copilotTodos(file: string): Promise<{ content: string; status: string }[] | null> {
   const st = await statOrNull(file);
   if (!st) return null;
-  const snap = await openSqliteSnapshot(file);
-  if (!snap.db.has('todos', ['title', 'status'])) return null;
-  return snap.db.rows('todos', ['title', 'status']).flatMap((r) => {
+  const rows = await readSqlite(file, (db) => (db.has('todos', ['title', 'status']) ? db.rows('todos', ['title', 'status']) : null));
+  if (!rows) return null;
+  return rows.flatMap((r) => {
     const title = typeof r['title'] === 'string' ? r['title'].trim() : '';
     if (!title) return [];
     const status = typeof r['status'] === 'string' ? r['status'] : 'pending';

@@ -4,8 +4,8 @@
  * with every session of every folder in its `session` / `message` / `part` / `todo` tables. The
  * folder's session is the newest top-level, unarchived one whose `directory` is the folder (or inside
  * it); its requests, closing words, commands (`bash` tool parts, exit code in `state.metadata.exit`),
- * edits, todo list and per-message token usage are read from an in-memory snapshot (./sqliteSnapshot),
- * so the agent is never locked out and a transaction still being written is never seen.
+ * edits, todo list and per-message token usage are read from a snapshot read where the file lies
+ * (./sqliteSnapshot), so the agent is never locked out and a transaction still being written is never seen.
  *
  * OpenCode's `opencode.db` is the same schema family (FORMATS: more-agents §1): one reader serves both,
  * told which agent wrote the database (`DbAgent`), so each is named as itself.
@@ -20,7 +20,7 @@ import { CredentialStore, credentialsInJson } from './credentials';
 import type { SessionFacts } from './model';
 import type { SqliteImage, SqliteRow, SqliteValue } from './sqliteBtree';
 import type { SqliteSnapshot } from './sqliteSnapshot';
-import { openSqliteSnapshot, snapshotKey } from './sqliteSnapshot';
+import { openSqliteSnapshot, SqliteChanged, snapshotKey } from './sqliteSnapshot';
 import type { ModelLimits } from './opencodeConfig';
 import { opencodeModelLimits } from './opencodeConfig';
 import { callName } from './taskCredentials';
@@ -47,17 +47,54 @@ export function isKiloDbFile(file: string): boolean {
 
 const snapshots = new Map<string, { key: string; snap: Promise<SqliteSnapshot> }>();
 
-/** The current snapshot of a database, shared by discovery and the readers: copied again only when the database or its WAL moved. */
+/** Closes a snapshot that is no longer the current one (its reads afterwards throw `SqliteChanged`, and are done again). */
+function retire(snap: Promise<SqliteSnapshot>): void {
+  snap.then((s) => s.close(), () => undefined).catch(() => undefined);
+}
+
+/**
+ * The current snapshot of a database, shared by discovery and the readers: taken again only when the
+ * database or its WAL moved (the one it replaces is closed). Its files stay open while it is current.
+ */
 export async function kiloSnapshot(file: string): Promise<SqliteSnapshot> {
   const key = await snapshotKey(file);
   const cached = snapshots.get(file);
   if (cached?.key === key) return cached.snap;
+  if (cached) retire(cached.snap);
   const snap = openSqliteSnapshot(file);
   snapshots.set(file, { key, snap });
   snap.catch(() => {
     if (snapshots.get(file)?.snap === snap) snapshots.delete(file);
   });
   return snap;
+}
+
+/**
+ * `read` run on the current snapshot of a database; when a checkpoint wrote the file under it, the
+ * snapshot is dropped and the read done again on a new one (up to 3 times, then a one-sentence error).
+ */
+export async function readKiloDb<T>(file: string, read: (snap: SqliteSnapshot) => T): Promise<T> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const snap = await kiloSnapshot(file);
+    try {
+      return read(snap);
+    } catch (err) {
+      if (!(err instanceof SqliteChanged)) throw err;
+      const cached = snapshots.get(file);
+      if (cached && (await cached.snap.catch(() => null)) === snap) {
+        snapshots.delete(file);
+        retire(cached.snap);
+      }
+    }
+  }
+  throw new Error(`${file} kept changing while being read; read again on its next change`);
+}
+
+/** Closes every cached snapshot (their files); the next read takes new ones. */
+export async function closeKiloSnapshots(): Promise<void> {
+  const all = [...snapshots.values()];
+  snapshots.clear();
+  await Promise.all(all.map(({ snap }) => snap.then((s) => s.close(), () => undefined)));
 }
 
 /** A JSON object column (`data`), or undefined. */
@@ -153,7 +190,9 @@ interface PartRow {
 
 function sessionRows(db: SqliteImage, id: string): { messages: MessageRow[]; parts: Map<string, PartRow[]> } {
   const where = { column: 'session_id', equals: id };
-  const messages = (messageIndex(db).get(id) ?? []).map((m, i) => ({ id: m.id, at: m.at, data: json(m.data()) ?? {}, line: i + 1 }));
+  const list = messageIndex(db).get(id) ?? [];
+  // One read operation for every message's JSON: the file is checked once, after them all.
+  const messages = db.read(() => list.map((m, i) => ({ id: m.id, at: m.at, data: json(m.data()) ?? {}, line: i + 1 })));
   const parts = new Map<string, PartRow[]>();
   for (const r of ordered(db.rows('part', ['id', 'message_id', 'time_created', 'data'], where), 'message_id', 'id')) {
     const p: PartRow = { id: String(r['id']), messageId: String(r['message_id']), at: num(r['time_created']), raw: typeof r['data'] === 'string' ? r['data'] : '', data: json(r['data']) ?? {} };
@@ -285,10 +324,12 @@ export function kiloReading(db: SqliteImage, sessionId: string, file: string, wi
   const list = messageIndex(db).get(sessionId) ?? [];
   let row: MessageRef | undefined;
   let data: Obj | undefined;
-  for (let i = list.length - 1; i >= 0 && !row; i--) {
-    const d = json(list[i]?.data());
-    if (d?.['role'] === 'assistant' && num(obj(d['tokens'])?.['output']) > 0) [row, data] = [list[i], d];
-  }
+  db.read(() => {
+    for (let i = list.length - 1; i >= 0 && !row; i--) {
+      const d = json(list[i]?.data());
+      if (d?.['role'] === 'assistant' && num(obj(d['tokens'])?.['output']) > 0) [row, data] = [list[i], d];
+    }
+  });
   const tokens = obj(data?.['tokens']);
   if (!row || !data || !tokens) return { known: false, ...base, reason: `no assistant message with token usage in the ${name} session yet` };
   const cache = obj(tokens['cache']);
@@ -332,37 +373,41 @@ export class KiloDbReader {
   ) {}
 
   async facts(): Promise<SessionFacts | null> {
-    const snap = await kiloSnapshot(this.file);
-    if (this.cached?.key === snap.key) return this.cached.facts;
-    const session = kiloSessions(snap.db).find((s) => s.id === this.sessionId) ?? null;
-    const facts = session ? kiloSessionFacts(snap.db, session, this.file, this.agent) : null;
-    this.cached = { key: snap.key, facts };
-    return facts;
+    return readKiloDb(this.file, (snap) => {
+      if (this.cached?.key === snap.key) return this.cached.facts;
+      const session = kiloSessions(snap.db).find((s) => s.id === this.sessionId) ?? null;
+      const facts = session ? kiloSessionFacts(snap.db, session, this.file, this.agent) : null;
+      this.cached = { key: snap.key, facts };
+      return facts;
+    });
   }
 
   async reading(o: { windowOverride?: number } = {}): Promise<ContextResult> {
-    let snap: SqliteSnapshot;
     try {
-      snap = await kiloSnapshot(this.file);
+      const model = this.agent === 'opencode' && !(o.windowOverride && o.windowOverride > 0) ? await readKiloDb(this.file, (snap) => this.newestModel(snap.db)) : null;
+      const limits = model ? await opencodeModelLimits(model.provider, model.model, model.cwd, this.env, this.env['HOME'] || os.homedir()) : null;
+      return await readKiloDb(this.file, (snap) => {
+        const r = kiloReading(snap.db, this.sessionId, this.file, o.windowOverride, this.agent, limits);
+        return snap.note ? { ...r, warnings: [...(r.warnings ?? []), `${this.file}: ${snap.note}`] } : r;
+      });
     } catch (err) {
       return { known: false, source: this.agent, sessionId: this.sessionId, file: this.file, reason: (err as Error).message };
     }
-    const limits = this.agent === 'opencode' && !(o.windowOverride && o.windowOverride > 0) ? await this.limits(snap.db) : null;
-    const r = kiloReading(snap.db, this.sessionId, this.file, o.windowOverride, this.agent, limits);
-    return snap.note ? { ...r, warnings: [...(r.warnings ?? []), `${this.file}: ${snap.note}`] } : r;
   }
 
-  /** The limits OpenCode's config declares for the session's newest model (provider and model of its newest assistant message). */
-  private async limits(db: SqliteImage): Promise<ModelLimits | null> {
+  /** The session's newest model (provider and model of its newest assistant message), for the limits OpenCode's config declares for it. */
+  private newestModel(db: SqliteImage): { provider: string; model: string; cwd: string | null } | null {
     const list = messageIndex(db).get(this.sessionId) ?? [];
-    for (let i = list.length - 1; i >= 0; i--) {
-      const d = json(list[i]?.data());
-      const provider = str(d?.['providerID']);
-      const model = str(d?.['modelID']);
-      if (d?.['role'] !== 'assistant' || !provider || !model) continue;
-      const cwd = str(obj(d['path'])?.['cwd']) ?? kiloSessions(db).find((s) => s.id === this.sessionId)?.directory ?? null;
-      return opencodeModelLimits(provider, model, cwd, this.env, this.env['HOME'] || os.homedir());
-    }
-    return null;
+    return db.read(() => {
+      for (let i = list.length - 1; i >= 0; i--) {
+        const d = json(list[i]?.data());
+        const provider = str(d?.['providerID']);
+        const model = str(d?.['modelID']);
+        if (d?.['role'] !== 'assistant' || !provider || !model) continue;
+        const cwd = str(obj(d['path'])?.['cwd']) ?? kiloSessions(db).find((s) => s.id === this.sessionId)?.directory ?? null;
+        return { provider, model, cwd };
+      }
+      return null;
+    });
   }
 }

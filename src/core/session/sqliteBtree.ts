@@ -1,7 +1,8 @@
 /**
  * A small read-only reader of SQLite's file format (sqlite.org/fileformat2.html) for one purpose: the
- * rows of a few ordinary tables of a database image in memory (Kilo Code's `kilo.db`, its WAL already
- * applied by ./sqliteSnapshot). It walks table b-trees (interior and leaf pages, overflow chains),
+ * rows of a few ordinary tables of a database image (Kilo Code's `kilo.db`), its pages read one at a
+ * time through a `PageSource`: a buffer in memory, or the file itself with its WAL's committed frames
+ * (./sqliteSnapshot), so a large database is never held in memory. It walks table b-trees (interior and leaf pages, overflow chains),
  * decodes records (every serial type), reads the schema from `sqlite_schema` and column names from the
  * `CREATE TABLE` text. No SQL, no indexes, no writing; UTF-8 databases and rowid tables only (others
  * are refused with a message). Everything is bounds-checked: a damaged image throws a one-sentence
@@ -26,9 +27,28 @@ interface TableInfo {
   rowidColumn: number;
 }
 
-/** A SQLite database image, read in place. */
+/**
+ * Where the bytes of a database image come from. `read` returns `length` bytes at `offset`, never
+ * crossing a page boundary; the buffer is the caller's to keep (it is never changed afterwards).
+ * `verify`, when given, throws when what was read since the source was opened may mix two states of the
+ * file (it changed under the reader): it is called after each read operation, and after a failed one.
+ */
+export interface PageSource {
+  /** The image's size in bytes (its pages × page size). */
+  readonly byteLength: number;
+  read(offset: number, length: number): Buffer;
+  verify?(): void;
+}
+
+/** An image in memory as a page source. */
+export function bufferSource(image: Uint8Array): PageSource {
+  const buf = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+  return { byteLength: buf.byteLength, read: (offset, length) => buf.subarray(offset, offset + length) };
+}
+
+/** A SQLite database image, read page by page from its source. */
 export class SqliteImage {
-  private readonly buf: Buffer;
+  private readonly src: PageSource;
   private readonly pageSize: number;
   /** Usable bytes per page (page size minus the reserved space at the end of each page). */
   private readonly usable: number;
@@ -40,23 +60,50 @@ export class SqliteImage {
   private budget = Infinity;
   /** The cell (its page and offset) each overflow page read so far belongs to: a page is one cell's. */
   private readonly overflowOwner = new Map<number, number>();
+  /** How deep in read operations the reader is: the source is verified when the outermost one ends. */
+  private depth = 0;
 
-  constructor(image: Uint8Array) {
-    this.buf = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-    if (this.buf.byteLength < 100 || this.buf.toString('latin1', 0, 16) !== 'SQLite format 3\0') throw new Error('not a SQLite database (no SQLite header)');
-    const size = this.buf.readUInt16BE(16);
+  constructor(image: Uint8Array | PageSource) {
+    this.src = image instanceof Uint8Array ? bufferSource(image) : image;
+    const head = this.src.byteLength >= 100 ? this.src.read(0, 100) : null;
+    if (!head || head.toString('latin1', 0, 16) !== 'SQLite format 3\0') throw new Error('not a SQLite database (no SQLite header)');
+    const size = head.readUInt16BE(16);
     this.pageSize = size === 1 ? 65536 : size;
     if (this.pageSize < 512 || (this.pageSize & (this.pageSize - 1)) !== 0) throw new Error(`not a SQLite database (page size ${size})`);
-    this.usable = this.pageSize - (this.buf[20] as number);
+    this.usable = this.pageSize - (head[20] as number);
     if (this.usable < 480) throw new Error('a damaged SQLite database (reserved space too large)');
-    const encoding = this.buf.readUInt32BE(56);
+    const encoding = head.readUInt32BE(56);
     if (encoding !== 0 && encoding !== 1) throw new Error('a SQLite database in UTF-16, which is not read');
-    this.pages = Math.floor(this.buf.byteLength / this.pageSize);
+    this.pages = Math.floor(this.src.byteLength / this.pageSize);
+  }
+
+  /**
+   * Runs `fn` as one read operation: when the outermost one ends (returning or throwing), the source
+   * is verified, so no result, and no damage message, comes from pages of two states of a changing file.
+   */
+  read<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    this.depth++;
+    let out: T;
+    try {
+      out = fn();
+    } catch (err) {
+      this.depth--;
+      this.src.verify?.();
+      throw err;
+    }
+    this.depth--;
+    this.src.verify?.();
+    return out;
   }
 
   /** The ordinary tables by name, with their columns. */
   tables(): Map<string, TableInfo> {
     if (this.schema) return this.schema;
+    return this.read(() => this.readSchema());
+  }
+
+  private readSchema(): Map<string, TableInfo> {
     const out = new Map<string, TableInfo>();
     this.scanTree(1, (payload) => {
       const [type, name, , root, sql] = this.record(payload, 5);
@@ -86,6 +133,10 @@ export class SqliteImage {
 
   /** As `rows`, each row keeping what it needs to decode its other columns later (large text only when used). */
   rowRefs(table: string, columns: readonly string[], where?: { column: string; equals: SqliteValue }): SqliteRowRef[] {
+    return this.read(() => this.scanRows(table, columns, where));
+  }
+
+  private scanRows(table: string, columns: readonly string[], where?: { column: string; equals: SqliteValue }): SqliteRowRef[] {
     const t = this.tables().get(table);
     if (!t) throw new Error(`no table "${table}" in the database`);
     const index = (c: string): number => {
@@ -102,6 +153,8 @@ export class SqliteImage {
       if (where && value(whereAt) !== where.equals) return;
       const row: SqliteRow = {};
       wanted.forEach((i, k) => (row[columns[k] as string] = value(i)));
+      // A row kept for later keeps where its cell is, not its page: a scan holds one page at a time.
+      rec.release();
       out.push({ row, get: (c) => value(index(c)) });
     });
     return out;
@@ -109,10 +162,14 @@ export class SqliteImage {
 
   /** The bytes of page `n` (1-based), checked. */
   page(n: number): Buffer {
+    return this.read(() => this.pageAt(n));
+  }
+
+  private pageAt(n: number): Buffer {
     if (!Number.isInteger(n) || n < 1 || n > this.pages) throw new Error(`a damaged SQLite database (page ${n} of ${this.pages})`);
     this.pagesVisited++;
     if (--this.budget < 0) throw new Error(`a damaged SQLite database (a scan read over ${2 * this.pages + 64} pages of ${this.pages})`);
-    return this.buf.subarray((n - 1) * this.pageSize, n * this.pageSize);
+    return this.src.read((n - 1) * this.pageSize, this.pageSize);
   }
 
   /** Visits every cell of a table b-tree in rowid order: its payload (overflow resolved on demand) and rowid. */
@@ -131,7 +188,7 @@ export class SqliteImage {
     const walk = (n: number, depth: number): void => {
       if (depth > 64 || seen.has(n)) throw new Error('a damaged SQLite database (a b-tree loops)');
       seen.add(n);
-      const page = this.page(n);
+      const page = this.pageAt(n);
       const at = n === 1 ? 100 : 0;
       const type = page[at];
       const cells = page.readUInt16BE(at + 3);
@@ -147,7 +204,7 @@ export class SqliteImage {
           const [size, a] = varint(page, p);
           const [rowid, b] = varint(page, a);
           p = b;
-          visit(this.payload(page, p, Number(size), n * 65536 + p), rowid);
+          visit(this.payload(page, n, p, Number(size)), rowid);
         }
       } else throw new Error(`a damaged SQLite database (page ${n} is not a table b-tree page)`);
     };
@@ -161,26 +218,32 @@ export class SqliteImage {
   }
 
   /** A table leaf cell's payload: the local part, and the overflow chain when it does not fit. */
-  private payload(page: Buffer, at: number, size: number, cell: number): Payload {
+  private payload(page: Buffer, n: number, at: number, size: number): Payload {
     const u = this.usable;
     const x = u - 35;
+    const cell = n * 65536 + at;
     if (size <= x) {
       if (at + size > page.byteLength) throw new Error('a damaged SQLite database (a cell past its page)');
-      return { page, start: at, local: size, size, overflow: 0, cell };
+      return { page, pageNo: n, start: at, local: size, size, overflow: 0, cell };
     }
     if (!Number.isSafeInteger(size) || size > this.pages * (u - 4)) throw new Error(`a damaged SQLite database (a cell of ${size} bytes, larger than the database)`);
     const m = Math.floor(((u - 12) * 32) / 255) - 23;
     const k = m + ((size - m) % (u - 4));
     const local = k <= x ? k : m;
     if (at + local + 4 > page.byteLength) throw new Error('a damaged SQLite database (a cell past its page)');
-    return { page, start: at, local, size, overflow: page.readUInt32BE(at + local), cell };
+    return { page, pageNo: n, start: at, local, size, overflow: page.readUInt32BE(at + local), cell };
   }
 
   /** The whole payload of a cell, its overflow pages joined. */
   whole(p: Payload): Buffer {
-    if (!p.overflow) return p.page.subarray(p.start, p.start + p.size);
+    return this.read(() => this.joined(p));
+  }
+
+  private joined(p: Payload): Buffer {
+    const local = p.page ?? this.pageAt(p.pageNo);
+    if (!p.overflow) return local.subarray(p.start, p.start + p.size);
     const out = Buffer.allocUnsafe(p.size);
-    p.page.copy(out, 0, p.start, p.start + p.local);
+    local.copy(out, 0, p.start, p.start + p.local);
     let filled = p.local;
     let next = p.overflow;
     const seen = new Set<number>();
@@ -190,7 +253,7 @@ export class SqliteImage {
       const owner = this.overflowOwner.get(next);
       if (owner !== undefined && owner !== p.cell) throw new Error(`a damaged SQLite database (overflow page ${next} belongs to two cells)`);
       this.overflowOwner.set(next, p.cell);
-      const page = this.page(next);
+      const page = this.pageAt(next);
       const n = Math.min(this.usable - 4, p.size - filled);
       page.copy(out, filled, 4, 4 + n);
       filled += n;
@@ -208,7 +271,9 @@ export class SqliteImage {
 
 /** A cell's payload: `local` bytes at `start` of its page, the rest (when `size` is larger) in overflow pages. */
 interface Payload {
-  page: Buffer;
+  /** The cell's page while it is being scanned; null once released (read again from `pageNo` when needed). */
+  page: Buffer | null;
+  pageNo: number;
   start: number;
   local: number;
   size: number;
@@ -220,8 +285,11 @@ interface Payload {
 
 /** Decodes the columns of one record, reading the overflow pages only when a column reaches them. */
 class RecordReader {
-  /** Where the record is read from: its page in place, or its whole payload once overflow is needed. */
-  private bytes: Buffer;
+  /**
+   * Where the record is read from: its page in place (null once released: the page is read again for
+   * each later column), or its whole payload once overflow is needed.
+   */
+  private bytes: Buffer | null;
   private base: number;
   private limit: number;
   private readonly types: number[] = [];
@@ -229,18 +297,20 @@ class RecordReader {
 
   constructor(
     private readonly db: SqliteImage,
-    private readonly p: Payload,
+    private p: Payload,
   ) {
-    this.bytes = p.page;
+    if (!p.page) throw new Error('a record read from a released cell');
+    let bytes: Buffer = p.page;
+    this.bytes = bytes;
     this.base = p.start;
     this.limit = p.start + p.local;
-    const [headerSize, first] = varint(this.bytes, this.base);
+    const [headerSize, first] = varint(bytes, this.base);
     const end = Number(headerSize);
-    if (end > p.local) this.loadWhole();
+    if (end > p.local) bytes = this.loadWhole();
     let at = first - p.start;
     let body = end;
     while (at < end) {
-      const [t, next] = varint(this.bytes, this.base + at);
+      const [t, next] = varint(bytes, this.base + at);
       at = next - this.base;
       const type = Number(t);
       this.types.push(type);
@@ -250,10 +320,19 @@ class RecordReader {
     if (body > p.size) throw new Error('a damaged SQLite database (a record longer than its cell)');
   }
 
-  private loadWhole(): void {
-    this.bytes = this.db.whole(this.p);
+  /** Lets go of the cell's page (kept only when the whole payload was already joined). */
+  release(): void {
+    if (this.bytes !== this.p.page) return;
+    this.bytes = null;
+    this.p = { ...this.p, page: null };
+  }
+
+  private loadWhole(): Buffer {
+    const whole = this.db.whole(this.p);
+    this.bytes = whole;
     this.base = 0;
-    this.limit = this.bytes.byteLength;
+    this.limit = whole.byteLength;
+    return whole;
   }
 
   column(i: number): SqliteValue {
@@ -261,9 +340,10 @@ class RecordReader {
     // A row written before an ALTER TABLE ADD COLUMN has fewer columns: the new ones are NULL.
     if (type === undefined || type === 0) return null;
     const size = contentSize(type);
-    if (this.base + (this.offsets[i] as number) + size > this.limit) this.loadWhole();
+    let b = this.bytes;
+    if (this.base + (this.offsets[i] as number) + size > this.limit) b = this.loadWhole();
+    else if (!b) b = this.db.page(this.p.pageNo);
     const at = this.base + (this.offsets[i] as number);
-    const b = this.bytes;
     switch (type) {
       case 1:
         return b.readInt8(at);
