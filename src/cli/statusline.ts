@@ -24,7 +24,7 @@ async function readStdin(): Promise<string> {
 }
 
 // A one-shot process after every agent message: blocking reads and writes cost it nothing and skip
-// the thread pool (the cache-miss reader in statuslineWords.js keeps its own asynchronous ones).
+// the thread pool (the cache-miss reader in statuslineWords.js is switched too when it is loaded).
 useBlockingFileAccess();
 const argv = process.argv.slice(2);
 if (argv[0] === 'statusline') argv.shift();

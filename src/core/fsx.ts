@@ -89,6 +89,11 @@ export function useBlockingFileAccess(on = true): void {
   access = on ? blocking : nonBlocking;
 }
 
+/** Whether this process chose blocking file operations (see {@link useBlockingFileAccess}). */
+export function usesBlockingFileAccess(): boolean {
+  return access === blocking;
+}
+
 /** Distinguishes the temp files of one process; the pid distinguishes processes. */
 let tmpCounter = 0;
 
@@ -162,6 +167,13 @@ export interface OpenOptions {
    * refused without being opened, so neither its bytes nor its target show up anywhere.
    */
   root?: string;
+  /**
+   * The caller found the file's folder in `root` as a real folder (listed there as a folder, not a
+   * link), so only the file itself could lead out: it is opened without following a link (O_NOFOLLOW)
+   * instead of resolving two real paths first. A link, or any other failure of that open, takes the
+   * full check, so what is refused and why stays the same.
+   */
+  folderInRoot?: boolean;
 }
 
 /** A regular file opened for reading, with the size `fstat` saw at open time. */
@@ -193,25 +205,34 @@ function within(root: string, abs: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
+const refusedFor = (message: string) => ({ ok: false as const, refusal: { kind: 'refused' as const, message } });
+
 /**
  * Opens a file for reading only when it is a regular file: FIFOs, devices, sockets and folders are
  * refused with a message instead of blocking or streaming forever, and (with `root`) a path whose real
  * location leaves the root is refused before it is opened. The caller closes the handle.
  */
 export async function openRegular(abs: string, opts: OpenOptions = {}): Promise<{ ok: true; file: OpenedFile } | { ok: false; refusal: OpenRefusal }> {
-  const refused = (message: string) => ({ ok: false as const, refusal: { kind: 'refused' as const, message } });
+  if (opts.root !== undefined && opts.folderInRoot && fsConstants.O_NOFOLLOW !== undefined) {
+    const direct = await files().open(abs, OPEN_FLAGS | fsConstants.O_NOFOLLOW).then(
+      (handle) => handle,
+      (err: unknown) => ((err as NodeJS.ErrnoException).code === 'ENOENT' ? ('missing' as const) : null),
+    );
+    if (direct === 'missing') return { ok: false, refusal: { kind: 'missing' } };
+    if (direct) return regularOf(direct);
+  }
   let lst: Stats;
   try {
     lst = await files().lstat(abs);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, refusal: { kind: 'missing' } };
-    return refused(`cannot be read: ${errorText(err)}`);
+    return refusedFor(`cannot be read: ${errorText(err)}`);
   }
   if (opts.root !== undefined) {
     const [realRoot, real] = await Promise.all([files().realpath(opts.root).catch(() => path.resolve(opts.root!)), files().realpath(abs).catch(() => null)]);
-    if (real === null) return refused(lst.isSymbolicLink() ? 'is a symbolic link to nothing; skipped' : 'cannot be resolved; skipped');
+    if (real === null) return refusedFor(lst.isSymbolicLink() ? 'is a symbolic link to nothing; skipped' : 'cannot be resolved; skipped');
     // The target is not named: where a link points is the link author's choice of words, not ours.
-    if (!within(realRoot, real)) return refused('is a symbolic link that leads outside the workspace; not followed');
+    if (!within(realRoot, real)) return refusedFor('is a symbolic link that leads outside the workspace; not followed');
   }
   let handle: FileHandle;
   try {
@@ -220,19 +241,24 @@ export async function openRegular(abs: string, opts: OpenOptions = {}): Promise<
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, refusal: { kind: 'missing' } };
     // ENXIO: a socket (or a FIFO opened for writing elsewhere) cannot be opened as a file.
-    if (code === 'ENXIO') return refused('is a socket, not a regular file; not read');
-    return refused(`cannot be read: ${errorText(err)}`);
+    if (code === 'ENXIO') return refusedFor('is a socket, not a regular file; not read');
+    return refusedFor(`cannot be read: ${errorText(err)}`);
   }
+  return regularOf(handle);
+}
+
+/** The opened file when it is a regular one; anything else is closed and refused. */
+async function regularOf(handle: FileHandle): Promise<{ ok: true; file: OpenedFile } | { ok: false; refusal: OpenRefusal }> {
   try {
     const st = await handle.stat();
     if (!st.isFile()) {
       await handle.close();
-      return refused(`is ${kindOf(st)}, not a regular file; not read`);
+      return refusedFor(`is ${kindOf(st)}, not a regular file; not read`);
     }
     return { ok: true, file: { handle, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } };
   } catch (err) {
     await handle.close().catch(() => undefined);
-    return refused(`cannot be read: ${errorText(err)}`);
+    return refusedFor(`cannot be read: ${errorText(err)}`);
   }
 }
 
@@ -252,15 +278,20 @@ export async function readRegular(
     if (size > opts.maxBytes) return tooBig();
     const chunks: Buffer[] = [];
     let total = 0;
+    // The size fstat saw and one byte more (which tells a file that grew); after a short read, which
+    // reached the end as it was, only a byte to see whether that end still holds: thousands of small
+    // files read in a row then allocate little more than their own bytes.
+    let want = size + 1;
     for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(Math.max(size - total + 1, 64 * 1024), 1024 * 1024, opts.maxBytes + 1 - total));
+      const buf = Buffer.allocUnsafe(Math.min(want, 1024 * 1024, opts.maxBytes + 1 - total));
       const { bytesRead } = await handle.read(buf, 0, buf.length, total);
       if (bytesRead === 0) break;
       total += bytesRead;
       if (total > opts.maxBytes) return tooBig();
       chunks.push(buf.subarray(0, bytesRead));
+      want = bytesRead < buf.length ? 1 : 64 * 1024;
     }
-    return { ok: true, bytes: Buffer.concat(chunks, total), mtimeMs };
+    return { ok: true, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total), mtimeMs };
   } catch (err) {
     return { ok: false, refusal: { kind: 'refused', message: `cannot be read: ${errorText(err)}` } };
   } finally {

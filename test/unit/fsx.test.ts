@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { jsonMayHoldControl, stripControl, stripControlDeep, stripControlLine } from '../../src/core/controlChars';
-import { atomicWrite, readIfExists, readRegular, useBlockingFileAccess } from '../../src/core/fsx';
+import { atomicWrite, files, readIfExists, readRegular, useBlockingFileAccess } from '../../src/core/fsx';
 import { TailReader } from '../../src/core/context/tailReader';
 import { redact } from '../../src/core/redact';
 
@@ -80,6 +80,66 @@ for (const mode of ['asynchronous', 'blocking'] as const) describe(`${mode} file
       assert.ok(inside.ok && inside.bytes.toString() === '{}');
       // Without a root the same link is read: containment is the caller's choice.
       assert.ok((await readRegular(path.join(root, 'out.json'), { maxBytes: 1024 })).ok);
+    });
+
+    it('answers the same for a file in a folder known to lie in the root, with one open and no path resolved', async function () {
+      if (process.platform === 'win32') this.skip();
+      const root = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-root-'));
+      const outside = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-out-')), 'secret.json');
+      await fs.writeFile(outside, '{"token":"x"}');
+      const folder = path.join(root, 'p');
+      await fs.mkdir(folder);
+      await fs.writeFile(path.join(folder, 'real.json'), '{"a":1}');
+      await fs.writeFile(path.join(folder, 'big.json'), 'x'.repeat(5000));
+      await fs.symlink('real.json', path.join(folder, 'in.json'));
+      await fs.symlink(outside, path.join(folder, 'out.json'));
+      await fs.symlink(path.join(folder, 'gone.json'), path.join(folder, 'dangling.json'));
+      execFileSync('mkfifo', [path.join(folder, 'pipe')]);
+      await fs.mkdir(path.join(folder, 'dir'));
+      for (const name of ['real.json', 'big.json', 'in.json', 'out.json', 'dangling.json', 'pipe', 'dir', 'none.json']) {
+        const full = await readRegular(path.join(folder, name), { root, maxBytes: 4096 });
+        const quick = await readRegular(path.join(folder, name), { root, folderInRoot: true, maxBytes: 4096 });
+        assert.deepEqual({ ...quick, ...(quick.ok ? { mtimeMs: 0 } : {}) }, { ...full, ...(full.ok ? { mtimeMs: 0 } : {}) }, name);
+      }
+      // A plain file: opened once (with no link followed), nothing resolved or looked up first.
+      const calls: string[] = [];
+      const access = files();
+      const saved = { lstat: access.lstat, realpath: access.realpath, open: access.open };
+      access.lstat = (f) => (calls.push('lstat'), saved.lstat(f));
+      access.realpath = (f) => (calls.push('realpath'), saved.realpath(f));
+      access.open = (f, flags, mode) => (calls.push('open'), saved.open(f, flags, mode));
+      try {
+        assert.ok((await readRegular(path.join(folder, 'real.json'), { root, folderInRoot: true, maxBytes: 4096 })).ok);
+        assert.deepEqual(calls, ['open']);
+      } finally {
+        Object.assign(access, saved);
+      }
+    });
+
+    it('reads a file whole whatever its size against the first read, and one that grows while read', async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fsx-'));
+      for (const n of [0, 1, 4095, 4096, 70_000, 1024 * 1024 + 3]) {
+        const text = 'y'.repeat(n);
+        await fs.writeFile(path.join(dir, `f${n}`), text);
+        const r = await readRegular(path.join(dir, `f${n}`), { maxBytes: 2 * 1024 * 1024 });
+        assert.ok(r.ok && r.bytes.toString() === text, `${n} bytes`);
+      }
+      // Bytes appended after fstat saw the size are read too.
+      const file = path.join(dir, 'grows');
+      await fs.writeFile(file, 'abc');
+      const access = files();
+      const open = access.open;
+      access.open = async (f, flags, mode) => {
+        const handle = await open(f, flags, mode);
+        const stat = handle.stat.bind(handle);
+        return Object.assign(handle, { stat: async () => { const st = await stat(); await fs.appendFile(file, 'defgh'); return st; } });
+      };
+      try {
+        const r = await readRegular(file, { maxBytes: 1024 });
+        assert.ok(r.ok && r.bytes.toString() === 'abcdefgh');
+      } finally {
+        access.open = open;
+      }
     });
 
     it('stops at the byte cap even when the size said otherwise', async () => {

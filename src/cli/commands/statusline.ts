@@ -8,7 +8,7 @@ import { formatGenericUsage, GENERIC_USAGE_FILE, usageReading } from '../../core
 import type { StatuslineInput } from '../../core/context/statuslineInput';
 import { parseStatuslineInput, usageFromStatusline } from '../../core/context/statuslineInput';
 import type { ContextResult } from '../../core/context/types';
-import { atomicWrite, files } from '../../core/fsx';
+import { atomicWrite, files, usesBlockingFileAccess, type useBlockingFileAccess } from '../../core/fsx';
 import type { Redacted } from '../../core/redact';
 import { assertOutputInside, outputDirOf, workbenchDirOf } from '../../core/workflow/paths';
 import { optionsOf } from '../common';
@@ -156,7 +156,10 @@ async function ourLine(stdin: string, flags: FlagValues, io: CliIO, extras?: Sta
  */
 function loadWorkbenchWords(): typeof workbenchWords {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require(path.join(__dirname, 'statuslineWords.js')) as { workbenchWords: typeof workbenchWords }).workbenchWords;
+  const words = require(path.join(__dirname, 'statuslineWords.js')) as { workbenchWords: typeof workbenchWords; useBlockingFileAccess: typeof useBlockingFileAccess };
+  // Its file operations block when this process's do: a one-shot statusline waits on nothing else.
+  if (usesBlockingFileAccess()) words.useBlockingFileAccess();
+  return words.workbenchWords;
 }
 
 /** `clean · handoff fresh` from the workbench state. */

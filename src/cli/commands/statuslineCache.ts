@@ -11,6 +11,7 @@ const INPUT_FILES = ['agent_state.json', 'feedback_record.jsonl', 'feature_list.
 
 interface CacheEntry {
   at: number;
+  /** A digest of `statuslineFingerprint`: with thousands of packet folders the string itself runs to hundreds of KB. */
   fingerprint: string;
   words: string[];
 }
@@ -28,8 +29,8 @@ export interface CacheDirs {
  * files or the input artifacts.
  */
 export async function cachedWords(dirs: CacheDirs, compute: () => Promise<string[]>, now = Date.now()): Promise<string[]> {
-  const file = path.join(os.tmpdir(), `handoff-statusline-${fnv1a(dirs.workspaceDir)}.json`);
-  const fingerprint = await statuslineFingerprint(dirs);
+  const file = cacheFileOf(dirs.workspaceDir);
+  const fingerprint = digestOf(await statuslineFingerprint(dirs));
   try {
     const entry = JSON.parse((await readIfExists(file)) ?? 'null') as CacheEntry;
     if (entry.fingerprint === fingerprint && now - entry.at >= 0 && now - entry.at < STATUSLINE_CACHE_TTL_MS && Array.isArray(entry.words)) {
@@ -43,11 +44,35 @@ export async function cachedWords(dirs: CacheDirs, compute: () => Promise<string
   return words;
 }
 
+/** Where the words of a workspace are cached: the system's temporary folder, never the repository. */
+export function cacheFileOf(workspaceDir: string): string {
+  return path.join(os.tmpdir(), `handoff-statusline-${fnv1a(workspaceDir)}.json`);
+}
+
 /** A 64-bit FNV-1a hash as hex: names the cache file per workspace without loading the crypto module. */
 function fnv1a(text: string): string {
   let h = 0xcbf29ce484222325n;
   for (const byte of Buffer.from(text, 'utf8')) h = BigInt.asUintN(64, (h ^ BigInt(byte)) * 0x100000001b3n);
   return h.toString(16).padStart(16, '0');
+}
+
+/**
+ * A 64-bit digest of a text (two 32-bit multiply-xorshift lanes over its UTF-16 units, then its length):
+ * what the cache compares instead of a fingerprint that grows with every packet folder, so a warm run
+ * reads, parses and compares a few dozen bytes. Not cryptographic, and it needs not be: the cache file is
+ * the user's own, and a chance collision costs at most one stale line until the TTL passes.
+ */
+export function digestOf(text: string): string {
+  let h1 = 0xdeadbeef ^ text.length;
+  let h2 = 0x41c6ce57 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `${(h2 >>> 0).toString(16).padStart(8, '0')}${(h1 >>> 0).toString(16).padStart(8, '0')}/${text.length}`;
 }
 
 /** A small git file's text, or '' — a FIFO or device in its place is refused, never waited on. */

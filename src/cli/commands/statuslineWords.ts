@@ -1,4 +1,8 @@
 import type { FlagValues } from '../types';
+
+// Bundled on its own, this reader has its own copy of the file operations: the statusline that loads
+// it switches them to blocking as it did its own (a run time spent mostly reading packet files).
+export { useBlockingFileAccess } from '../../core/fsx';
 import { cleanWord, packetWord, readState } from './statusParts';
 
 /**

@@ -17,7 +17,11 @@ export interface StoredPacket {
   sha256?: string;
 }
 
-/** The packet folders under the output dir, in name order ([] when it cannot be listed). */
+/**
+ * The packet folders under the output dir, in name order ([] when it cannot be listed). Only real
+ * folders: a link in the output dir is not listed, so a file in a listed folder lies in the output dir
+ * unless it is a link itself (what `folderInRoot` lets the reads check with one open).
+ */
 async function packetFolders(outputDir: string): Promise<string[]> {
   try {
     return (await fs.readdir(outputDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
@@ -29,11 +33,11 @@ async function packetFolders(outputDir: string): Promise<string[]> {
 type ReadOne = { ok: true; packet: StoredPacket } | { ok: false; diagnostic: Diagnostic | null };
 
 /** One folder's packet, checked against the schema; a diagnostic when it is unreadable (none when missing). */
-async function readOne(outputDir: string, name: string): Promise<ReadOne> {
+async function readOne(outputDir: string, name: string, listed: boolean): Promise<ReadOne> {
   const file = path.join(outputDir, name, PACKET_JSON);
   // Packets are the tool's own files: one that is a FIFO or a symlink out of the output dir is
   // reported, never read (a missing one is just a folder without a packet).
-  const read = await readRegular(file, { root: outputDir, maxBytes: MAX_OWN_FILE_BYTES });
+  const read = await readRegular(file, { root: outputDir, folderInRoot: listed, maxBytes: MAX_OWN_FILE_BYTES });
   if (!read.ok) return { ok: false, diagnostic: read.refusal.kind !== 'missing' ? { file, message: read.refusal.message } : null };
   const text = read.bytes.toString('utf8');
   const parsed = parseJsonLocated(text);
@@ -64,7 +68,8 @@ async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) 
 export async function readPackets(outputDir: string, names?: readonly string[]): Promise<{ packets: StoredPacket[]; diagnostics: Diagnostic[] }> {
   const packets: StoredPacket[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const r of await pooled(names ?? (await packetFolders(outputDir)), 8, (name) => readOne(outputDir, name))) {
+  // Names the caller gives may be links; those listed here are folders.
+  for (const r of await pooled(names ?? (await packetFolders(outputDir)), 8, (name) => readOne(outputDir, name, !names))) {
     if (r.ok) packets.push(r.packet);
     else if (r.diagnostic) diagnostics.push(r.diagnostic);
   }
@@ -90,7 +95,7 @@ export interface PacketSummary {
  */
 export async function readPacketSummaries(outputDir: string): Promise<PacketSummary[]> {
   const one = async (name: string): Promise<PacketSummary | null> => {
-    const read = await readRegular(path.join(outputDir, name, PACKET_JSON), { root: outputDir, maxBytes: MAX_OWN_FILE_BYTES }).catch(() => null);
+    const read = await readRegular(path.join(outputDir, name, PACKET_JSON), { root: outputDir, folderInRoot: true, maxBytes: MAX_OWN_FILE_BYTES }).catch(() => null);
     if (!read?.ok) return null;
     let v: Record<string, unknown>;
     try {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { gitDirsOf } from '../../../src/cli/commands/statuslineCache';
+import { cacheFileOf, cachedWords, digestOf, gitDirsOf } from '../../../src/cli/commands/statuslineCache';
 import { DEFAULT_OPTIONS } from '../../../src/core/options';
 import { generateHandoff } from '../../../src/core/workflow/generate';
 import { createGitClient } from '../../../src/git/gitClient';
@@ -35,6 +35,44 @@ describe('statusline cache: what freshness depends on', function () {
       r.remove();
       await fs.rm(path.dirname(wt), { recursive: true, force: true });
     }
+  });
+
+  it('keeps a digest of what it depends on, so many packet folders leave the cache file small; any packet rewritten in place still counts', async () => {
+    const workspaceDir = await makeTempDir('handoff-slc-');
+    const outputDir = path.join(workspaceDir, 'outputs', 'handoff');
+    try {
+      for (let i = 0; i < 300; i++) {
+        await fs.mkdir(path.join(outputDir, `p${i}`), { recursive: true });
+        await fs.writeFile(path.join(outputDir, `p${i}`, 'handoff.json'), `{"status":"superseded","n":${1000 + i}}\n`);
+      }
+      const dirs = { workspaceDir, workbenchDir: workspaceDir, outputDir };
+      let computed = 0;
+      const compute = async (): Promise<string[]> => [`words ${++computed}`];
+      const now = Date.now();
+      assert.deepEqual(await cachedWords(dirs, compute, now), ['words 1']);
+      assert.deepEqual(await cachedWords(dirs, compute, now + 1), ['words 1'], 'nothing changed: the cached words');
+      assert.ok((await fs.stat(cacheFileOf(workspaceDir))).size < 512, 'the cache file holds a digest, not a part per packet folder');
+      // One packet among hundreds, rewritten in place to the same size (a status change, a scrub).
+      const one = path.join(outputDir, 'p150', 'handoff.json');
+      await fs.writeFile(one, '{"status":"archived"  ,"n":1150}\n');
+      const later = new Date(now + 5_000);
+      await fs.utimes(one, later, later);
+      assert.deepEqual(await cachedWords(dirs, compute, now + 2), ['words 2'], 'a packet rewritten in place');
+      await fs.mkdir(path.join(outputDir, 'p300'));
+      await fs.writeFile(path.join(outputDir, 'p300', 'handoff.json'), '{}');
+      assert.deepEqual(await cachedWords(dirs, compute, now + 3), ['words 3'], 'a new packet folder');
+      assert.deepEqual(await cachedWords(dirs, compute, now + 4), ['words 3']);
+    } finally {
+      await fs.rm(cacheFileOf(workspaceDir), { force: true });
+      await fs.rm(workspaceDir, { recursive: true, force: true });
+    }
+  });
+
+  it('digests tell apart texts that differ in one character or only in length', () => {
+    const base = 'p1:1700000000000.123/2048|p2:1700000000001.5/2049';
+    const seen = new Set([digestOf(base), digestOf(`${base}|`), digestOf(base.replace('2048', '2049')), digestOf(''), digestOf('\u0000')]);
+    assert.equal(seen.size, 5);
+    assert.equal(digestOf(base), digestOf(`${base}`));
   });
 
   it('a commit within the cache TTL reads stale, in the main checkout and in a linked worktree', async () => {

@@ -3,7 +3,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PacketSchema, type Packet } from '../../../src/core/packet/schema';
-import { rewritePacket, archivePacket, listPackets, supersedeOthers, activePacketFor } from '../../../src/core/registry/registry';
+import { files } from '../../../src/core/fsx';
+import { rewritePacket, archivePacket, listChosenPackets, listPackets, supersedeOthers, activePacketFor, latestPacketFor } from '../../../src/core/registry/registry';
+import { newestPacket, readPacketSummaries } from '../../../src/core/workflow/readPackets';
 import { assessFreshness } from '../../../src/core/registry/freshness';
 import { buildTestPacket } from '../helpers/packetBuilder';
 
@@ -63,6 +65,65 @@ describe('packet registry', () => {
     assert.deepEqual(packets.map((p) => p.packet.packet_id), ['q1', 'p3', 'p2', 'p1']);
     assert.equal(diagnostics.length, 1);
     assert.match(diagnostics[0]?.file ?? '', /broken/);
+  });
+
+  it('reads each listed packet folder with one open and no path resolved; a folder or packet that is a link out is left out', async function () {
+    if (process.platform === 'win32') this.skip();
+    for (let i = 0; i < 20; i++) await store(out, buildTestPacket({ packet_id: `p${i}`, session_id: `s${i}`, status: i ? 'superseded' : 'active' }));
+    const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'handoff-reg-out-'));
+    await store(elsewhere, buildTestPacket({ packet_id: 'planted', generated_at: '2099-01-01T00:00:00.000Z' }));
+    await fs.symlink(path.join(elsewhere, 'planted'), path.join(out, 'planted'));
+    await fs.mkdir(path.join(out, 'linked'));
+    await fs.symlink(path.join(elsewhere, 'planted', 'handoff.json'), path.join(out, 'linked', 'handoff.json'));
+    await fs.mkdir(path.join(out, 'inside'));
+    await fs.symlink(path.join(out, 'p3', 'handoff.json'), path.join(out, 'inside', 'handoff.json'));
+    const access = files();
+    const saved = { lstat: access.lstat, realpath: access.realpath, open: access.open };
+    const calls = new Map<string, number>();
+    const count = (op: string): void => void calls.set(op, (calls.get(op) ?? 0) + 1);
+    access.lstat = (f) => (count('lstat'), saved.lstat(f));
+    access.realpath = (f) => (count('realpath'), saved.realpath(f));
+    access.open = (f, flags, mode) => (count('open'), saved.open(f, flags, mode));
+    let summaries;
+    try {
+      summaries = await readPacketSummaries(out);
+    } finally {
+      Object.assign(access, saved);
+    }
+    // The two links in folders take the full check (a second open for the one inside); the others one open.
+    assert.deepEqual(Object.fromEntries(calls), { open: 23, lstat: 2, realpath: 4 });
+    assert.deepEqual(summaries.map((s) => s.name).sort(), ['inside', ...Array.from({ length: 20 }, (_, i) => `p${i}`)].sort());
+  });
+
+  it('chooses from the summaries the packets a full read would: the active one, the previous session\'s, the newest', async () => {
+    // A shuffled mix of branches, topics, statuses, sessions and ages, with write times out of step with them.
+    let seed = 7;
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const statuses = ['active', 'superseded', 'archived'] as const;
+    for (let round = 0; round < 6; round++) {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'handoff-reg-'));
+      for (let i = 0; i < 30; i++) {
+        const p = buildTestPacket({
+          packet_id: `p${i}`, session_id: `s${rand(6)}`, branch: ['main', 'feat/x', null][rand(3)] ?? null, topic: `T-${rand(2)}`,
+          status: statuses[rand(3)], generated_at: new Date(Date.UTC(2026, 0, 1 + rand(20), rand(24))).toISOString(),
+        });
+        await store(dir, p);
+        const at = new Date(Date.UTC(2026, 1, 1 + rand(20)));
+        await fs.utimes(path.join(dir, p.packet_id, 'handoff.json'), at, at);
+      }
+      const all = await listPackets(dir);
+      const summaries = await readPacketSummaries(dir);
+      for (const branch of ['main', 'feat/x', null]) {
+        for (const topic of ['T-0', 'T-1']) {
+          const chosen = await listChosenPackets(dir, summaries, branch, topic, 's0');
+          const id = (p: { packet: { packet_id: string } } | null | undefined): string | undefined => p?.packet.packet_id;
+          const others = (ps: typeof all.packets) => ps.filter((p) => p.packet.session_id !== 's0');
+          assert.equal(id(activePacketFor(chosen.packets, branch, topic)), id(activePacketFor(all.packets, branch, topic)), `active ${branch} ${topic}`);
+          assert.equal(id(latestPacketFor(others(chosen.packets), branch, topic)), id(latestPacketFor(others(all.packets), branch, topic)), `previous ${branch} ${topic}`);
+          assert.equal(id(newestPacket(chosen.packets)), id(newestPacket(all.packets)), `newest ${branch} ${topic}`);
+        }
+      }
+    }
   });
 });
 
