@@ -9,6 +9,13 @@ import { concernsFolder, sessionWatchPlan } from './sessionWatchPlan';
 /** Writes to session files other than the one followed arrive with every line an agent appends: at most one refresh per this. */
 export const SESSION_WRITE_THROTTLE_MS = 2_000;
 
+/**
+ * Looks again this long after a session folder appeared: its first session file can be written before
+ * the watcher of the new folder is in place (an agent makes `sessions/<y>/<m>/<d>/` and its rollout in
+ * one go), and that file would otherwise wait for the slow fallback.
+ */
+const APPEARED_RECHECKS_MS = [1_000, 4_000];
+
 const isDir = (dir: string): boolean => {
   try {
     return fs.statSync(dir).isDirectory();
@@ -33,6 +40,7 @@ const list = (dir: string): string[] => {
 export class SessionFolderWatch extends Disposable {
   private watchers: vscode.Disposable[] = [];
   private lastWrite = 0;
+  private rechecks: ReturnType<typeof setTimeout>[] = [];
 
   constructor(
     private readonly folder: string,
@@ -41,7 +49,10 @@ export class SessionFolderWatch extends Disposable {
     private readonly trace: (message: string) => void = () => undefined,
   ) {
     super();
-    this._register(toDisposable(() => this.clear()));
+    this._register(toDisposable(() => {
+      this.clear();
+      this.rechecks.splice(0).forEach(clearTimeout);
+    }));
     this.plan();
   }
 
@@ -74,6 +85,10 @@ export class SessionFolderWatch extends Disposable {
           if (this.isDisposed) return;
           this.plan();
           this.onSession(`new session folder: ${name(uri)}`);
+          this.rechecks.splice(0).forEach(clearTimeout);
+          this.rechecks = APPEARED_RECHECKS_MS.map((ms) => setTimeout(() => {
+            if (!this.isDisposed) this.onSession(`new session folder: ${name(uri)} (looked again after ${ms} ms)`);
+          }, ms));
         }, 0);
       };
       subs.push(watcher.onDidCreate(appeared));
