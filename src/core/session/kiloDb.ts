@@ -20,7 +20,7 @@ import { CredentialStore, credentialsInJson } from './credentials';
 import type { SessionFacts } from './model';
 import type { SqliteImage, SqliteRow, SqliteValue } from './sqliteBtree';
 import type { SqliteSnapshot } from './sqliteSnapshot';
-import { openSqliteSnapshot, SqliteChanged, snapshotKey } from './sqliteSnapshot';
+import { keptChanging, openSqliteSnapshot, SqliteChanged, snapshotKey } from './sqliteSnapshot';
 import type { ModelLimits } from './opencodeConfig';
 import { opencodeModelLimits } from './opencodeConfig';
 import { callName } from './taskCredentials';
@@ -87,7 +87,7 @@ export async function readKiloDb<T>(file: string, read: (snap: SqliteSnapshot) =
       }
     }
   }
-  throw new Error(`${file} kept changing while being read; read again on its next change`);
+  throw keptChanging(file);
 }
 
 /** Closes every cached snapshot (their files); the next read takes new ones. */

@@ -162,8 +162,7 @@ function headerPageSize(head: Uint8Array): number {
 export function applyWal(db: Uint8Array, wal: Uint8Array | null): WalApplied {
   const plain = (note?: string): WalApplied => ({ image: db, frames: 0, ...(note ? { note } : {}) });
   if (!wal) return plain();
-  const dbPageSize = db.byteLength >= 18 ? ((db[16] as number) << 8) | (db[17] as number) : 0;
-  const mainPageSize = db.byteLength ? (dbPageSize === 1 ? 65536 : dbPageSize) : null;
+  const mainPageSize = db.byteLength ? headerPageSize(db) : null;
   const { index, note } = indexWal((o, n) => wal.subarray(o, o + n), wal.byteLength, mainPageSize);
   if (!index) return plain(note);
   const { pageSize } = index;
@@ -363,7 +362,7 @@ export interface SnapshotOptions {
   walInMemory?: number;
 }
 
-const keptChanging = (file: string) => new Error(`${file} kept changing while being read; read again on its next change`);
+export const keptChanging = (file: string): Error => new Error(`${file} kept changing while being read; read again on its next change`);
 
 /**
  * A snapshot of `file` and `file-wal`, read with ./sqliteBtree; taken again when a checkpoint wrote the

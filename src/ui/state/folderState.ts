@@ -11,7 +11,7 @@ import type { WorkbenchUiState } from './types';
 import { workbenchFingerprint } from './fingerprint';
 import { ARTIFACT_GLOB, isOwnNoise, isTaskFile, TASK_GLOB } from './watchPatterns';
 import { ReadingWatch } from './readingWatch';
-import { SessionFolderWatch } from './sessionFolderWatch';
+import { APPEARED_RECHECKS_MS, SessionFolderWatch } from './sessionFolderWatch';
 import { loadingState } from './load';
 import { diagnosticsToLog } from './diagnosticLog';
 
@@ -21,9 +21,6 @@ import { diagnosticsToLog } from './diagnosticLog';
  * workbench fingerprint moved). Never faster.
  */
 export const FALLBACK_INTERVAL_MS = 30_000;
-/** A task file changed: one more look this long after, in case the event came before its content. */
-/** After a task event, looks again at these delays: a task's files can land after the event that announced them. */
-const TASK_RECHECKS_MS = [1_000, 4_000];
 
 /** The settings a meter and the watchers are built from; a change means rebuilding them. */
 function pipelineKey(s: UiSettings): string {
@@ -274,7 +271,7 @@ export class FolderState extends Disposable {
       // content (one event for both on a busy machine), and the files of a new task folder can be
       // written before the watcher follows that folder: a few more looks shortly after read them.
       this.taskRechecks.splice(0).forEach(clearTimeout);
-      this.taskRechecks = TASK_RECHECKS_MS.map((ms) => setTimeout(() => void this.contextOnly.trigger(), ms));
+      this.taskRechecks = APPEARED_RECHECKS_MS.map((ms) => setTimeout(() => void this.contextOnly.trigger(), ms));
     };
     const h = (uri: vscode.Uri) => {
       if (isTaskFile(uri.fsPath)) look();

@@ -10,11 +10,11 @@ import { concernsFolder, sessionWatchPlan } from './sessionWatchPlan';
 export const SESSION_WRITE_THROTTLE_MS = 2_000;
 
 /**
- * Looks again this long after a session folder appeared: its first session file can be written before
- * the watcher of the new folder is in place (an agent makes `sessions/<y>/<m>/<d>/` and its rollout in
+ * Looks again this long after a session folder (or a task folder) appeared: its first file can be written
+ * before the watcher of the new folder is in place (an agent makes `sessions/<y>/<m>/<d>/` and its rollout in
  * one go), and that file would otherwise wait for the slow fallback.
  */
-const APPEARED_RECHECKS_MS = [1_000, 4_000];
+export const APPEARED_RECHECKS_MS = [1_000, 4_000];
 
 const isDir = (dir: string): boolean => {
   try {
