@@ -18,9 +18,18 @@ import { diagnosticsToLog } from './diagnosticLog';
 /**
  * The slow fallback: catches a new session the session-folder watchers could not see (one that moved
  * into the folder from elsewhere), and any change a lost watcher event hid (a full refresh when the
- * workbench fingerprint moved). Never faster.
+ * workbench fingerprint moved). Never faster. `SESSION_HANDOFF_FALLBACK_MS` in the extension host's
+ * environment may only make it slower: a test of the watchers sets it far out, so that nothing but a
+ * watcher can move the meter within the test and a watcher removed makes it fail however slow the
+ * machine is.
  */
-export const FALLBACK_INTERVAL_MS = 30_000;
+export const FALLBACK_INTERVAL_MS = fallbackInterval(process.env.SESSION_HANDOFF_FALLBACK_MS);
+
+/** The fallback period: 30 s, or a longer one the environment asks for (a shorter one is ignored). */
+export function fallbackInterval(env: string | undefined): number {
+  const asked = Number(env);
+  return Number.isFinite(asked) && asked > 30_000 ? Math.min(asked, 2 ** 31 - 1) : 30_000;
+}
 
 /** The settings a meter and the watchers are built from; a change means rebuilding them. */
 function pipelineKey(s: UiSettings): string {

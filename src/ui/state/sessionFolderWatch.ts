@@ -77,6 +77,11 @@ export class SessionFolderWatch extends Disposable {
     if (w.kind === 'session') {
       subs.push(watcher.onDidCreate((uri) => this.onSession(`new session file: ${name(uri)}`)));
       subs.push(watcher.onDidChange((uri) => this.written(name(uri))));
+    } else if (w.kind === 'folders') {
+      // Only folders count: a rollout's own creation is the `session` watch's.
+      subs.push(watcher.onDidCreate((uri) => {
+        if (!this.isDisposed && isDir(uri.fsPath)) this.appeared(name(uri));
+      }));
     } else {
       const appeared = (uri: vscode.Uri) => {
         if (this.isDisposed || !concernsFolder(w, name(uri))) return;
@@ -84,16 +89,21 @@ export class SessionFolderWatch extends Disposable {
         setTimeout(() => {
           if (this.isDisposed) return;
           this.plan();
-          this.onSession(`new session folder: ${name(uri)}`);
-          this.rechecks.splice(0).forEach(clearTimeout);
-          this.rechecks = APPEARED_RECHECKS_MS.map((ms) => setTimeout(() => {
-            if (!this.isDisposed) this.onSession(`new session folder: ${name(uri)} (looked again after ${ms} ms)`);
-          }, ms));
+          this.appeared(name(uri));
         }, 0);
       };
       subs.push(watcher.onDidCreate(appeared));
     }
     this.watchers.push(...subs);
+  }
+
+  /** A session folder appeared: a refresh now, and again after each of APPEARED_RECHECKS_MS. */
+  private appeared(folder: string): void {
+    this.onSession(`new session folder: ${folder}`);
+    this.rechecks.splice(0).forEach(clearTimeout);
+    this.rechecks = APPEARED_RECHECKS_MS.map((ms) => setTimeout(() => {
+      if (!this.isDisposed) this.onSession(`new session folder: ${folder} (looked again after ${ms} ms)`);
+    }, ms));
   }
 
   private written(file: string): void {

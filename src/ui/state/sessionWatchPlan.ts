@@ -9,7 +9,9 @@ import type { ContextSource } from '../../core/context/types';
  * - Claude Code keeps a folder's sessions in `<configDir>/projects/<slug>/<id>.jsonl`: the slug folder
  *   (every spelling of it that exists) for its transcripts, and the projects folder itself, one level
  *   deep, for a slug folder that appears (the first session of a folder, or one started inside it).
- * - Codex keeps every session in `<codexHome>/sessions/YYYY/MM/DD/rollout-….jsonl` (`.jsonl.zst` once Codex compressed it): that tree.
+ * - Codex keeps every session in `<codexHome>/sessions/YYYY/MM/DD/rollout-….jsonl` (`.jsonl.zst` once Codex compressed it): that tree,
+ *   and its date folders (`folders`): Codex makes a day's folder and writes its first rollout in one go,
+ *   before the recursive watcher has the new folder, so that rollout's creation goes unreported.
  * A folder that does not exist yet is waited for in the folder above it (`appears`): when it is
  * created, the plan is made again.
  */
@@ -18,8 +20,11 @@ export interface SessionWatch {
   base: string;
   /** A glob relative to `base`; without a `/` or `**` it is watched one level deep. */
   pattern: string;
-  /** `session`: a session file was created or written. `appears`: a folder appeared; plan again. */
-  kind: 'session' | 'appears';
+  /**
+   * `session`: a session file was created or written. `appears`: a folder appeared; plan again.
+   * `folders`: a folder appeared inside a tree already watched; look again soon (no new plan needed).
+   */
+  kind: 'session' | 'appears' | 'folders';
   /** For `appears`: only an entry whose loose slug starts with this concerns the folder (other projects' folders do not). */
   prefix?: string;
 }
@@ -36,6 +41,9 @@ export interface SessionWatchInput {
   list: (dir: string) => string[];
   env?: NodeJS.ProcessEnv;
 }
+
+/** Codex's year, month and day folders under `sessions/` (a rollout is a level below them). */
+export const CODEX_DATE_FOLDERS = '{[0-9][0-9][0-9][0-9],[0-9][0-9][0-9][0-9]/[0-9][0-9],[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]}';
 
 /** Most Claude project folders watched for one workspace folder (spellings of its slug). */
 const MAX_SLUG_DIRS = 8;
@@ -65,7 +73,10 @@ export function sessionWatchPlan(input: SessionWatchInput): SessionWatch[] {
   if (input.sources.includes('codex')) {
     const home = input.codexHome || defaultCodexHome(env);
     const sessions = path.join(home, 'sessions');
-    if (input.isDir(sessions)) out.push({ base: sessions, pattern: '**/rollout-*.{jsonl,jsonl.zst}', kind: 'session' });
+    if (input.isDir(sessions)) {
+      out.push({ base: sessions, pattern: '**/rollout-*.{jsonl,jsonl.zst}', kind: 'session' });
+      out.push({ base: sessions, pattern: CODEX_DATE_FOLDERS, kind: 'folders' });
+    }
     else if (input.isDir(home)) out.push({ base: home, pattern: 'sessions', kind: 'appears' });
   }
   return out;

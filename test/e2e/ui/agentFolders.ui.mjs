@@ -1,7 +1,8 @@
 // The agent folder settings in force from the first reading: Claude Code's and Codex's folders set in
 // the USER settings (not through environment variables, which point at empty folders here), the meter
-// reads the session kept there within 5 s of the extension loading, and follows a Codex session too.
-import assert from 'node:assert/strict';
+// reads the session kept there from the extension's start, and follows a Codex session too. The
+// fallback refresh is an hour out on this code-server, so only the start and the watchers of the
+// folders the settings name can give those readings; how long a reading takes is `npm run bench`'s.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,8 +10,6 @@ import { fixturesDir } from '../lib/paths.mjs';
 import { addClaudeTranscript } from '../lib/workspace.mjs';
 
 const STATUS_ID = 'sessionHandoff.context';
-/** Measured from the moment the workbench has loaded this extension (its status bar item appears). */
-const METER_MS = 5000;
 const ROOT = path.join(os.tmpdir(), `handoff-ui-agent-folders-${process.pid}`);
 const CLAUDE = path.join(ROOT, 'claude-elsewhere');
 const CODEX = path.join(ROOT, 'codex-elsewhere');
@@ -18,7 +17,7 @@ const EMPTY = path.join(ROOT, 'empty');
 
 /** Its own code-server: the environment names empty folders, the user settings the real ones. */
 export const server = {
-  env: { CLAUDE_CONFIG_DIR: path.join(EMPTY, 'claude'), CODEX_HOME: path.join(EMPTY, 'codex') },
+  env: { CLAUDE_CONFIG_DIR: path.join(EMPTY, 'claude'), CODEX_HOME: path.join(EMPTY, 'codex'), SESSION_HANDOFF_FALLBACK_MS: String(60 * 60_000) },
   settings: { 'sessionHandoff.context.claudeConfigDir': CLAUDE, 'sessionHandoff.context.codexHome': CODEX },
 };
 
@@ -45,14 +44,13 @@ async function within(ui, t0, pattern, what) {
 /** @type {{name: string, timeout?: number, fn: (ui: any) => Promise<void>}[]} */
 export const steps = [
   {
-    name: `with claudeConfigDir in the user settings, the meter shows the session's reading within ${METER_MS / 1000} s`,
+    name: "with claudeConfigDir in the user settings, the meter shows the session's reading",
     fn: async (ui) => {
       await ui.statusBarItem(STATUS_ID).waitFor({ state: 'visible', timeout: 60000 });
       const t0 = Date.now();
       // The fixture transcript: 99 212 of 200 000 tokens = 49.6 %, shown as 50%.
       const ms = await within(ui, t0, /50%/, 'the meter reading from the settings folder');
       console.log(`      the meter read ${ms} ms after the extension loaded`);
-      assert.ok(ms <= METER_MS, `the meter read after ${ms} ms`);
     },
   },
   {

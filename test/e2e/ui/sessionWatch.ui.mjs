@@ -1,8 +1,9 @@
-// A brand-new agent session of the folder moves the meter within seconds, not at the 30 s fallback
-// refresh: the extension watches the agents' session folders (read-only, outside the workspace). The
-// reading is known from the start (the workspace's Claude Code transcript), so no unknown-reading
-// retry can stand in for the watchers; each new session is written right after the previous reading
-// showed, well before the first fallback tick.
+// A brand-new agent session of the folder moves the meter through the watchers of the agents' session
+// folders (read-only, outside the workspace), not through the fallback refresh: this file's code-server
+// puts the fallback an hour out, so with the watchers removed the meter never moves and the steps fail,
+// however slow the machine. The reading is known from the start (the workspace's Claude Code
+// transcript), so no unknown-reading retry can stand in for the watchers either. How long a reading
+// takes is a benchmark figure (`npm run bench`, scripts/bench/context.mjs); the times are logged here.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,8 +11,11 @@ import { fixturesDir } from '../lib/paths.mjs';
 import { addClaudeTranscript } from '../lib/workspace.mjs';
 
 const STATUS_ID = 'sessionHandoff.context';
-/** Far below the fallback refresh (30 s): only a watcher can be this quick. */
-const WITHIN_MS = 5000;
+/** Generous for a loaded machine; far below the fallback refresh, which this code-server holds off. */
+const WAIT_MS = 60_000;
+
+/** Its own code-server: the fallback refresh an hour out, so only a watcher can move the meter. */
+export const server = { env: { SESSION_HANDOFF_FALLBACK_MS: String(60 * 60_000) } };
 
 /** @type {{claudeDir: string, codexHome: string} | undefined} */
 let home;
@@ -45,7 +49,7 @@ export const steps = [
     },
   },
   {
-    name: `a new Codex rollout (its sessions folder new too) moves the meter within ${WITHIN_MS / 1000} s`,
+    name: 'a new Codex rollout (its sessions folder new too) moves the meter',
     fn: async (ui) => {
       assert.ok(home, 'prepare ran');
       const now = new Date();
@@ -55,24 +59,23 @@ export const steps = [
       const text = fs.readFileSync(path.join(fixturesDir(), 'agents', 'codex-rollout.jsonl'), 'utf8');
       fs.writeFileSync(path.join(day, 'rollout-2026-11-20T09-00-00-019aa3f1-7c2e-7b40-9d1a-5e6f7a8b9c0d.jsonl'), text.split('/home/dev/refund-service').join(ui.workspace));
       // The Codex fixture reads 15 % (Codex's own footer); the meter follows the newest session.
-      const ms = await waitMeter(ui, /15%/, 25000, 'the reading of the new Codex session');
+      const ms = await waitMeter(ui, /15%/, WAIT_MS, 'the reading of the new Codex session');
       console.log(`      the meter moved ${ms} ms after the rollout was written`);
-      assert.ok(ms <= WITHIN_MS, `the meter moved after ${ms} ms`);
     },
   },
   {
-    name: `a new Claude Code transcript of the folder moves the meter within ${WITHIN_MS / 1000} s`,
+    name: 'a new Claude Code transcript of the folder moves the meter',
     fn: async (ui) => {
       assert.ok(home, 'prepare ran');
       const before = await meterText(ui);
       addClaudeTranscript(home.claudeDir, ui.workspace, 'claude-compacted.jsonl');
       const ms = await waitMeter(ui, /\d+%/, 25000, 'a reading').then(async () => {
         const t0 = Date.now();
-        await ui.waitFor(async () => (await meterText(ui)) !== before, 25000, 'the reading of the new Claude Code session');
+        await ui.waitFor(async () => (await meterText(ui)) !== before, WAIT_MS, 'the reading of the new Claude Code session');
         return Date.now() - t0;
       });
       console.log(`      the meter moved ${ms} ms after the transcript was written (${before} → ${await meterText(ui)})`);
-      assert.ok(ms <= WITHIN_MS, `the meter moved after ${ms} ms`);
+      assert.notEqual(await meterText(ui), before);
     },
   },
 ];

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { claudeProjectSlug } from '../../../src/core/context/discovery';
-import { concernsFolder, sessionWatchPlan } from '../../../src/ui/state/sessionWatchPlan';
+import { CODEX_DATE_FOLDERS, concernsFolder, sessionWatchPlan } from '../../../src/ui/state/sessionWatchPlan';
 import { makeTempDir } from '../helpers/fixtures';
 
 const isDir = (d: string): boolean => fs.existsSync(d) && fs.statSync(d).isDirectory();
@@ -24,6 +24,7 @@ describe('what is watched for a brand-new agent session of a folder', () => {
       { base: path.join(claude, 'projects', slug), pattern: '*.jsonl', kind: 'session' },
       { base: path.join(claude, 'projects', slug.replace(/-$/, '--')), pattern: '*.jsonl', kind: 'session' },
       { base: path.join(codex, 'sessions'), pattern: '**/rollout-*.{jsonl,jsonl.zst}', kind: 'session' },
+      { base: path.join(codex, 'sessions'), pattern: CODEX_DATE_FOLDERS, kind: 'folders' },
     ]);
     // A new project folder of this folder (or of a folder inside it) concerns it; another project's does not.
     const projects = plan[0]!;
@@ -52,6 +53,6 @@ describe('what is watched for a brand-new agent session of a folder', () => {
     fs.mkdirSync(path.join(root, 'c', 'projects'), { recursive: true });
     fs.mkdirSync(path.join(root, 'x', 'sessions'), { recursive: true });
     const plan = sessionWatchPlan({ folder: path.join(root, 'w'), sources: ['claude', 'codex'], claudeConfigDir: '', codexHome: '', isDir, list, env: { CLAUDE_CONFIG_DIR: path.join(root, 'c'), CODEX_HOME: path.join(root, 'x') } });
-    assert.deepEqual(plan.map((w) => w.base), [path.join(root, 'c', 'projects'), path.join(root, 'x', 'sessions')]);
+    assert.deepEqual(plan.map((w) => w.base), [path.join(root, 'c', 'projects'), path.join(root, 'x', 'sessions'), path.join(root, 'x', 'sessions')]);
   });
 });
