@@ -20,7 +20,7 @@ async function findTests(dir: string): Promise<string[]> {
  * that into a non-zero exit code). Writes a JSON summary to `$HANDOFF_TEST_RESULTS` when set.
  */
 export async function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30000, reporter: 'spec' });
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 90000, reporter: 'spec' });
   if (process.env.HANDOFF_TEST_GREP) mocha.grep(process.env.HANDOFF_TEST_GREP);
   for (const file of await findTests(__dirname)) mocha.addFile(file);
 

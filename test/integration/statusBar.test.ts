@@ -26,7 +26,7 @@ describe('context status bar and wrap-up prompt (in the extension host)', () => 
     await fs.appendFile(file!, line(160_000, 'msg_up1'));
     const view = await waitFor(() => (api.statusBar.current.text.includes('80%') ? api.statusBar.current : undefined), 10000, 'status bar at 80%');
     assert.equal(view.background, 'error');
-    await waitFor(() => api.wrapUp.prompts.filter((p) => p.level === 'urgent').length === urgentBefore + 1, 5000, 'one urgent prompt');
+    await waitFor(() => api.wrapUp.prompts.filter((p) => p.level === 'urgent').length === urgentBefore + 1, 20000, 'one urgent prompt');
     await fs.appendFile(file!, line(170_000, 'msg_up2'));
     await waitFor(() => api.statusBar.current.text.includes('85%'), 10000, 'status bar at 85%');
     assert.equal(api.wrapUp.prompts.filter((p) => p.level === 'urgent').length, urgentBefore + 1, 'no second urgent prompt in the same session');

@@ -63,7 +63,7 @@ describe('sidebar views (in the extension host)', () => {
     // The fixture's key (a `sk-live-…` value) is named by kind only.
     for (const text of [String(item.label), tip, String(provider.getTreeItem(node).description)]) assert.doesNotMatch(text, /sk-live-[0-9a-f]{4}/);
     await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
-    const editor = await waitFor(() => vscode.window.activeTextEditor, 5000, 'an editor');
+    const editor = await waitFor(() => vscode.window.activeTextEditor, 20000, 'an editor');
     assert.equal(path.basename(editor.document.uri.fsPath), found.file);
     assert.equal(editor.selection.active.line + 1, found.line);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
@@ -87,7 +87,7 @@ describe('sidebar views (in the extension host)', () => {
     assert.equal(item.command?.command, 'sessionHandoff.openLocation');
     // Clicking the row opens the source artifact at the line that mentions the risk.
     await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
-    const editor = await waitFor(() => vscode.window.activeTextEditor, 5000, 'an editor');
+    const editor = await waitFor(() => vscode.window.activeTextEditor, 20000, 'an editor');
     assert.equal(editor.document.uri.fsPath, path.join(inHostEnv().workspace, 'verification_report.json'));
     assert.match(editor.document.lineAt(editor.selection.active.line).text, /exit 1 on pytest/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

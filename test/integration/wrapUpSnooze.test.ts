@@ -61,7 +61,7 @@ describe('wrap-up Snooze (in the extension host)', () => {
     if (lastSession) {
       const before = promptsFor(lastSession).length;
       api.wrapUp.snooze(1);
-      await waitFor(() => promptsFor(lastSession).length > before, 5000, 'the snooze to end');
+      await waitFor(() => promptsFor(lastSession).length > before, 20000, 'the snooze to end');
     }
     // Give the transcript its original session back, so the status bar reads as before.
     if (original) await agentAt(original.sessionId, original.usedTokens);

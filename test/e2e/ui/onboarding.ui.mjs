@@ -51,7 +51,7 @@ async function startCommand(ui, label) {
   for (let attempt = 1; ; attempt++) {
     const row = await ui.paletteRow(label);
     try {
-      await row.click({ timeout: 5000 });
+      await row.click({ timeout: 20000 });
       return;
     } catch (e) {
       if (attempt >= 3) throw e;

@@ -37,7 +37,7 @@ export function inHostEnv(): InHostEnv {
  * Polls `probe` until it returns a truthy value (no fixed sleeps in tests).
  * @returns the first truthy value
  */
-export async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 10000, what = 'condition'): Promise<NonNullable<T>> {
+export async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 20000, what = 'condition'): Promise<NonNullable<T>> {
   const t0 = Date.now();
   for (;;) {
     const value = await probe();
