@@ -17,11 +17,29 @@ export function unifiedDiff(fromName: string, toName: string, from: string | nul
   const a = normalise(from ?? '');
   const b = normalise(to ?? '');
   const out: string[] = [`--- ${from === null ? '/dev/null' : fromName}`, `+++ ${to === null ? '/dev/null' : toName}`];
-  const patch = structuredPatch(fromName, toName, a, b, undefined, undefined, { context, maxEditLength: MAX_EDIT_LENGTH, timeout: TIMEOUT_MS });
+  // The lines both texts start and end with, past the context, are left out of the diff's work (a
+  // set-up changes a few lines of a file of any length); the hunks' line numbers count them.
+  const aAll = lines(a);
+  const bAll = lines(b);
+  let head = 0;
+  while (head < aAll.length && head < bAll.length && aAll[head] === bAll[head]) head++;
+  let tail = 0;
+  while (tail < aAll.length - head && tail < bAll.length - head && aAll[aAll.length - 1 - tail] === bAll[bAll.length - 1 - tail]) tail++;
+  const skip = Math.max(0, head - context);
+  const drop = Math.max(0, tail - context);
+  // Both texts end with a newline: each line left out is its text and one newline.
+  let start = 0;
+  for (let i = 0; i < skip; i++) start += aAll[i]!.length + 1;
+  let end = 0;
+  for (let i = 0; i < drop; i++) end += aAll[aAll.length - 1 - i]!.length + 1;
+  const middle = (text: string): string => text.slice(start, text.length - end);
+  const patch = structuredPatch(fromName, toName, middle(a), middle(b), undefined, undefined, { context, maxEditLength: MAX_EDIT_LENGTH, timeout: TIMEOUT_MS });
+  for (const h of patch?.hunks ?? []) {
+    h.oldStart += skip;
+    h.newStart += skip;
+  }
   if (!patch) {
-    const aLines = lines(a);
-    const bLines = lines(b);
-    out.push(`@@ -${aLines.length ? 1 : 0},${aLines.length} +${bLines.length ? 1 : 0},${bLines.length} @@`, ...aLines.map((l) => `-${l}`), ...bLines.map((l) => `+${l}`));
+    out.push(`@@ -${aAll.length ? 1 : 0},${aAll.length} +${bAll.length ? 1 : 0},${bAll.length} @@`, ...aAll.map((l) => `-${l}`), ...bAll.map((l) => `+${l}`));
     return `${out.join('\n')}\n`;
   }
   for (const h of patch.hunks) {

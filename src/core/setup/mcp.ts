@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { JsonObject, PlanResult } from './plan';
 import { backupFileOf, connectPlan, isObject, jsonRemoval, parseObjectFile, stringifyLike } from './plan';
 import { LAUNCHER_NAME } from './shell';
-import { parseTomlFile, patchToml } from './toml';
+import { appendToml, parseTomlFile, patchToml } from './toml';
 import { removalPlan } from './codex';
 
 /** The name Session Handoff's MCP server is registered under, in every agent's configuration. */
@@ -73,20 +73,17 @@ export function planCodexMcpSetup(input: { file: string; text: string | null; la
   const wanted = { ...parsed.value, mcp_servers: { ...servers, [MCP_SERVER_NAME]: mcpEntry(input.launcher) } };
   // A table of its own at the end, as Codex's docs write it; where that cannot be (an inline
   // `mcp_servers = {…}`) or ours is there already, the TOML editor changes it in place.
-  const appended = mine === undefined ? appendTable(input.text, wanted) : null;
+  const appended = mine === undefined ? appendTable(input.text, parsed.value, wanted) : null;
   const edited = appended ? { ok: true as const, text: appended } : patchToml(input.file, input.text, wanted);
   if (!edited.ok) return edited;
   return connectPlan(input, edited.text, [`Codex gets the handoff MCP server ([mcp_servers.${MCP_SERVER_NAME}] in ${input.file}).`], 'The handoff MCP server is already in Codex\'s config.toml; nothing to change.');
 }
 
 /** `[mcp_servers.handoff]` appended to the text, or null when the result would not hold exactly `wanted`. */
-function appendTable(text: string | null, wanted: JsonObject): string | null {
+function appendTable(text: string | null, current: JsonObject, wanted: JsonObject): string | null {
   const entry = (wanted['mcp_servers'] as JsonObject)[MCP_SERVER_NAME] as { command: string; args: string[] };
-  const before = text ?? '';
   const table = `[mcp_servers.${MCP_SERVER_NAME}]\ncommand = ${JSON.stringify(entry.command)}\nargs = ${JSON.stringify(entry.args)}\n`;
-  const after = `${before}${before && !before.endsWith('\n') ? '\n' : ''}${before.trim() ? '\n' : ''}${table}`;
-  const again = parseTomlFile('', after);
-  return again.ok && isDeepStrictEqual(JSON.parse(JSON.stringify(again.value)), JSON.parse(JSON.stringify(wanted))) ? after : null;
+  return appendToml(text, current, table, wanted);
 }
 
 /** Takes `[mcp_servers.handoff]` out of Codex's config.toml again, when it is ours. */
