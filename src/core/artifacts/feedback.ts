@@ -9,7 +9,7 @@ import { decodeText, parseJsonLocated, zodMessage } from './readJson';
 import type { FeedbackRecord } from './schemas';
 import { FeedbackRecordSchema } from './schemas';
 import type { ArtifactSource, IndexedRecord, SecretFinding, WorkbenchSnapshot } from './snapshot';
-import { credentialsInJsonLine, fingerprintOf, mayHoldCredential } from '../redact/scan';
+import { credentialsInJsonLine, fingerprintOf, freeTextOffsets, mayHoldCredential } from '../redact/scan';
 
 /** A single line longer than this is not a feedback record; it is skipped without being buffered. */
 const MAX_LINE_BYTES = 1024 * 1024;
@@ -60,8 +60,8 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
   const secrets: SecretFinding[] = [];
   const seenSecrets = new Set<string>();
   /** Every record is scanned, not only the kept ones: a key in an old green record is still a leak. */
-  const scan = (bytes: Buffer, text: string, line: number): void => {
-    if (secrets.length >= MAX_SECRETS || !mayHoldCredential(bytes)) return;
+  const scan = (bytes: Buffer, text: string, line: number, freeText: boolean | undefined): void => {
+    if (secrets.length >= MAX_SECRETS || !mayHoldCredential(bytes, freeText)) return;
     for (const f of credentialsInJsonLine(text)) {
       const fingerprint = fingerprintOf(f.value);
       if (seenSecrets.has(`${fingerprint}:${line}`) || secrets.length >= MAX_SECRETS) continue;
@@ -73,15 +73,18 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
   const take = (index: number, bytes: Buffer, isLast: boolean): void => {
     const decoded = decodeText(bytes);
     if (!decoded.ok) return report({ file, line: index + 1, message: decoded.message.replace('JSON text', 'a JSON line') });
-    takeText(index, bytes, decoded.text, isLast, false);
+    takeText(index, bytes, decoded.text, isLast, false, undefined);
   };
-  /** A decoded line; `controlFree` when its bytes are known to hold no control character or escape. */
-  const takeText = (index: number, bytes: Buffer, decoded: string, isLast: boolean, controlFree: boolean): void => {
+  /**
+   * A decoded line; `controlFree` when its bytes are known to hold no control character or escape;
+   * `freeText` whether a free-text word lies in it, when the caller looked for them in a whole block.
+   */
+  const takeText = (index: number, bytes: Buffer, decoded: string, isLast: boolean, controlFree: boolean, freeText: boolean | undefined): void => {
     const line = index + 1;
     // `trim` drops a byte order mark too (the decoder's, and one more the old reader also dropped).
     const text = decoded.trim();
     if (text === '') return;
-    scan(bytes, text, line);
+    scan(bytes, text, line, freeText);
     const parsed = parseJsonLocated(text);
     if (parsed.ok && !controlFree && jsonMayHoldControl(text)) parsed.value = stripControlDeep(parsed.value);
     if (!parsed.ok) {
@@ -111,11 +114,16 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
       const text = bytes.toString(ascii ? 'latin1' : 'utf8');
       // ASCII without a backslash or DEL has neither the escapes nor the characters stripControlDeep removes.
       const controlFree = ascii && bytes.indexOf(0x5c) === -1 && bytes.indexOf(0x7f) === -1;
+      // The free-text words, looked for once in the block: a line holds one when one starts inside it.
+      const words = freeTextOffsets(text);
+      let w = 0;
       let t = 0;
       for (;;) {
         const nl = bytes.indexOf(10, b);
         const tn = ascii ? nl : text.indexOf('\n', t);
-        takeText(index++, bytes.subarray(b, nl === -1 ? bytes.length : nl), text.slice(t, tn === -1 ? text.length : tn), false, controlFree);
+        const end = tn === -1 ? text.length : tn;
+        while (w < words.length && words[w]! < t) w++;
+        takeText(index++, bytes.subarray(b, nl === -1 ? bytes.length : nl), text.slice(t, end), false, controlFree, w < words.length && words[w]! < end);
         if (nl === -1) return index;
         b = nl + 1;
         t = tn + 1;
@@ -449,19 +457,39 @@ function close(f: Failure, by: number): void {
 /** Agents repeat the same few commands; remember their key and test-runner verdict. */
 interface TestShape { runner: string; targets: string[]; lookup: string[]; folders: string[] }
 interface Classified { key: string; isTest: boolean; loose: string; shape?: TestShape }
-const classifyCache = new Map<string, Classified>();
+/**
+ * Classified commands by their words: a string command under its own key, an array word by word (a
+ * lookup per word, no joined string built for every record of a million-line log).
+ */
+interface ClassifyNode { next: Map<string, ClassifyNode> | undefined; hit: Classified | undefined }
+let classifyRoot: { strings: Map<string, Classified>; arrays: ClassifyNode } = { strings: new Map(), arrays: { next: undefined, hit: undefined } };
+let classified = 0;
 function classify(command: string | string[]): Classified {
-  const raw = Array.isArray(command) ? `a:${command.join('\u0000')}` : `s:${command}`;
-  let hit = classifyCache.get(raw);
-  // Stryker disable next-line ConditionalExpression: without the cache the same answer is computed again
-  if (!hit) {
-    const key = normalizeCommand(command);
-    hit = { key, isTest: isTestCommand(key), loose: looseKey(key) };
-    // Stryker disable next-line all: the bound keeps the cache small; it does not change any answer
-    if (classifyCache.size >= 2000) classifyCache.clear();
-    classifyCache.set(raw, hit);
+  if (!Array.isArray(command)) {
+    let hit = classifyRoot.strings.get(command);
+    // Stryker disable next-line ConditionalExpression: without the cache the same answer is computed again
+    if (!hit) classifyRoot.strings.set(command, (hit = classifyNew(command)));
+    return hit;
   }
-  return hit;
+  let node = classifyRoot.arrays;
+  for (const word of command) {
+    let next = node.next?.get(word);
+    if (!next) (node.next ??= new Map()).set(word, (next = { next: undefined, hit: undefined }));
+    node = next;
+  }
+  // Stryker disable next-line ConditionalExpression: without the cache the same answer is computed again
+  if (!node.hit) node.hit = classifyNew(command);
+  return node.hit;
+}
+
+function classifyNew(command: string | string[]): Classified {
+  const key = normalizeCommand(command);
+  // Stryker disable next-line all: the bound keeps the cache small; it does not change any answer
+  if (++classified > 2000) {
+    classifyRoot = { strings: new Map(), arrays: { next: undefined, hit: undefined } };
+    classified = 0;
+  }
+  return { key, isTest: isTestCommand(key), loose: looseKey(key) };
 }
 
 /** Drops the least recently tracked command that is not watched. */

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { FeedbackTrim, readFeedback } from '../../../src/core/artifacts/feedback';
 import { makeTempDir } from '../helpers/fixtures';
+import { fake } from '../redact/corpus';
 
 const line = (v: unknown) => `${JSON.stringify(v)}\n`;
 
@@ -115,5 +116,28 @@ describe('feedback trim: a passing run looks up only its own failures', () => {
     const r = trim.result();
     assert.deepEqual(r.kept.map((k) => k.index), [46, 48, 50, 51, 52]);
     assert.deepEqual(r.resolvedBy, { 46: 47, 48: 49, 50: 53, 51: 54 });
+  });
+});
+
+describe('feedback_record.jsonl: a password given in words, found at its own line wherever it stands in a read', () => {
+  async function secretsOf(content: string) {
+    const dir = await makeTempDir('feedback-words-');
+    const abs = path.join(dir, 'feedback_record.jsonl');
+    await fs.writeFile(abs, content);
+    const r = await readFeedback(abs, 'feedback_record.jsonl', { feedbackK: 10, maxCommands: 100 });
+    return (r?.secrets ?? []).map((s) => s.line);
+  }
+
+  it('in plain ASCII lines and in lines beyond ASCII, before, at and after a 256 KiB boundary', async () => {
+    // A word of letters only: nothing but the words before it ("password is", "密码是") makes the line worth a look.
+    const word = fake(22, 8, 'abcdefghijklmnop');
+    for (const [note, other] of [[`the root password is ${word}`, 'done'], [`我的密码是 ${word}，请用它登录`, 'fertig ✓']] as const) {
+      const lines = goodLines(1200).map((l, i) => (i % 2 ? l.replace('"exit_code"', `"agent_note":${JSON.stringify(other)},"exit_code"`) : l));
+      const bytesBefore = (n: number) => lines.slice(0, n).reduce((a, l) => a + Buffer.byteLength(l), 0);
+      const boundary = lines.findIndex((_, i) => bytesBefore(i + 1) > 256 * 1024);
+      const at = [3, boundary, boundary + 1, 1199];
+      for (const i of at) lines[i] = line({ command: `echo ${i}`, exit_code: 0, agent_note: note });
+      assert.deepEqual(await secretsOf(lines.join('')), at.map((i) => i + 1), note);
+    }
   });
 });
