@@ -1,7 +1,9 @@
 // Benchmark: a Cline task whose ui_messages.json is 250 MB (HANDOFF_BENCH_CLINE_MB), through the built
 // `handoff status` and `handoff generate`. Such a file is read from its end (its last messages) and the
-// packet says what was not read. Then the same task listed in a 100 MB task history. Fails when either
-// command takes over 2 s, reaches 200 MB of memory, or does not say what it left out.
+// packet says what was not read; `handoff secrets` scans it whole, message by message, and must find the
+// credential near its start. Then the same task listed in a 100 MB task history. Fails when status or
+// generate takes over 2 s, secrets over 2 s per 100 MB, any reaches 200 MB of memory, or one does not
+// say what it left out.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -38,6 +40,9 @@ const put = async (s) => {
   if (!out.write(s)) await once(out, 'drain');
 };
 await put(`[${JSON.stringify({ ts: 1764400000000, type: 'say', say: 'task', text: 'Fix the flaky date test' })}`);
+// A credential near the start, far before the part the packet reads: `handoff secrets` must find it.
+const key = ['sk', 'live', '51Hx9KqLmN0pQrStUvWxYz12'].join('_');
+await put(`,${JSON.stringify({ ts: 1764400000500, type: 'say', say: 'command', text: 'cat .env' })},${JSON.stringify({ ts: 1764400000600, type: 'say', say: 'command_output', text: `STRIPE_SECRET_KEY=${key}\n` })}`);
 while (written < MB * 1024 * 1024) {
   n++;
   const ts = 1764400000000 + n * 1000;
@@ -78,6 +83,18 @@ try {
   // reported below
 }
 console.log(`  handoff generate: ${gen.seconds.toFixed(2)} s (CPU ${gen.cpu.toFixed(2)} s), peak ${gen.mb.toFixed(0)} MB, exit ${gen.r.status}; packet from the task written: ${packetOk}; says what was not read: ${told}`);
+// `handoff secrets` scans the whole file, message by message.
+const secrets = run(['secrets', '--dir', ws]);
+const found = /^1 credential found for /.test(secrets.r.stdout) && !/NOT fully scanned/.test(secrets.r.stdout);
+console.log(`  handoff secrets (the whole file scanned): ${secrets.seconds.toFixed(2)} s (CPU ${secrets.cpu.toFixed(2)} s), peak ${secrets.mb.toFixed(0)} MB, exit ${secrets.r.status}; the credential near its start found: ${found}`);
+if (!found) {
+  console.error(`bench: handoff secrets did not find the credential:\n${secrets.r.stdout}${secrets.r.stderr}`.slice(0, 4000));
+  ok = false;
+}
+// Reading every byte is the point of `secrets`: its bound grows with the file (2 s per 100 MB).
+const secretsLimit = Math.max(LIMIT_S, (LIMIT_S * size) / (100 * 1048576));
+if (secrets.seconds > secretsLimit) { console.error(`bench: handoff secrets took ${secrets.seconds.toFixed(2)} s (limit ${secretsLimit.toFixed(1)} s for ${(size / 1048576).toFixed(0)} MB)`); ok = false; }
+if (secrets.mb >= LIMIT_MB) { console.error(`bench: handoff secrets peaked at ${secrets.mb.toFixed(0)} MB (limit ${LIMIT_MB} MB)`); ok = false; }
 for (const [name, m] of [['status', status], ['generate', gen]]) {
   if (m.seconds > LIMIT_S) { console.error(`bench: handoff ${name} took ${m.seconds.toFixed(2)} s (limit ${LIMIT_S} s)`); ok = false; }
   if (m.mb >= LIMIT_MB) { console.error(`bench: handoff ${name} peaked at ${m.mb.toFixed(0)} MB (limit ${LIMIT_MB} MB)`); ok = false; }

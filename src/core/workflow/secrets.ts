@@ -9,22 +9,26 @@ import type { SecretFinding } from '../artifacts/snapshot';
 import { claudeHostDirName, claudeProjectDirName, claudeProjectSlug, defaultClaudeConfigDir, isInsideFolder, SessionDiscovery } from '../context/discovery';
 import type { Head } from '../context/heads';
 import { claudeHead } from '../context/heads';
-import { listDir, statOrNull } from '../fsx';
+import { listDir, mb, statOrNull } from '../fsx';
 import { isJson } from '../context/tailReader';
 import type { GitClient, LineOrigin } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import { secretRisks, sessionSecretFindings } from '../packet/secretRisks';
 import type { Risk } from '../packet/schema';
-import { mayHoldCredential } from '../redact/scan';
+import { mayHoldCredential, mayHoldFreeTextIn } from '../redact/scan';
 import type { SessionAgent, SessionFacts } from '../session/model';
 import { codexPredecessors } from '../session/codexPages';
 import { readSessionFile } from '../session/reader';
 import type { VscodeAgent, VscodeAgentOptions } from '../context/vscodeAgents';
 import { VscodeTaskDiscovery } from '../context/vscodeAgents';
 import { agentName } from '../session/model';
-import { elementLines } from '../session/taskJson';
+import { eachArrayElement, MAX_ELEMENT_BYTES } from '../session/jsonElements';
+import { elementLines, TAIL_FROM_BYTES } from '../session/taskJson';
 import { isKiloDbFile } from '../session/kiloDb';
 import { taskReaderFor } from '../session/taskReader';
+import type { TaskFilePaths } from '../session/taskCredentials';
+import { wholeTaskCredentials } from '../session/taskCredentials';
+import { isSdkMessagesFile } from '../session/clineSdk';
 import { loadMergedWorkbench } from './inspect';
 import { secretOriginsOf } from './gitInputs';
 import { workbenchDirOf } from './paths';
@@ -100,6 +104,35 @@ async function folderLogs(args: SecretsArgs): Promise<SessionFacts[]> {
   return out;
 }
 
+const TASK_FILE_AGENTS = new Set<SessionAgent>(['cline', 'roo', 'zoo', 'kilo']);
+
+/**
+ * A task whose big JSON files the packet read only from their end, scanned again whole for credentials
+ * (message by message, memory bounded by one): "no credentials" then holds for the files, and the scrub
+ * finds what it must mask. What is still left out stays named.
+ */
+async function scannedWhole(f: SessionFacts): Promise<SessionFacts> {
+  const part = (f.notRead ?? []).map((n) => n.file);
+  if (!part.length || !TASK_FILE_AGENTS.has(f.agent)) return f;
+  const files: TaskFilePaths = {};
+  for (const file of part) {
+    const name = path.basename(file);
+    if (name === 'ui_messages.json' || name === 'api_conversation_history.json') {
+      files.ui = path.join(path.dirname(file), 'ui_messages.json');
+      files.api = path.join(path.dirname(file), 'api_conversation_history.json');
+    } else if (isSdkMessagesFile(file)) files.api = file;
+  }
+  if (!files.ui && !files.api) return f;
+  const whole = await wholeTaskCredentials(files, f.agent as 'cline' | 'roo' | 'zoo' | 'kilo');
+  const scanned = new Set([files.ui, files.api]);
+  const notRead = [...(f.notRead ?? []).filter((n) => !scanned.has(n.file)), ...whole.notRead];
+  // What the end's reading found stays, should the whole scan have stopped short of it.
+  const seen = new Set(whole.credentials.map((c) => c.fingerprint));
+  const credentials = [...whole.credentials, ...(f.credentials ?? []).filter((c) => !seen.has(c.fingerprint))];
+  const { credentials: _tail, notRead: _part, ...rest } = f;
+  return { ...rest, ...(credentials.length ? { credentials } : {}), ...(notRead.length ? { notRead } : {}) };
+}
+
 /** A task's entries: each of its files holding a credential, with how many (the chat alone when none). */
 function taskEntries(f: SessionFacts): SessionFileEntry[] {
   const task = `${agentName(f.agent)} task ${f.sessionId}`;
@@ -168,7 +201,8 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
     facts.push(f);
     sessions.push({ file: s.file, agent: s.agent, credentials: f.credentials?.length ?? 0 });
   }
-  for (const f of await folderTasks(args)) {
+  for (const t of await folderTasks(args)) {
+    const f = await scannedWhole(t);
     facts.push(f);
     sessions.push(...taskEntries(f));
   }
@@ -215,10 +249,10 @@ export type ScrubOutcome =
   | { kind: 'refused'; file: string; reason: string; leftovers?: number };
 
 /** Why credentials found in a file were not masked, for people (`broken`: lines whose JSON a mask would break). */
-function leftReason(changed: number, broken: number, unlocated: number, who: string): string {
+function leftReason(changed: number, broken: number, unlocated: number, who: string, unit = 'line'): string {
   const why: string[] = [];
   if (changed) why.push(`${changed} changed on disk between reading and masking (${who} rewrote the file; run the scrub again)`);
-  if (broken) why.push(`masking would break the JSON of ${broken} line${broken === 1 ? '' : 's'}`);
+  if (broken) why.push(`masking would break the JSON of ${broken} ${unit}${broken === 1 ? '' : 's'}`);
   if (unlocated) why.push(`${unlocated} could not be located byte for byte (invalid UTF-8 inside the credential)`);
   return why.join('; ');
 }
@@ -343,6 +377,7 @@ export async function scrubTaskFile(file: string, opts: { force?: boolean; now?:
   try {
     const leftovers = await removeLeftovers(file, target.real);
     const keep = leftovers ? { leftovers } : {};
+    if (target.st.size > TAIL_FROM_BYTES) return await scrubBigTaskFile(file, target, who, opts.task, leftovers);
     const bytes = await target.handle.readFile();
     const text = bytes.toString('utf8');
     const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -373,4 +408,47 @@ export async function scrubTaskFile(file: string, opts: { force?: boolean; now?:
   } finally {
     await target.handle.close().catch(() => undefined);
   }
+}
+
+/**
+ * A task file too big to read whole (the packet reads it from its end): masked message by message,
+ * memory bounded by one message, each masked message checked to stay valid JSON. A message over
+ * `MAX_ELEMENT_BYTES` is not scanned, and the outcome says so.
+ */
+async function scrubBigTaskFile(file: string, target: OpenedTarget, who: string, task: string | undefined, leftovers: number): Promise<ScrubOutcome> {
+  const keep = leftovers ? { leftovers } : {};
+  const spans: FileSpan[] = [];
+  const messageOf = new Map<FileSpan, number>();
+  let broken = 0;
+  let brokenMessages = 0;
+  let unlocated = 0;
+  const result = await eachArrayElement(target.handle, (e) => {
+    if (!mayHoldCredential(e.bytes, false) && !mayHoldFreeTextIn(e.bytes)) return;
+    const text = e.bytes.toString('utf8');
+    const found = byteSpans(e.bytes, text, credentialSpans(text));
+    const mine: FileSpan[] = [];
+    for (const b of found) {
+      if (b) mine.push({ offset: e.offset + b.start, bytes: Buffer.from(e.bytes.subarray(b.start, b.end)), line: e.line });
+      else unlocated++;
+    }
+    if (!mine.length) return;
+    if (!isJson(withStars(e.bytes, mine, e.offset).toString('utf8'))) {
+      broken += mine.length;
+      brokenMessages++;
+      return;
+    }
+    for (const s of mine) messageOf.set(s, e.index);
+    spans.push(...mine);
+  });
+  if (!result.ok) return { kind: 'refused', file, reason: `not valid JSON right now (${who} may be writing it); it is left as it was`, ...keep };
+  const big = result.oversized.length;
+  const unscanned = big ? `${big === 1 ? 'one message' : `${big} messages`} over ${mb(MAX_ELEMENT_BYTES)} not scanned` : '';
+  if (!spans.length && !broken && !unlocated) return big ? { kind: 'refused', file, reason: `nothing found to mask, but ${unscanned}; a credential there is neither found nor masked`, ...keep } : { kind: 'clean', file, ...keep };
+  if (spans.length && !(await stillTheFile(target))) return { kind: 'refused', file, reason: REPLACED(who), ...keep };
+  const { masked, changed } = await maskSpans(target.handle, spans);
+  if (masked.length && !(await stillTheFile(target))) return { kind: 'refused', file, reason: REPLACED(who), ...keep };
+  const messages = [...new Set(masked.map((s) => messageOf.get(s)!))];
+  const lines = [...new Set(masked.map((s) => s.line))];
+  const reason = [leftReason(changed, brokenMessages, unlocated, who, 'message'), unscanned].filter(Boolean).join('; ');
+  return outcomeOf(file, masked.length, changed + broken + unlocated + big, reason, { lines, messages, ...(task ? { task } : {}), leftovers });
 }

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { MAX_ELEMENT_BYTES } from '../../../src/core/session/jsonElements';
+import { TAIL_FROM_BYTES } from '../../../src/core/session/taskJson';
 import { scrubTaskFile } from '../../../src/core/workflow/secrets';
 import { makeTempDir } from '../helpers/fixtures';
 import { tempRepos } from '../helpers/gitRepo';
@@ -157,25 +159,55 @@ describe('handoff secrets with a Cline task too big to read whole', () => {
     return { ...task, files, args: ['--dir', dir, '--cline-dir', path.join(task.root, 'saoudrizwan.claude-dev')], env: await isolatedEnv() };
   }
 
-  it('a task file past the size read whole is never "no credentials": the listing says it was not fully scanned', async function () {
-    this.timeout(120_000);
+  /** The credential only in ui_messages.json, near its start, and padding after it past the size the packet reads whole. */
+  async function bigTask(extra: unknown[] = []) {
     const s = await setup();
     const [ui, api] = s.files as [string, string];
-    // The credential only in ui_messages.json, near its start; padding after it takes the file past 32 MB.
     await fs.writeFile(api, (await fs.readFile(api, 'utf8')).split(`STRIPE_SECRET_KEY=${s.key}`).join('HOST=localhost'));
     const messages = JSON.parse(await fs.readFile(ui, 'utf8')) as unknown[];
     const filler = 'lorem ipsum '.repeat(10_000);
     for (let i = 0; i < 300; i++) messages.push({ ts: 1764580010000 + i, type: 'say', say: 'text', text: filler });
-    await fs.writeFile(ui, JSON.stringify(messages));
-    assert.ok((await fs.stat(ui)).size > 32 * 1024 * 1024);
+    messages.push(...extra);
+    await fs.writeFile(ui, JSON.stringify(messages, null, 2));
+    assert.ok((await fs.stat(ui)).size > TAIL_FROM_BYTES);
     const t = new Date(Date.now() - 3_600_000);
     for (const f of s.files) await fs.utimes(f, t, t);
+    return { ...s, ui };
+  }
+
+  it('a task file past the size the packet reads whole is scanned whole: the credential near its start is listed, and --scrub masks it in place', async function () {
+    this.timeout(180_000);
+    const s = await bigTask();
     const text = handoff(['secrets', ...s.args], { env: s.env });
     assert.equal(text.code, 0, text.stderr);
-    assert.doesNotMatch(text.stdout, /^No credentials found for /m);
-    assert.match(text.stdout, /NOT fully scanned/);
-    assert.match(text.stdout, /Not fully scanned: .*ui_messages\.json: .*a credential in the part not read is neither found nor masked/);
+    assert.match(text.stdout, /^1 credential found for /);
+    assert.match(text.stdout, new RegExp(`\\\`cat \\.env\\\` printed a Stripe live key \\(STRIPE_SECRET_KEY\\) into Cline task ${ID}.* Seen in .*ui_messages\\.json message index 6 \\(line \\d+\\)`));
+    assert.doesNotMatch(text.stdout, /NOT fully scanned|Not fully scanned/);
+    assert.ok(!text.stdout.includes(s.key.slice(8)), 'the listing never shows the value');
+    const before = await fs.readFile(s.ui, 'utf8');
+    const ino = (await fs.stat(s.ui)).ino;
+    const res = handoff(['secrets', ...s.args, '--scrub'], { env: s.env });
+    assert.equal(res.code, 0, res.stdout + res.stderr);
+    assert.match(res.stdout, new RegExp(`masked 1 credential in Cline task ${ID}: .*ui_messages\\.json \\(message index 6\\)`));
+    const after = await fs.readFile(s.ui, 'utf8');
+    assert.equal(after, before.split(s.key).join('*'.repeat(s.key.length)), 'only the credential changed');
+    assert.ok(before.includes(s.key) && !after.includes(s.key));
+    assert.equal((await fs.stat(s.ui)).ino, ino, 'the same file, not a copy renamed over it');
+    assert.match(handoff(['secrets', ...s.args], { env: s.env }).stdout, /^No credentials found for /);
+  });
+
+  it('a message too big to scan is named: never "no credentials" for its file, and the scrub says it was not scanned', async function () {
+    this.timeout(180_000);
+    const s = await bigTask([{ ts: 1764580099999, type: 'say', say: 'text', text: 'y'.repeat(MAX_ELEMENT_BYTES + 1024) }]);
+    const text = handoff(['secrets', ...s.args], { env: s.env });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^1 credential found for /, 'the credential before it is found');
+    assert.match(text.stdout, /Not fully scanned: .*ui_messages\.json: one message over 16 MB \(line \d+\) not scanned for credentials; a credential in the part not read is neither found nor masked/);
     const json = JSON.parse(handoff(['secrets', ...s.args, '--json'], { env: s.env }).stdout) as { notScanned: { file: string }[] };
     assert.deepEqual(json.notScanned.map((n) => path.basename(n.file)), ['ui_messages.json']);
+    const res = handoff(['secrets', ...s.args, '--scrub'], { env: s.env });
+    assert.equal(res.code, 1, 'not all of it could be scrubbed');
+    assert.match(res.stdout, /masked 1 credential in Cline task .*ui_messages\.json \(message index 6\); 1 not masked: one message over 16 MB not scanned/);
+    assert.ok(!(await fs.readFile(s.ui, 'utf8')).includes(s.key));
   });
 });
