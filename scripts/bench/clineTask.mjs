@@ -4,17 +4,15 @@
 // credential near its start. Then the same task listed in a 100 MB task history. Fails when status or
 // generate takes over 2 s, secrets over 2 s per 100 MB, any reaches 200 MB of memory, or one does not
 // say what it left out.
-import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { builtCli, gitWorkspace, here, tempDir } from './lib.mjs';
+import { builtCli, gitWorkspace, measuredCli, tempDir } from './lib.mjs';
 
 const MB = Number(process.env.HANDOFF_BENCH_CLINE_MB ?? 250);
 const LIMIT_S = 2;
 const LIMIT_MB = 200;
 const cli = builtCli();
-const stats = path.join(here, 'procStats.cjs');
 const dir = tempDir('handoff-bench-cline-');
 const ws = gitWorkspace(path.join(dir, 'ws'), { 'app.py': 'print("hi")\n', '.gitignore': 'outputs/\n' });
 
@@ -59,14 +57,7 @@ await once(out, 'finish');
 const size = fs.statSync(ui).size;
 
 const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: path.join(home, 'claude'), CODEX_HOME: path.join(home, 'codex'), HANDOFF_STATE_DIR: path.join(dir, 'state') };
-function run(args) {
-  const statsFile = path.join(dir, 'stats.json');
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--require', stats, cli, ...args], { env: { ...env, HANDOFF_PROC_STATS: statsFile }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const s = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
-  return { r, seconds, mb: s.rss / 1048576, cpu: s.cpu / 1e6 };
-}
+const run = (args) => measuredCli(cli, args, env, dir);
 
 let ok = true;
 const status = run(['status', '--dir', ws]);

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { node24Bin } from '../../test/e2e/lib/paths.mjs';
-import { builtCli, gitWorkspace, here, root, tempDir } from './lib.mjs';
+import { builtCli, gitWorkspace, here, measuredCli, root, tempDir } from './lib.mjs';
 
 const MESSAGES = 10_000;
 const MINE = 8_000;
@@ -101,12 +101,7 @@ function bigDb() {
   let ok = true;
   console.log(`kilo.db of ${(size / 1048576).toFixed(0)} MB (the folder's session 4 000 messages through it, nine other sessions the rest):`);
   for (const args of [['status'], ['generate', '--allow-dirty', '--json']]) {
-    const statsFile = path.join(dir, 'stats.json');
-    const t0 = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, ['--require', path.join(here, 'procStats.cjs'), cli, ...args, '--dir', ws], { env: { ...env, HANDOFF_PROC_STATS: statsFile }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    const st = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
-    const peak = st.rss / 1048576;
+    const { r, seconds, mb: peak, cpu } = measuredCli(cli, [...args, '--dir', ws], env, dir);
     let read = r.status === 0 && /Kilo/.test(r.stdout);
     if (args[0] === 'generate') {
       try {
@@ -115,7 +110,7 @@ function bigDb() {
         read = false;
       }
     }
-    console.log(`  handoff ${args[0]}: ${seconds.toFixed(2)} s (CPU ${(st.cpu / 1e6).toFixed(2)} s), peak ${peak.toFixed(0)} MB, exit ${r.status}${read ? '' : ' (the Kilo Code session was not read!)'}`);
+    console.log(`  handoff ${args[0]}: ${seconds.toFixed(2)} s (CPU ${cpu.toFixed(2)} s), peak ${peak.toFixed(0)} MB, exit ${r.status}${read ? '' : ' (the Kilo Code session was not read!)'}`);
     if (seconds > 2 || peak >= 200 || !read) {
       console.error(`bench: MISSED on the big kilo.db: handoff ${args[0]} ${seconds.toFixed(2)} s, ${peak.toFixed(0)} MB (bounds 2 s, 200 MB)${read ? '' : `\n${r.stdout}${r.stderr}`.slice(0, 2000)}`);
       ok = false;

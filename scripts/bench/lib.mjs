@@ -43,6 +43,19 @@ export function gitWorkspace(dir, files = {}) {
   return dir;
 }
 
+/**
+ * Runs the built CLI once with `args` and `env`, measured by ./procStats.cjs: its result, wall seconds,
+ * peak RSS (MB) and CPU seconds of the whole process. `dir` holds the stats file.
+ */
+export function measuredCli(cli, args, env, dir) {
+  const statsFile = path.join(dir, 'stats.json');
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--require', path.join(here, 'procStats.cjs'), cli, ...args], { env: { ...env, HANDOFF_PROC_STATS: statsFile }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const s = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
+  return { r, seconds, mb: s.rss / 1048576, cpu: s.cpu / 1e6 };
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   console.log('(shared set-up for the other benchmarks: nothing to measure)');
 }

@@ -126,10 +126,9 @@ function urlCredentialBefore(b: Buffer, at: number): boolean {
  * (a table lookup per byte; the checks run only where a run of token characters ends).
  */
 export function mayHoldCredential(b: Buffer, freeText?: boolean): boolean {
-  const words = (): boolean => freeText ?? mayHoldFreeText(b);
   const dup = duplicateSpan(b);
-  if (!dup) return mayHoldIn(b, 0, b.length) || words();
-  return mayHoldIn(b, 0, dup.start) || mayHoldIn(b, dup.end, b.length) || words();
+  if (!dup) return mayHoldIn(b, 0, b.length) || (freeText ?? mayHoldFreeText(b));
+  return mayHoldIn(b, 0, dup.start) || mayHoldIn(b, dup.end, b.length) || (freeText ?? mayHoldFreeText(b));
 }
 
 /**
