@@ -17,6 +17,13 @@ const MAX_LINE_BYTES = 1024 * 1024;
 const MAX_DIAGNOSTICS = 50;
 /** `lastRunOf` holds at most this many distinct commands. */
 const MAX_TRACKED = 200;
+/**
+ * A log bigger than this is read from its end: the lines of its last 16 MB are the records (about a
+ * hundred thousand short ones); the lines before are hashed and counted, not parsed. A log of a million
+ * records took seconds to parse whole, and what the packet keeps (the newest runs and failures) lies at
+ * the end.
+ */
+export const FEEDBACK_WINDOW_BYTES = 16 * 1024 * 1024;
 
 export interface FeedbackOptions {
   /** Keep the last K records. */
@@ -27,6 +34,13 @@ export interface FeedbackOptions {
   watchCommands?: string[];
   /** The folder the log must really lie in (a symlink leading out of it is refused). */
   root?: string;
+  /** A log bigger than this is read from its end (default FEEDBACK_WINDOW_BYTES). */
+  windowBytes?: number;
+  /**
+   * Scan the lines before the window for credentials too (`handoff secrets`): every line is then
+   * looked at, though only the window's lines are records.
+   */
+  scanWhole?: boolean;
 }
 
 /** `feedback` and `source` are null when the file was refused (not a regular file, leads outside). */
@@ -70,21 +84,31 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
     }
   };
 
-  const take = (index: number, bytes: Buffer, isLast: boolean): void => {
+  /** Lines before the window that were scanned for credentials only (`scanWhole`); counted as records. */
+  let scannedOnly = 0;
+  /** The first line of the window that holds anything (`scanWhole`: what the diagnostic names). */
+  let firstWindowLine = 0;
+  const take = (index: number, bytes: Buffer, isLast: boolean, scanOnly: boolean): void => {
     const decoded = decodeText(bytes);
-    if (!decoded.ok) return report({ file, line: index + 1, message: decoded.message.replace('JSON text', 'a JSON line') });
-    takeText(index, bytes, decoded.text, isLast, false, undefined);
+    if (!decoded.ok) return scanOnly ? undefined : report({ file, line: index + 1, message: decoded.message.replace('JSON text', 'a JSON line') });
+    takeText(index, bytes, decoded.text, isLast, false, undefined, scanOnly);
   };
   /**
    * A decoded line; `controlFree` when its bytes are known to hold no control character or escape;
-   * `freeText` whether a free-text word lies in it, when the caller looked for them in a whole block.
+   * `freeText` whether a free-text word lies in it, when the caller looked for them in a whole block;
+   * `scanOnly` for a line before the window: looked at for credentials, not parsed.
    */
-  const takeText = (index: number, bytes: Buffer, decoded: string, isLast: boolean, controlFree: boolean, freeText: boolean | undefined): void => {
+  const takeText = (index: number, bytes: Buffer, decoded: string, isLast: boolean, controlFree: boolean, freeText: boolean | undefined, scanOnly: boolean): void => {
     const line = index + 1;
     // `trim` drops a byte order mark too (the decoder's, and one more the old reader also dropped).
     const text = decoded.trim();
     if (text === '') return;
     scan(bytes, text, line, freeText);
+    if (scanOnly) {
+      scannedOnly++;
+      return;
+    }
+    firstWindowLine ||= line;
     const parsed = parseJsonLocated(text);
     if (parsed.ok && !controlFree && jsonMayHoldControl(text)) parsed.value = stripControlDeep(parsed.value);
     if (!parsed.ok) {
@@ -104,9 +128,10 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
    * The whole lines of a chunk, `bytes` without its last newline: decoded in one go when they are all
    * valid UTF-8 without a NUL (a newline byte never lies inside a character, so each line is too), and
    * split at the same newlines in the bytes and in the text. Otherwise line by line, each bad line
-   * named by its own number. Returns the index after the last line.
+   * named by its own number. `at` is the offset of `bytes` in the file: a line that starts before the
+   * window is only scanned. Returns the index after the last line.
    */
-  const takeLines = (first: number, bytes: Buffer): number => {
+  const takeLines = (first: number, bytes: Buffer, at: number): number => {
     let index = first;
     let b = 0;
     if (bytes.indexOf(0) === -1 && isUtf8(bytes)) {
@@ -123,7 +148,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
         const tn = ascii ? nl : text.indexOf('\n', t);
         const end = tn === -1 ? text.length : tn;
         while (w < words.length && words[w]! < t) w++;
-        takeText(index++, bytes.subarray(b, nl === -1 ? bytes.length : nl), text.slice(t, end), false, controlFree, w < words.length && words[w]! < end);
+        takeText(index++, bytes.subarray(b, nl === -1 ? bytes.length : nl), text.slice(t, end), false, controlFree, w < words.length && words[w]! < end, at + b < windowFrom);
         if (nl === -1) return index;
         b = nl + 1;
         t = tn + 1;
@@ -131,7 +156,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
     }
     for (;;) {
       const nl = bytes.indexOf(10, b);
-      take(index++, bytes.subarray(b, nl === -1 ? bytes.length : nl), false);
+      take(index++, bytes.subarray(b, nl === -1 ? bytes.length : nl), false, at + b < windowFrom);
       if (nl === -1) return index;
       b = nl + 1;
     }
@@ -140,18 +165,45 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
   let index = 0;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
+  /** Where the unfinished line in `pending` starts in the file. */
+  let pendingAt = 0;
   let overlong = false;
   const opened = await openRegular(abs, { root: opts.root });
   if (!opened.ok) {
     if (opened.refusal.kind === 'missing') return null;
     return { feedback: null, source: null, diagnostics: [{ file, message: opened.refusal.message }] };
   }
+  // The window: the lines that start at or after this offset are the records.
+  const windowBytes = Math.max(0, opts.windowBytes ?? FEEDBACK_WINDOW_BYTES);
+  const windowFrom = opened.file.size > windowBytes ? opened.file.size - windowBytes : 0;
+  // Before the window (unless it is scanned too), only newlines are counted: the first line starting
+  // at or after `windowFrom` follows the first newline at or after `seek`. -1 once it is found.
+  let seek = windowFrom > 0 && !opts.scanWhole ? windowFrom - 1 : -1;
+  /** The lines before the window, counted (`seek`) or scanned only (`scanWhole`). */
+  let before = 0;
+  let pos = 0;
   try {
     // Stryker disable next-line all: the read size changes the speed, never what is read
     const stream = opened.file.handle.createReadStream({ highWaterMark: 256 * 1024 });
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       hash.update(chunk);
+      const at = pos;
+      pos += chunk.length;
       let start = 0;
+      if (seek !== -1) {
+        const from = Math.max(0, seek - at);
+        index += countNewlines(chunk, 0, Math.min(from, chunk.length));
+        if (from >= chunk.length) continue;
+        const nl = chunk.indexOf(10, from);
+        if (nl === -1) {
+          seek = pos;
+          continue;
+        }
+        index++;
+        before = index;
+        seek = -1;
+        start = nl + 1;
+      }
       // The line the previous chunk left unfinished, first; then the chunk's whole lines at once.
       while (pending.length || overlong) {
         const nl = chunk.indexOf(10, start);
@@ -170,7 +222,7 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
         }
         if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB; line too long, skipped` });
         // Stryker disable next-line ConditionalExpression: concatenating a single piece only copies the same bytes
-        else take(index, pending.length === 1 ? pending[0]! : Buffer.concat(pending), false);
+        else take(index, pending.length === 1 ? pending[0]! : Buffer.concat(pending), false, pendingAt < windowFrom);
         index++;
         pending = [];
         pendingBytes = 0;
@@ -179,10 +231,11 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
       }
       const last = chunk.lastIndexOf(10);
       if (last >= start) {
-        index = takeLines(index, chunk.subarray(start, last));
+        index = takeLines(index, chunk.subarray(start, last), at + start);
         start = last + 1;
       }
       if (start < chunk.length) {
+        if (!pending.length) pendingAt = at + start;
         pending.push(chunk.subarray(start));
         pendingBytes += chunk.length - start;
         // A chunk is far smaller than the limit: an unfinished line passes it only over later chunks.
@@ -199,7 +252,15 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
     await opened.file.handle.close().catch(() => undefined);
   }
   if (overlong) report({ file, line: index + 1, message: `line longer than ${MAX_LINE_BYTES / 1048576} MB; line too long, skipped` });
-  else take(index, Buffer.concat(pending), true);
+  else take(index, Buffer.concat(pending), true, pendingAt < windowFrom);
+  if (seek !== -1) before = index;
+  if (windowFrom > 0) {
+    // Blank lines aside, a line before the window is counted as a record (the packet's "left out").
+    trim.total += opts.scanWhole ? scannedOnly : before;
+    const scanned = opts.scanWhole ? 'scanned for credentials only' : 'counted, not read nor scanned for credentials (handoff secrets scans them)';
+    const firstLine = opts.scanWhole ? firstWindowLine : before + 1;
+    diagnostics.unshift({ file, line: firstLine, message: `is ${(opened.file.size / 1048576).toFixed(0)} MB: its records are read from its last ${(windowBytes / 1048576).toFixed(windowBytes < 1048576 ? 2 : 0)} MB (line ${firstLine} on); the lines before are ${scanned}` });
+  }
   // No newline, no bytes left over and nothing wrong: the file has no bytes at all.
   if (index === 0 && pendingBytes === 0 && diagnostics.length === 0) {
     diagnostics.push({ file, line: 1, message: 'is empty: no feedback records' });
@@ -207,6 +268,13 @@ export async function readFeedback(abs: string, file: string, opts: FeedbackOpti
   if (suppressed > 0) diagnostics.push({ file, message: `${suppressed} more bad lines not listed` });
 
   return { feedback: trim.result(), source: { file, sha256: hash.digest('hex') }, diagnostics, ...(secrets.length ? { secrets } : {}) };
+}
+
+/** The newlines in `b` from `from` up to `to`: native searches, one per line. */
+function countNewlines(b: Buffer, from: number, to: number): number {
+  let n = 0;
+  for (let i = b.indexOf(10, from); i !== -1 && i < to; i = b.indexOf(10, i + 1)) n++;
+  return n;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface LoadOptions {
    * compares only hashes. Default `records`.
    */
   feedback?: 'records' | 'hash';
+  /** The feedback log's lines before its window are scanned for credentials too (`handoff secrets`). */
+  feedbackScanWhole?: boolean;
 }
 
 /** Task ids become file names; anything that could walk out of the folder is not used. */
@@ -76,7 +78,7 @@ export async function loadWorkbench(dir: string, opts: LoadOptions): Promise<Wor
   const fb =
     opts.feedback === 'hash'
       ? await hashFeedback(fbFile, 'feedback_record.jsonl', { root: containIn }).then((h) => (h ? { ...h, feedback: null } : null))
-      : await readFeedback(fbFile, 'feedback_record.jsonl', { feedbackK: opts.feedbackK, maxCommands: opts.maxCommands, watchCommands, root: containIn });
+      : await readFeedback(fbFile, 'feedback_record.jsonl', { feedbackK: opts.feedbackK, maxCommands: opts.maxCommands, watchCommands, root: containIn, ...(opts.feedbackScanWhole ? { scanWhole: true } : {}) });
   if (fb) {
     if (fb.source) sources.push(fb.source);
     diagnostics.push(...fb.diagnostics);

@@ -23,8 +23,8 @@ import { readPacketSummaries, type StoredPacket } from './readPackets';
  * The workbench a refresh or a packet reads: the artifacts, filled in from the agent session working
  * in the folder (DESIGN §2b) when one was found. The one place the two are merged.
  */
-export async function loadMergedWorkbench(workspaceDir: string, options: HandoffOptions, session?: SessionFacts | null): Promise<WorkbenchSnapshot> {
-  const snapshot = await loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir });
+export async function loadMergedWorkbench(workspaceDir: string, options: HandoffOptions, session?: SessionFacts | null, load: { feedbackScanWhole?: boolean } = {}): Promise<WorkbenchSnapshot> {
+  const snapshot = await loadWorkbench(workbenchDirOf(workspaceDir, options), { feedbackK: options.feedbackK, maxCommands: options.maxCommands, root: workspaceDir, ...load });
   const merged = mergeSession(snapshot, session, { workspaceDir, feedbackK: options.feedbackK, maxCommands: options.maxCommands });
   // Credentials the session saw are flagged with those of the workbench files (one risk per value).
   const seen = session ? sessionSecretFindings(session) : [];

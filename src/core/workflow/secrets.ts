@@ -211,7 +211,8 @@ export async function findSecrets(args: SecretsArgs): Promise<SecretsReport> {
     facts.push(f);
     sessions.push({ file: f.file, agent: f.agent, credentials: f.credentials?.length ?? 0 });
   }
-  const snapshot = await loadMergedWorkbench(args.workspaceDir, args.options, null);
+  // Every line of a big feedback log is scanned, not only the window the packet reads.
+  const snapshot = await loadMergedWorkbench(args.workspaceDir, args.options, null, { feedbackScanWhole: true });
   const findings = [...(snapshot.secrets ?? []), ...facts.flatMap((f) => sessionSecretFindings(f))];
   let origins: Record<string, LineOrigin> = {};
   if (args.git) {

@@ -96,6 +96,24 @@ describe('handoff secrets', function () {
     assert.equal(secrets?.status, 'pass', JSON.stringify(secrets));
   });
 
+  it('a key in an early line of a feedback log over 16 MB: the packet names the lines it did not scan, handoff secrets finds the key', () => {
+    const r = make();
+    const key = ['sk', 'live', fake(404, 24)].join('_');
+    const green = `${JSON.stringify({ command: ['pytest', 'tests/test_a.py'], exit_code: 0, stdout_tail: `3 passed ${'.'.repeat(150)}` })}\n`;
+    const n = Math.ceil((17 * 1048576) / green.length);
+    r.write('feedback_record.jsonl', `${green.repeat(4)}${JSON.stringify({ command: ['./deploy.sh'], exit_code: 1, stderr_tail: `denied for ${key}` })}\n${green.repeat(n)}`);
+    r.commit('a long log');
+    const gen = handoff(['generate', '--dir', r.dir, '--allow-dirty']);
+    assert.equal(gen.code, 0, gen.stderr);
+    const first = n + 5 - Math.floor((16 * 1048576) / green.length) + 1;
+    assert.match(gen.stderr, new RegExp(`feedback_record\\.jsonl:${first}: is 17 MB: its records are read from its last 16 MB \\(line ${first} on\\); the lines before are counted, not read nor scanned for credentials \\(handoff secrets scans them\\)`));
+    const res = handoff(['secrets', '--dir', r.dir, '--json']);
+    assert.equal(res.code, 0, res.stderr);
+    const out = JSON.parse(res.stdout) as { places: { file: string; lines: number[] }[] };
+    assert.deepEqual(out.places.map((p) => [path.basename(p.file), p.lines]), [['feedback_record.jsonl', [5]]]);
+    assert.ok(!res.stdout.includes(key.slice(8, 20)));
+  });
+
   it("a sub-agent's transcript beside the session is read too", async () => {
     const r = make();
     const { config, file } = await placeClaude('claude-tools.jsonl', r.dir, 3_600_000);
