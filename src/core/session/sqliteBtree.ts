@@ -37,6 +37,12 @@ export interface PageSource {
   /** The image's size in bytes (its pages × page size). */
   readonly byteLength: number;
   read(offset: number, length: number): Buffer;
+  /**
+   * The page at `offset`, read into `into` when it has to be read at all (not cached): for a page
+   * looked at once and let go, such as a leaf of a table scan. The result is valid until `into` is
+   * reused; it is not cached.
+   */
+  readInto?(offset: number, into: Buffer): Buffer;
   verify?(): void;
 }
 
@@ -165,11 +171,13 @@ export class SqliteImage {
     return this.read(() => this.pageAt(n));
   }
 
-  private pageAt(n: number): Buffer {
+  /** Page `n`; with `into`, read into it when the source can (a page let go before `into` is reused). */
+  private pageAt(n: number, into?: Buffer): Buffer {
     if (!Number.isInteger(n) || n < 1 || n > this.pages) throw new Error(`a damaged SQLite database (page ${n} of ${this.pages})`);
     this.pagesVisited++;
     if (--this.budget < 0) throw new Error(`a damaged SQLite database (a scan read over ${2 * this.pages + 64} pages of ${this.pages})`);
-    return this.src.read((n - 1) * this.pageSize, this.pageSize);
+    const offset = (n - 1) * this.pageSize;
+    return into && this.src.readInto ? this.src.readInto(offset, into) : this.src.read(offset, this.pageSize);
   }
 
   /** Visits every cell of a table b-tree in rowid order: its payload (overflow resolved on demand) and rowid. */
@@ -185,12 +193,18 @@ export class SqliteImage {
 
   private walkTree(root: number, visit: (payload: Payload, rowid: number | bigint) => void): void {
     const seen = new Set<number>();
+    // Each page of the tree is read into one buffer: a leaf is done with before the next page is read
+    // (a row kept from it lets go of its page, ./RecordReader.release), an interior page is copied out
+    // as the walk goes on under it. A 1 GiB scan allocated a buffer per page, garbage far faster than
+    // it was collected.
+    const scratch = Buffer.allocUnsafe(this.pageSize);
     const walk = (n: number, depth: number): void => {
       if (depth > 64 || seen.has(n)) throw new Error('a damaged SQLite database (a b-tree loops)');
       seen.add(n);
-      const page = this.pageAt(n);
+      let page = this.pageAt(n, scratch);
       const at = n === 1 ? 100 : 0;
       const type = page[at];
+      if (type === 5 && page.buffer === scratch.buffer) page = Buffer.from(page);
       const cells = page.readUInt16BE(at + 3);
       if (type === 5) {
         for (let i = 0; i < cells; i++) walk(page.readUInt32BE(this.cellAt(page, at + 12, i)), depth + 1);

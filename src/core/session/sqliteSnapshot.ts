@@ -222,6 +222,15 @@ class FileSource implements PageSource {
     throw new SqliteChanged(`${this.file} changed while being read (a checkpoint wrote it); read again`);
   }
 
+  readInto(offset: number, into: Buffer): Buffer {
+    const n = Math.floor(offset / this.pageSize) + 1;
+    const hit = this.cache.get(n);
+    if (hit || this.wal?.index.frames.has(n) || n > this.mainPages || into.byteLength !== this.pageSize) return this.read(offset, this.pageSize);
+    if (this.closed) this.changed();
+    if (readAt(this.main.handle.fd, into, this.pageSize, offset) < this.pageSize) this.changed();
+    return into;
+  }
+
   read(offset: number, length: number): Buffer {
     const n = Math.floor(offset / this.pageSize) + 1;
     const within = offset - (n - 1) * this.pageSize;
