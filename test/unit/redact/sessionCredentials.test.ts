@@ -203,6 +203,16 @@ describe('credentials an agent session saw are flagged', () => {
     assert.deepEqual(missed, []);
   });
 
+  it('each free-text word passes the pre-filter on a line of plain words, in any of its searches; the line without it does not', () => {
+    // The words of ./scan FREE_TEXT_WORDS: a password given in words, sudo, nmcli, an askpass, a push URL, CJK.
+    const words = ['assword', 'ASSWORD', 'asswd', 'ASSWD', 'assphrase', 'ASSPHRASE', 'asscode', 'sudo', 'nmcli', 'askpass', 'iwconfig', 'day.app', 'ntfy', ' pw ', ' PW ', 'pin ', 'PIN ', '密码', '密碼', '口令', 'パスワード', '暗証番号', '비밀번호', '암호'];
+    const plain = (w: string, before: string) => Buffer.from(JSON.stringify({ type: 'message', text: `${before} see the notes on ${w} for later` }));
+    for (const before of ['we talked about it', 'ünïcode first, then']) {
+      assert.deepEqual(words.filter((w) => !mayHoldCredential(plain(w, before))), [], before);
+      assert.equal(mayHoldCredential(plain('that', before)), false, before);
+    }
+  });
+
   it('a password given in a message is found on a line with no id to pass the pre-filter with (Codex)', () => {
     const word = fake(25, 8, 'abcdefghijklmnop');
     const pw = `${fake(26, 6, 'abcdefghij')}${fake(27, 3, '0123456789')}`;
