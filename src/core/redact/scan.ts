@@ -240,11 +240,18 @@ function mayHoldIn(b: Buffer, from: number, n: number): boolean {
       i = stringEnd(b, start) + 1;
       continue;
     }
+    // The classes met on the way: a run with no digit beside a letter, nor both cases, is no token.
+    let met = CLASS[c0]!;
     i++;
-    while (i < n && CLASS[b[i]!] !== 0) i++;
+    while (i < n) {
+      const k = CLASS[b[i]!]!;
+      if (k === 0) break;
+      met |= k;
+      i++;
+    }
     const len = i - start;
     if (len >= MIN_RUN) {
-      if (runEnds(b, start, i)) return true;
+      if (runEnds(b, start, i, ((met & 1) !== 0 && (met & 6) !== 0) || (met & 6) === 6)) return true;
       continue;
     }
     if (i >= n || len < 3) continue;
@@ -259,11 +266,12 @@ function mayHoldIn(b: Buffer, from: number, n: number): boolean {
 }
 
 /** At the end of a run of token characters: a credential-like run, or a keyword before a separator. */
-function runEnds(b: Buffer, start: number, end: number): boolean {
+function runEnds(b: Buffer, start: number, end: number, mixed = true): boolean {
   const len = end - start;
   // A PEM header: `-----BEGIN …`, a run of its own before a space.
   if (len === PEM.length && b[start] === 0x2d && b.compare(PEM, 0, PEM.length, start, end) === 0) return true;
-  if (len >= MIN_RUN && tokenLike(b, start, end)) return true;
+  // `mixed` false: the caller met neither a digit beside a letter nor both cases in the run.
+  if (len >= MIN_RUN && mixed && tokenLike(b, start, end)) return true;
   if (len < 3 || end >= b.length) return false;
   // A keyword followed by a separator: `KEY=`, `"password": `, `--token value`, `TOKEN := `.
   const c = b[end]!;

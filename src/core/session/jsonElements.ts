@@ -9,7 +9,10 @@ import { BACKSLASH, CHUNK, isSpace, QUOTE } from './jsonTail';
  */
 
 export interface ArrayElement {
-  /** The element's bytes (whitespace around it left out). */
+  /**
+   * The element's bytes (whitespace around it left out): valid during the call only, a view of the read
+   * buffer when the element lies in one read, so a caller copies what it keeps.
+   */
   bytes: Buffer;
   /** Its 0-based index in the array. */
   index: number;
@@ -51,10 +54,11 @@ export async function eachArrayElement(handle: FileHandle, onElement: (e: ArrayE
   let elementAt = -1;
   let elementLine = 0;
   let size = 0;
-  const keep = (chunk: Buffer, from: number, to: number): void => {
+  /** The element's bytes in this chunk; `ends` when it ends here (one in a single read is not copied). */
+  const keep = (chunk: Buffer, from: number, to: number, ends: boolean): void => {
     if (elementAt === -1 || to <= from) return;
     size += to - from;
-    if (size <= max) parts.push(Buffer.from(chunk.subarray(from, to)));
+    if (size <= max) parts.push(ends && !parts.length ? chunk.subarray(from, to) : Buffer.from(chunk.subarray(from, to)));
     else parts = [];
   };
   const finish = (): void => {
@@ -131,7 +135,7 @@ export async function eachArrayElement(handle: FileHandle, onElement: (e: ArrayE
       else if (c === 0x5b || c === 0x7b) depth++;
       else if (c === 0x5d || c === 0x7d) {
         if (depth === 1) {
-          keep(chunk, from, i);
+          keep(chunk, from, i, true);
           finish();
           ended = true;
           depth = 0;
@@ -139,11 +143,11 @@ export async function eachArrayElement(handle: FileHandle, onElement: (e: ArrayE
         }
         depth--;
       } else if (c === 0x2c && depth === 1) {
-        keep(chunk, from, i);
+        keep(chunk, from, i, true);
         finish();
       }
     }
-    keep(chunk, from, bytesRead);
+    keep(chunk, from, bytesRead, false);
     from = 0;
     pos += bytesRead;
   }
