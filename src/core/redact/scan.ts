@@ -128,8 +128,8 @@ function urlCredentialBefore(b: Buffer, at: number): boolean {
  */
 export function mayHoldCredential(b: Buffer, freeText?: boolean): boolean {
   const dup = duplicateSpan(b);
-  if (!dup) return mayHoldIn(b, 0, b.length) || (freeText ?? mayHoldFreeText(b));
-  return mayHoldIn(b, 0, dup.start) || mayHoldIn(b, dup.end, b.length) || (freeText ?? mayHoldFreeText(b));
+  if (!dup) return mayHoldIn(b, 0, b.length) || (freeText ?? mayHoldFreeTextIn(b));
+  return mayHoldIn(b, 0, dup.start) || mayHoldIn(b, dup.end, b.length) || (freeText ?? mayHoldFreeTextIn(b));
 }
 
 /**
@@ -178,13 +178,11 @@ const FREE_TEXT_ASCII = [
 const FREE_TEXT_OTHER = wordSearch(FREE_TEXT_WORDS.filter((k) => !isAsciiWord(k)));
 
 /** True when one of the free-text words is in the bytes. */
-export function mayHoldFreeTextIn(b: Buffer): boolean {
+function mayHoldFreeTextIn(b: Buffer): boolean {
   const s = b.toString('latin1');
   for (const re of FREE_TEXT_ASCII) if (re.test(s)) return true;
   return !isAscii(b) && FREE_TEXT_OTHER.test(s);
 }
-
-const mayHoldFreeText = mayHoldFreeTextIn;
 
 /** Lines this long are looked at for a second copy of their tool output (Claude Code writes two). */
 const DUP_MIN = 4096;

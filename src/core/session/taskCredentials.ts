@@ -9,7 +9,7 @@
  */
 import { mb, openRegular } from '../fsx';
 import { redact } from '../redact';
-import { mayHoldCredential, mayHoldFreeTextIn } from '../redact/scan';
+import { mayHoldCredential } from '../redact/scan';
 import type { PrintedBy } from './credentials';
 import { CredentialStore, credentialsInJson, shortCommand } from './credentials';
 import { eachArrayElement, MAX_ELEMENT_BYTES } from './jsonElements';
@@ -162,7 +162,7 @@ export async function wholeTaskCredentials(files: TaskFilePaths, agent: 'cline' 
     let unparsed: number | null = null;
     try {
       const result = await eachArrayElement(opened.file.handle, (e) => {
-        if (!mayHoldCredential(e.bytes, false) && !mayHoldFreeTextIn(e.bytes) && !e.bytes.includes(CALL_MARKS[role])) return;
+        if (!mayHoldCredential(e.bytes) && !e.bytes.includes(CALL_MARKS[role])) return;
         let value: unknown;
         try {
           value = JSON.parse(e.bytes.toString('utf8'));

@@ -15,7 +15,7 @@ import type { GitClient, LineOrigin } from '../gitPort';
 import type { HandoffOptions } from '../options';
 import { secretRisks, sessionSecretFindings } from '../packet/secretRisks';
 import type { Risk } from '../packet/schema';
-import { mayHoldCredential, mayHoldFreeTextIn } from '../redact/scan';
+import { mayHoldCredential } from '../redact/scan';
 import type { SessionAgent, SessionFacts } from '../session/model';
 import { codexPredecessors } from '../session/codexPages';
 import { readSessionFile } from '../session/reader';
@@ -424,7 +424,7 @@ async function scrubBigTaskFile(file: string, target: OpenedTarget, who: string,
   let brokenMessages = 0;
   let unlocated = 0;
   const result = await eachArrayElement(target.handle, (e) => {
-    if (!mayHoldCredential(e.bytes, false) && !mayHoldFreeTextIn(e.bytes)) return;
+    if (!mayHoldCredential(e.bytes)) return;
     const text = e.bytes.toString('utf8');
     const found = byteSpans(e.bytes, text, credentialSpans(text));
     const mine: FileSpan[] = [];

@@ -19,6 +19,14 @@ function held(): number {
   return m.heapUsed + m.external + m.arrayBuffers;
 }
 
+/** A database sql.js built, written to a file of its own (the database is closed). */
+async function written(sql: { export(): Uint8Array; close(): void }, name: string): Promise<string> {
+  const file = path.join(await makeTempDir('handoff-sqlite-file-'), name);
+  writeFileSync(file, sql.export());
+  sql.close();
+  return file;
+}
+
 /** Open descriptors of this process (Linux), else null. */
 function openFds(): number | null {
   try {
@@ -53,10 +61,7 @@ describe('SQLite snapshots read where the file lies', () => {
     const sql = new SQL.Database();
     sql.run('CREATE TABLE part (id text PRIMARY KEY NOT NULL, session_id text NOT NULL, data text NOT NULL)');
     sql.run("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 499) INSERT INTO part SELECT printf('prt_%06d', i), 'ses', printf('%.*c', 100000, 'x') FROM n");
-    const dir = await makeTempDir('handoff-sqlite-big-');
-    const file = path.join(dir, 'big.db');
-    writeFileSync(file, sql.export());
-    sql.close();
+    const file = await written(sql, 'big.db');
     const size = (await fs.stat(file)).size;
     assert.ok(size > 40 * 1024 * 1024, `${size} bytes`);
     const before = held();
@@ -84,10 +89,7 @@ describe('SQLite snapshots read where the file lies', () => {
     sql.run('CREATE TABLE t (id integer PRIMARY KEY, s text NOT NULL, v text NOT NULL)');
     sql.run("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000) INSERT INTO t SELECT i, CASE i % 3 WHEN 0 THEN 'a' ELSE 'b' END, printf('%d-%.*c', i, (i * 37) % 1500, 'x') FROM n");
     const expected = sql.exec("SELECT id, v FROM t WHERE s = 'a' ORDER BY id")[0]!.values.map(([id, v]) => [id, v]);
-    const dir = await makeTempDir('handoff-sqlite-deep-');
-    const file = path.join(dir, 'deep.db');
-    writeFileSync(file, sql.export());
-    sql.close();
+    const file = await written(sql, 'deep.db');
     const snap = await openSqliteSnapshot(file);
     try {
       const all = snap.db.rows('t', ['id', 's']);
